@@ -1,0 +1,422 @@
+//! From a [`ScenarioConfig`] to a ready [`Simulator`]: validation (every
+//! problem named by the path of its field) and resolution of names to
+//! arena indices.
+
+use std::collections::HashMap;
+
+use crate::config::*;
+use crate::error::ConfigError;
+use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
+use crate::net::link::{Link, LinkCounters, QueueTrace};
+use crate::net::routing::{RoutingTable, Topology};
+use crate::net::{Address, LossModel, Network, Node, Queue};
+use crate::rng::{mix64, RngStream, StreamDomain};
+use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
+use crate::time::{SimDuration, SimTime};
+use crate::traffic::udp::{Phase, UdpSink, UdpSource};
+
+type Res<T> = Result<T, ConfigError>;
+
+fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Res<T> {
+    Err(ConfigError::new(path, msg))
+}
+
+/// Hash of a flow's 5-tuple, the key ECMP hashes on.
+pub fn five_tuple_hash(src: AddrId, dst: AddrId, src_port: u16, dst_port: u16, protocol: u8) -> u64 {
+    let ports = ((src_port as u64) << 16) | dst_port as u64 | ((protocol as u64) << 32);
+    mix64(mix64(mix64(src.0 as u64) ^ ((dst.0 as u64) << 20)) ^ ports)
+}
+
+fn check_probability(path: &str, p: f64) -> Res<()> {
+    if !p.is_finite() || !(0.0..=1.0).contains(&p) {
+        return err(path, format!("must be a probability in [0, 1], got {p}"));
+    }
+    Ok(())
+}
+
+fn check_positive_rate(path: &str, rate: u64) -> Res<()> {
+    if rate == 0 {
+        return err(path, "must be a positive rate in bit/s, got 0");
+    }
+    Ok(())
+}
+
+pub fn check_loss(path: &str, loss: &LossConfig) -> Res<()> {
+    match *loss {
+        LossConfig::None => Ok(()),
+        LossConfig::Bernoulli { p } => check_probability(&format!("{path}.p"), p),
+        LossConfig::GilbertElliott {
+            p_gb,
+            p_bg,
+            loss_good,
+            loss_bad,
+        } => {
+            check_probability(&format!("{path}.p_gb"), p_gb)?;
+            check_probability(&format!("{path}.p_bg"), p_bg)?;
+            check_probability(&format!("{path}.loss_good"), loss_good)?;
+            check_probability(&format!("{path}.loss_bad"), loss_bad)
+        }
+    }
+}
+
+fn check_queue(path: &str, q: &QueueConfig) -> Res<()> {
+    match *q {
+        QueueConfig::DropTail { limit } => {
+            if limit.limit_pkts == Some(0) {
+                return err(format!("{path}.limit_pkts"), "must be at least 1 packet, got 0");
+            }
+            if limit.limit_bytes == Some(0) {
+                return err(format!("{path}.limit_bytes"), "must be at least 1 byte, got 0");
+            }
+            Ok(())
+        }
+        QueueConfig::Red {
+            limit_pkts,
+            min_th_pkts,
+            max_th_pkts,
+            max_p,
+            weight,
+            mean_pkt_size_bytes,
+            ..
+        } => {
+            if limit_pkts == 0 {
+                return err(format!("{path}.limit_pkts"), "must be at least 1 packet, got 0");
+            }
+            if !min_th_pkts.is_finite() || min_th_pkts < 0.0 {
+                return err(
+                    format!("{path}.min_th_pkts"),
+                    format!("must be a finite number >= 0, got {min_th_pkts}"),
+                );
+            }
+            if !max_th_pkts.is_finite() || max_th_pkts <= min_th_pkts {
+                return err(
+                    format!("{path}.max_th_pkts"),
+                    format!("must be finite and greater than min_th_pkts ({min_th_pkts}), got {max_th_pkts}"),
+                );
+            }
+            if !max_p.is_finite() || max_p <= 0.0 || max_p > 1.0 {
+                return err(format!("{path}.max_p"), format!("must be in (0, 1], got {max_p}"));
+            }
+            if !weight.is_finite() || weight <= 0.0 || weight > 1.0 {
+                return err(format!("{path}.weight"), format!("must be in (0, 1], got {weight}"));
+            }
+            if mean_pkt_size_bytes == 0 {
+                return err(format!("{path}.mean_pkt_size_bytes"), "must be at least 1 byte, got 0");
+            }
+            Ok(())
+        }
+        QueueConfig::Codel {
+            target_ns,
+            interval_ns,
+            limit_pkts,
+        } => {
+            if target_ns == 0 {
+                return err(format!("{path}.target_ns"), "must be positive, got 0");
+            }
+            if interval_ns == 0 {
+                return err(format!("{path}.interval_ns"), "must be positive, got 0");
+            }
+            if limit_pkts == 0 {
+                return err(format!("{path}.limit_pkts"), "must be at least 1 packet, got 0");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Name → index for one kind of component, rejecting duplicates.
+struct Names(HashMap<String, u32>);
+
+impl Names {
+    fn build<'a>(kind: &str, names: impl Iterator<Item = &'a String>) -> Res<Names> {
+        let mut map = HashMap::new();
+        for (i, name) in names.enumerate() {
+            if name.is_empty() {
+                return err(format!("{kind}[{i}].name"), "must not be empty");
+            }
+            if map.insert(name.clone(), i as u32).is_some() {
+                return err(format!("{kind}[{i}].name"), format!("duplicate name '{name}'"));
+            }
+        }
+        Ok(Names(map))
+    }
+
+    fn get(&self, path: &str, what: &str, name: &str) -> Res<u32> {
+        match self.0.get(name) {
+            Some(&i) => Ok(i),
+            None => {
+                let mut known: Vec<&str> = self.0.keys().map(|s| s.as_str()).collect();
+                known.sort_unstable();
+                let shown = known.iter().take(12).copied().collect::<Vec<_>>().join(", ");
+                let more = if known.len() > 12 { ", ..." } else { "" };
+                err(path, format!("unknown {what} '{name}' (known: {shown}{more})"))
+            }
+        }
+    }
+}
+
+/// Validates the configuration and builds the simulator.
+pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
+    let seed = cfg.seed;
+    if cfg.nodes.is_empty() {
+        return err("nodes", "at least one node is needed");
+    }
+    let node_names = Names::build("nodes", cfg.nodes.iter().map(|n| &n.name))?;
+    let link_names = Names::build("links", cfg.links.iter().map(|l| &l.name))?;
+
+    let mut net = Network::default();
+    for (i, n) in cfg.nodes.iter().enumerate() {
+        net.nodes.push(Node {
+            name: n.name.clone(),
+            forwards: n.kind == NodeKind::Router,
+            ecmp_salt: RngStream::derive(seed, StreamDomain::Ecmp, i as u64).next_u64(),
+        });
+    }
+
+    let mut link_ends = Vec::with_capacity(cfg.links.len());
+    for (i, l) in cfg.links.iter().enumerate() {
+        let p = format!("links[{i}]");
+        let from = NodeId(node_names.get(&format!("{p}.from"), "node", &l.from)?);
+        let to = NodeId(node_names.get(&format!("{p}.to"), "node", &l.to)?);
+        if from == to {
+            return err(
+                format!("{p}.to"),
+                format!("a link must join two different nodes, got '{}' twice", l.to),
+            );
+        }
+        check_positive_rate(&format!("{p}.rate_bps"), l.rate_bps)?;
+        check_queue(&format!("{p}.queue"), &l.queue)?;
+        check_loss(&format!("{p}.loss"), &l.loss)?;
+        if l.weight == 0 {
+            return err(format!("{p}.weight"), "must be at least 1, got 0");
+        }
+        link_ends.push((from, to, l.weight));
+        net.links.push(Link {
+            name: l.name.clone(),
+            from,
+            to,
+            rate_bps: l.rate_bps,
+            delay: SimDuration(l.delay_ns),
+            up: l.up,
+            weight: l.weight,
+            queue: Queue::from_config(&l.queue, l.rate_bps),
+            loss: LossModel::from_config(&l.loss),
+            loss_rng: RngStream::derive(seed, StreamDomain::LinkLoss, i as u64),
+            queue_rng: RngStream::derive(seed, StreamDomain::QueueDisc, i as u64),
+            in_service: None,
+            service_started: SimTime::ZERO,
+            in_flight: 0,
+            counters: LinkCounters::default(),
+            trace_on_change: None,
+        });
+    }
+
+    // Addresses: the listed ones, then one per node that has none.
+    let mut addr_cfgs: Vec<AddressConfig> = cfg.addresses.clone();
+    for n in &cfg.nodes {
+        if !cfg.addresses.iter().any(|a| a.node == n.name) {
+            addr_cfgs.push(AddressConfig {
+                name: n.name.clone(),
+                node: n.name.clone(),
+                out_link: None,
+                in_link: None,
+            });
+        }
+    }
+    let addr_names = Names::build("addresses", addr_cfgs.iter().map(|a| &a.name))?;
+    for (i, a) in addr_cfgs.iter().enumerate() {
+        let p = format!("addresses[{i}]");
+        let node = NodeId(node_names.get(&format!("{p}.node"), "node", &a.node)?);
+        let out_link = match &a.out_link {
+            Some(name) => {
+                let l = LinkId(link_names.get(&format!("{p}.out_link"), "link", name)?);
+                if net.links[l.idx()].from != node {
+                    return err(
+                        format!("{p}.out_link"),
+                        format!("link '{name}' does not start at node '{}'", a.node),
+                    );
+                }
+                Some(l)
+            }
+            None => None,
+        };
+        let in_link = match &a.in_link {
+            Some(name) => {
+                let l = LinkId(link_names.get(&format!("{p}.in_link"), "link", name)?);
+                if net.links[l.idx()].to != node {
+                    return err(
+                        format!("{p}.in_link"),
+                        format!("link '{name}' does not end at node '{}'", a.node),
+                    );
+                }
+                Some(l)
+            }
+            None => None,
+        };
+        net.addrs.push(Address {
+            name: a.name.clone(),
+            node,
+            out_link,
+            in_link,
+        });
+    }
+
+    let forwards: Vec<bool> = net.nodes.iter().map(|n| n.forwards).collect();
+    let addr_targets: Vec<_> = net.addrs.iter().map(|a| (a.node, a.in_link)).collect();
+    net.routes = RoutingTable::compute(&Topology {
+        forwards: &forwards,
+        links: &link_ends,
+        addrs: &addr_targets,
+    });
+    for (i, r) in cfg.routes.iter().enumerate() {
+        let p = format!("routes[{i}]");
+        let node = NodeId(node_names.get(&format!("{p}.node"), "node", &r.node)?);
+        let dst = AddrId(addr_names.get(&format!("{p}.dst"), "address", &r.dst)?);
+        if r.via.is_empty() {
+            return err(format!("{p}.via"), "needs at least one next-hop link");
+        }
+        let mut via = Vec::with_capacity(r.via.len());
+        for (j, name) in r.via.iter().enumerate() {
+            let l = LinkId(link_names.get(&format!("{p}.via[{j}]"), "link", name)?);
+            if net.links[l.idx()].from != node {
+                return err(
+                    format!("{p}.via[{j}]"),
+                    format!("link '{name}' does not start at node '{}'", r.node),
+                );
+            }
+            via.push(l);
+        }
+        net.routes.set(node, dst, &via);
+    }
+
+    let mut link_changes = Vec::with_capacity(cfg.link_changes.len());
+    for (i, c) in cfg.link_changes.iter().enumerate() {
+        let p = format!("link_changes[{i}]");
+        let link = LinkId(link_names.get(&format!("{p}.link"), "link", &c.link)?);
+        if let Some(r) = c.rate_bps {
+            check_positive_rate(&format!("{p}.rate_bps"), r)?;
+        }
+        if let Some(l) = &c.loss {
+            check_loss(&format!("{p}.loss"), l)?;
+        }
+        link_changes.push(LinkChange {
+            at: SimTime(c.at_ns),
+            link,
+            rate_bps: c.rate_bps,
+            delay: c.delay_ns.map(SimDuration),
+            loss: c.loss.as_ref().map(LossModel::from_config),
+            up: c.up,
+        });
+    }
+
+    let mut endpoints = Vec::new();
+    let mut udp_sources = Vec::new();
+    let mut udp_sinks = Vec::new();
+    Names::build("udp_flows", cfg.udp_flows.iter().map(|f| &f.name))?;
+    for (i, f) in cfg.udp_flows.iter().enumerate() {
+        let p = format!("udp_flows[{i}]");
+        let src = AddrId(addr_names.get(&format!("{p}.src"), "address", &f.src)?);
+        let dst = AddrId(addr_names.get(&format!("{p}.dst"), "address", &f.dst)?);
+        if net.addrs[src.idx()].node == net.addrs[dst.idx()].node {
+            return err(format!("{p}.dst"), "source and destination are on the same node");
+        }
+        if f.packet_size_bytes == 0 {
+            return err(format!("{p}.packet_size_bytes"), "must be at least 1 byte, got 0");
+        }
+        let stop = f.stop_ns.map(SimTime).unwrap_or(SimTime::NEVER);
+        if stop <= SimTime(f.start_ns) {
+            return err(
+                format!("{p}.stop_ns"),
+                format!("must be later than start_ns ({})", f.start_ns),
+            );
+        }
+        match f.pattern {
+            UdpPattern::Cbr { rate_bps } => check_positive_rate(&format!("{p}.pattern.rate_bps"), rate_bps)?,
+            UdpPattern::OnOff {
+                rate_bps,
+                on_mean_ns,
+                off_mean_ns,
+                distribution,
+            } => {
+                check_positive_rate(&format!("{p}.pattern.rate_bps"), rate_bps)?;
+                if on_mean_ns == 0 {
+                    return err(format!("{p}.pattern.on_mean_ns"), "must be positive, got 0");
+                }
+                if off_mean_ns == 0 {
+                    return err(format!("{p}.pattern.off_mean_ns"), "must be positive, got 0");
+                }
+                if let PeriodDistribution::Pareto { shape } = distribution {
+                    if !shape.is_finite() || shape <= 1.0 {
+                        return err(
+                            format!("{p}.pattern.distribution.shape"),
+                            format!("must be a finite number > 1 (so the mean exists), got {shape}"),
+                        );
+                    }
+                }
+            }
+        }
+        let sink = EndpointId(endpoints.len() as u32);
+        endpoints.push(Endpoint::UdpSink(udp_sinks.len() as u32));
+        udp_sinks.push(UdpSink::default());
+        let (rate_bps, on_off) = UdpSource::new_pattern(&f.pattern);
+        let src_port = 10_000u16.wrapping_add(i as u16);
+        udp_sources.push(UdpSource {
+            name: f.name.clone(),
+            src,
+            dst,
+            sink,
+            flow_hash: five_tuple_hash(src, dst, src_port, 9, 17),
+            packet_size_bytes: f.packet_size_bytes,
+            rate_bps,
+            start: SimTime(f.start_ns),
+            stop,
+            on_off,
+            rng: RngStream::derive(seed, StreamDomain::TrafficSource, i as u64),
+            phase: Phase::NotStarted,
+            burst_start: SimTime(f.start_ns),
+            burst_index: 0,
+            next_seq: 0,
+            sent_pkts: 0,
+            sent_bytes: 0,
+        });
+    }
+
+    let mut sampled = None;
+    let mut traced = Vec::new();
+    for (i, name) in cfg.trace.queue_links.iter().enumerate() {
+        traced.push(LinkId(link_names.get(
+            &format!("trace.queue_links[{i}]"),
+            "link",
+            name,
+        )?));
+    }
+    match cfg.trace.queue_sample_interval_ns {
+        Some(0) => return err("trace.queue_sample_interval_ns", "must be positive, got 0"),
+        Some(ns) => {
+            sampled = Some(SampledTraces {
+                interval: SimDuration(ns),
+                traces: traced.iter().map(|&l| (l, QueueTrace::default())).collect(),
+            })
+        }
+        None => {
+            for l in traced {
+                net.links[l.idx()].trace_on_change = Some(QueueTrace::default());
+            }
+        }
+    }
+
+    let mut sim = Simulator {
+        core: Core { net, ..Core::default() },
+        seed,
+        stop_time: SimTime(cfg.stop_time_ns),
+        endpoints,
+        udp_sources,
+        udp_sinks,
+        link_changes,
+        sampled,
+        events_processed: 0,
+        stopped_by_limit: false,
+    };
+    sim.prime();
+    Ok(sim)
+}

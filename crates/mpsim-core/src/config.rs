@@ -1,0 +1,309 @@
+//! The whole description of one run, as it crosses from Python into the core.
+//!
+//! Quantities carry their unit in the field name (`rate_bps`, `delay_ns`,
+//! `limit_pkts`). Components refer to each other by name; [`crate::build`]
+//! resolves names to arena indices and reports every unknown name with the
+//! path of the field that holds it. The Python front validates first and
+//! resolves unit strings; this layer validates again so that nothing invalid
+//! can reach the engine whichever way a configuration arrives.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ConfigError;
+
+/// One simulation run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioConfig {
+    /// Master seed; every random stream of the run is derived from it.
+    #[serde(default)]
+    pub seed: u64,
+    /// The run stops at this simulated time (nanoseconds), or earlier when no
+    /// event is left.
+    pub stop_time_ns: u64,
+    pub nodes: Vec<NodeConfig>,
+    pub links: Vec<LinkConfig>,
+    /// Network addresses. A node with no address listed here gets one named
+    /// after the node, bound to no particular interface.
+    #[serde(default)]
+    pub addresses: Vec<AddressConfig>,
+    /// Static routes that replace the computed shortest-path routes for one
+    /// (node, destination address) pair.
+    #[serde(default)]
+    pub routes: Vec<RouteConfig>,
+    /// Changes to links at given times (mobility, outages).
+    #[serde(default)]
+    pub link_changes: Vec<LinkChangeConfig>,
+    #[serde(default)]
+    pub udp_flows: Vec<UdpFlowConfig>,
+    #[serde(default)]
+    pub trace: TraceConfig,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// An end system: it never forwards packets that are not its own.
+    #[default]
+    Host,
+    /// A router or switch: it forwards by its routing table.
+    Router,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeConfig {
+    pub name: String,
+    #[serde(default)]
+    pub kind: NodeKind,
+}
+
+/// A unidirectional link: a queue, a transmitter of `rate_bps`, then a
+/// propagation delay. A loss model, if any, drops packets after serialisation
+/// (they use the link's capacity but never arrive).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    /// Transmission rate in bit/s.
+    pub rate_bps: u64,
+    /// One-way propagation delay in nanoseconds.
+    pub delay_ns: u64,
+    #[serde(default)]
+    pub queue: QueueConfig,
+    #[serde(default)]
+    pub loss: LossConfig,
+    /// Routing cost; routes follow the least total cost, ties become ECMP sets.
+    #[serde(default = "one")]
+    pub weight: u32,
+    /// Whether the link starts up.
+    #[serde(default = "yes")]
+    pub up: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+/// A queue's capacity. With both limits set, a packet must fit both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueLimit {
+    /// Most packets waiting (the packet being transmitted is not counted).
+    #[serde(default)]
+    pub limit_pkts: Option<u32>,
+    /// Most bytes waiting (wire sizes).
+    #[serde(default)]
+    pub limit_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueConfig {
+    /// First in, first out; arrivals that do not fit are dropped.
+    DropTail {
+        #[serde(flatten)]
+        limit: QueueLimit,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993), thresholds in packets.
+    Red {
+        /// Hard limit on packets waiting.
+        limit_pkts: u32,
+        /// min_th, in packets of average queue.
+        min_th_pkts: f64,
+        /// max_th, in packets of average queue.
+        max_th_pkts: f64,
+        /// max_p: drop probability as the average reaches max_th.
+        #[serde(default = "red_max_p")]
+        max_p: f64,
+        /// w_q: weight of the exponential moving average.
+        #[serde(default = "red_weight")]
+        weight: f64,
+        /// Gentle mode: the drop probability rises linearly from max_p to 1
+        /// between max_th and 2 max_th instead of jumping to 1.
+        #[serde(default = "yes")]
+        gentle: bool,
+        /// Typical packet size used to age the average over idle periods.
+        #[serde(default = "red_mean_pkt")]
+        mean_pkt_size_bytes: u32,
+    },
+    /// Controlled Delay (RFC 8289).
+    Codel {
+        /// Acceptable standing queue delay (RFC 8289 §4.3: 5 ms).
+        #[serde(default = "codel_target")]
+        target_ns: u64,
+        /// Sliding window for the minimum sojourn time (RFC 8289 §4.4: 100 ms).
+        #[serde(default = "codel_interval")]
+        interval_ns: u64,
+        /// Hard limit on packets waiting.
+        #[serde(default = "codel_limit")]
+        limit_pkts: u32,
+    },
+}
+
+fn red_max_p() -> f64 {
+    0.1
+}
+fn red_weight() -> f64 {
+    0.002
+}
+fn red_mean_pkt() -> u32 {
+    1500
+}
+fn codel_target() -> u64 {
+    5_000_000
+}
+fn codel_interval() -> u64 {
+    100_000_000
+}
+fn codel_limit() -> u32 {
+    1000
+}
+
+impl Default for QueueConfig {
+    /// Drop-tail, 100 packets (the ns-3 default).
+    fn default() -> Self {
+        QueueConfig::DropTail {
+            limit: QueueLimit {
+                limit_pkts: Some(100),
+                limit_bytes: None,
+            },
+        }
+    }
+}
+
+/// Random loss applied to every packet a link transmits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossConfig {
+    #[default]
+    None,
+    /// Each packet is lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain stepped once per packet: from good to bad with
+    /// `p_gb`, from bad to good with `p_bg`; a packet is lost with
+    /// `loss_good` in the good state and `loss_bad` in the bad state.
+    GilbertElliott {
+        p_gb: f64,
+        p_bg: f64,
+        #[serde(default)]
+        loss_good: f64,
+        #[serde(default = "one_f64")]
+        loss_bad: f64,
+    },
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+/// A network address held by a node. Binding it to links makes a
+/// multi-homed host: traffic from the address leaves by `out_link`, traffic
+/// to it arrives by `in_link`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressConfig {
+    pub name: String,
+    pub node: String,
+    #[serde(default)]
+    pub out_link: Option<String>,
+    #[serde(default)]
+    pub in_link: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteConfig {
+    pub node: String,
+    /// Destination address.
+    pub dst: String,
+    /// Next-hop links from `node`; more than one makes an ECMP set.
+    pub via: Vec<String>,
+}
+
+/// Changes one link at a given time; fields left out keep their value.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkChangeConfig {
+    pub at_ns: u64,
+    pub link: String,
+    #[serde(default)]
+    pub rate_bps: Option<u64>,
+    #[serde(default)]
+    pub delay_ns: Option<u64>,
+    #[serde(default)]
+    pub loss: Option<LossConfig>,
+    #[serde(default)]
+    pub up: Option<bool>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UdpFlowConfig {
+    pub name: String,
+    /// Source address.
+    pub src: String,
+    /// Destination address.
+    pub dst: String,
+    /// Size of each packet on the wire, headers included.
+    pub packet_size_bytes: u32,
+    pub start_ns: u64,
+    /// The source sends nothing at or after this time.
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    pub pattern: UdpPattern,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum UdpPattern {
+    /// Constant bit rate: one packet every size*8/rate seconds.
+    Cbr { rate_bps: u64 },
+    /// Sends at `rate_bps` during on periods and nothing during off periods;
+    /// both period lengths are drawn from `distribution` with the given means.
+    OnOff {
+        rate_bps: u64,
+        on_mean_ns: u64,
+        off_mean_ns: u64,
+        #[serde(default)]
+        distribution: PeriodDistribution,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PeriodDistribution {
+    #[default]
+    Exponential,
+    /// Pareto with the given shape (> 1, so the mean exists).
+    Pareto { shape: f64 },
+}
+
+/// What to record over time.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceConfig {
+    /// Links whose queue occupancy is traced (names).
+    #[serde(default)]
+    pub queue_links: Vec<String>,
+    /// Record every change of occupancy when `None`; otherwise one sample
+    /// per interval.
+    #[serde(default)]
+    pub queue_sample_interval_ns: Option<u64>,
+}
+
+impl ScenarioConfig {
+    /// Parses JSON, naming the path of the field at fault on error.
+    pub fn from_json(text: &str) -> Result<Self, ConfigError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            ConfigError::new(if path == "." { String::new() } else { path }, e.inner().to_string())
+        })
+    }
+}

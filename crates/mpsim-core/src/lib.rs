@@ -1,0 +1,43 @@
+//! # mpsim-core
+//!
+//! A packet-level discrete-event simulator of TCP and multipath TCP
+//! congestion control. Time is integer nanoseconds, every random stream is
+//! derived from one seed, and nothing reads a clock: the same configuration
+//! and seed give the same results on any machine.
+//!
+//! Layout: [`sim`] (the event loop), [`net`] (links, queues, loss, routing),
+//! [`traffic`] (UDP sources), [`config`] (what a run is), [`build`]
+//! (configuration → simulator), [`results`] (what a run reports).
+
+pub mod build;
+pub mod config;
+pub mod error;
+pub mod event;
+pub mod ids;
+pub mod math;
+pub mod net;
+pub mod packet;
+pub mod results;
+pub mod rng;
+pub mod sim;
+pub mod time;
+pub mod traffic;
+
+pub use config::ScenarioConfig;
+pub use error::{ConfigError, Error};
+pub use results::RunResults;
+pub use sim::Simulator;
+
+/// Validates, builds and runs one scenario.
+pub fn run(cfg: &ScenarioConfig) -> Result<RunResults, Error> {
+    let mut sim = build::build(cfg)?;
+    sim.run();
+    Ok(sim.results())
+}
+
+/// [`run`] on a JSON configuration, returning JSON results.
+pub fn run_json(config_json: &str) -> Result<String, Error> {
+    let cfg = ScenarioConfig::from_json(config_json)?;
+    let results = run(&cfg)?;
+    serde_json::to_string(&results).map_err(|e| Error::Internal(format!("serialising results: {e}")))
+}

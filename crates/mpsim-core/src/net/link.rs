@@ -1,0 +1,118 @@
+//! A unidirectional link: queue → transmitter → propagation delay
+//! (the htsim and ns-3 point-to-point model).
+
+use super::loss::LossModel;
+use super::queue::{DropCause, Queue, QueuedPacket, DROP_CAUSES};
+use crate::ids::NodeId;
+use crate::rng::RngStream;
+use crate::time::{SimDuration, SimTime};
+
+/// Counters of one link. Packet conservation holds at every instant:
+/// `arrived = delivered + Σ dropped + queued + in service + in flight`.
+#[derive(Clone, Debug, Default)]
+pub struct LinkCounters {
+    /// Packets offered to the link (accepted or not).
+    pub arrived_pkts: u64,
+    pub arrived_bytes: u64,
+    /// Packets accepted into the queue.
+    pub enqueued_pkts: u64,
+    pub enqueued_bytes: u64,
+    /// Packets that reached the far node.
+    pub delivered_pkts: u64,
+    pub delivered_bytes: u64,
+    /// Drops indexed by [`DropCause`].
+    pub dropped_pkts: [u64; DROP_CAUSES],
+    pub dropped_bytes: [u64; DROP_CAUSES],
+    /// Largest number of packets ever waiting.
+    pub max_queue_pkts: u32,
+    pub max_queue_bytes: u64,
+    /// Total time the transmitter was busy, in nanoseconds.
+    pub busy_ns: u64,
+    /// ∫ queue length dt, in packet·nanoseconds (for the time-average).
+    pub queue_pkts_integral: u128,
+    /// When the queue length last changed.
+    pub last_queue_change: SimTime,
+}
+
+/// Queue occupancy over time.
+#[derive(Clone, Debug, Default)]
+pub struct QueueTrace {
+    pub time_ns: Vec<u64>,
+    pub queue_pkts: Vec<u32>,
+    pub queue_bytes: Vec<u64>,
+}
+
+impl QueueTrace {
+    pub fn record(&mut self, now: SimTime, pkts: u32, bytes: u64) {
+        self.time_ns.push(now.nanos());
+        self.queue_pkts.push(pkts);
+        self.queue_bytes.push(bytes);
+    }
+}
+
+#[derive(Debug)]
+pub struct Link {
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    /// Transmission rate in bit/s.
+    pub rate_bps: u64,
+    /// One-way propagation delay.
+    pub delay: SimDuration,
+    pub up: bool,
+    /// Routing cost.
+    pub weight: u32,
+    pub queue: Queue,
+    pub loss: LossModel,
+    /// Draws of the loss model.
+    pub loss_rng: RngStream,
+    /// Draws of the queue discipline (RED).
+    pub queue_rng: RngStream,
+    /// The packet on the transmitter, if any.
+    pub in_service: Option<QueuedPacket>,
+    /// When the packet on the transmitter started.
+    pub service_started: SimTime,
+    /// Packets transmitted and still propagating.
+    pub in_flight: u32,
+    pub counters: LinkCounters,
+    /// Present when the scenario traces this link's queue with every change.
+    pub trace_on_change: Option<QueueTrace>,
+}
+
+impl Link {
+    /// Accounts a change of queue length that happened at `now`: the time
+    /// integral, the maxima, and the trace if the link traces every change.
+    #[inline]
+    pub(crate) fn queue_changed(&mut self, now: SimTime, before_pkts: u32) {
+        let c = &mut self.counters;
+        c.queue_pkts_integral += before_pkts as u128 * now.saturating_since(c.last_queue_change).nanos() as u128;
+        c.last_queue_change = now;
+        let (pkts, bytes) = (self.queue.len_pkts(), self.queue.len_bytes());
+        c.max_queue_pkts = c.max_queue_pkts.max(pkts);
+        c.max_queue_bytes = c.max_queue_bytes.max(bytes);
+        if let Some(t) = self.trace_on_change.as_mut() {
+            t.record(now, pkts, bytes);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn count_drop(&mut self, cause: DropCause, size_bytes: u32) {
+        self.counters.dropped_pkts[cause as usize] += 1;
+        self.counters.dropped_bytes[cause as usize] += size_bytes as u64;
+    }
+
+    /// Packets the link holds now: waiting, on the transmitter, propagating.
+    pub fn held_pkts(&self) -> u64 {
+        self.queue.len_pkts() as u64 + self.in_service.is_some() as u64 + self.in_flight as u64
+    }
+
+    /// Time-average of the number of packets waiting, over [0, now].
+    pub fn mean_queue_pkts(&self, now: SimTime) -> f64 {
+        if now.nanos() == 0 {
+            return 0.0;
+        }
+        let c = &self.counters;
+        let tail = self.queue.len_pkts() as u128 * now.saturating_since(c.last_queue_change).nanos() as u128;
+        (c.queue_pkts_integral + tail) as f64 / now.nanos() as f64
+    }
+}

@@ -1,0 +1,172 @@
+//! What a run reports: plain, serialisable tables (one row per link, per
+//! flow) plus traces as columns.
+
+use serde::{Deserialize, Serialize};
+
+use crate::net::queue::DropCause;
+use crate::sim::Simulator;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LinkResult {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub arrived_pkts: u64,
+    pub arrived_bytes: u64,
+    pub enqueued_pkts: u64,
+    pub enqueued_bytes: u64,
+    pub delivered_pkts: u64,
+    pub delivered_bytes: u64,
+    pub dropped_overflow_pkts: u64,
+    pub dropped_red_pkts: u64,
+    pub dropped_codel_pkts: u64,
+    pub dropped_loss_pkts: u64,
+    pub dropped_link_down_pkts: u64,
+    pub dropped_bytes: u64,
+    /// Packets waiting in the queue when the run ended.
+    pub queued_pkts_at_end: u64,
+    /// Packets on the transmitter or propagating when the run ended.
+    pub in_transit_pkts_at_end: u64,
+    pub max_queue_pkts: u32,
+    pub max_queue_bytes: u64,
+    /// Time-average of packets waiting.
+    pub mean_queue_pkts: f64,
+    /// Fraction of the run the transmitter was busy.
+    pub utilisation: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct UdpFlowResult {
+    pub name: String,
+    pub sent_pkts: u64,
+    pub sent_bytes: u64,
+    pub received_pkts: u64,
+    pub received_bytes: u64,
+    pub reordered_pkts: u64,
+    /// One-way delay statistics over received packets, in nanoseconds
+    /// (zero when nothing arrived).
+    pub delay_min_ns: u64,
+    pub delay_mean_ns: f64,
+    pub delay_max_ns: u64,
+    pub first_rx_ns: Option<u64>,
+    pub last_rx_ns: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct QueueTraceResult {
+    pub link: String,
+    pub time_ns: Vec<u64>,
+    pub queue_pkts: Vec<u32>,
+    pub queue_bytes: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunResults {
+    pub seed: u64,
+    /// Simulated time at which the run ended.
+    pub end_time_ns: u64,
+    pub events_processed: u64,
+    pub dropped_no_route_pkts: u64,
+    pub links: Vec<LinkResult>,
+    pub udp_flows: Vec<UdpFlowResult>,
+    pub queue_traces: Vec<QueueTraceResult>,
+}
+
+impl Simulator {
+    pub fn results(&self) -> RunResults {
+        let now = self.core.now;
+        let net = &self.core.net;
+        let links = net
+            .links
+            .iter()
+            .map(|l| {
+                let c = &l.counters;
+                LinkResult {
+                    name: l.name.clone(),
+                    from: net.nodes[l.from.idx()].name.clone(),
+                    to: net.nodes[l.to.idx()].name.clone(),
+                    arrived_pkts: c.arrived_pkts,
+                    arrived_bytes: c.arrived_bytes,
+                    enqueued_pkts: c.enqueued_pkts,
+                    enqueued_bytes: c.enqueued_bytes,
+                    delivered_pkts: c.delivered_pkts,
+                    delivered_bytes: c.delivered_bytes,
+                    dropped_overflow_pkts: c.dropped_pkts[DropCause::Overflow as usize],
+                    dropped_red_pkts: c.dropped_pkts[DropCause::RedEarly as usize],
+                    dropped_codel_pkts: c.dropped_pkts[DropCause::Codel as usize],
+                    dropped_loss_pkts: c.dropped_pkts[DropCause::Loss as usize],
+                    dropped_link_down_pkts: c.dropped_pkts[DropCause::LinkDown as usize],
+                    dropped_bytes: c.dropped_bytes.iter().sum(),
+                    queued_pkts_at_end: l.queue.len_pkts() as u64,
+                    in_transit_pkts_at_end: l.in_service.is_some() as u64 + l.in_flight as u64,
+                    max_queue_pkts: c.max_queue_pkts,
+                    max_queue_bytes: c.max_queue_bytes,
+                    mean_queue_pkts: l.mean_queue_pkts(now),
+                    utilisation: if now.nanos() == 0 {
+                        0.0
+                    } else {
+                        let busy = c.busy_ns
+                            + l.in_service
+                                .map_or(0, |_| now.saturating_since(l.service_started).nanos());
+                        busy as f64 / now.nanos() as f64
+                    },
+                }
+            })
+            .collect();
+        let udp_flows = self
+            .udp_sources
+            .iter()
+            .map(|s| {
+                let k = &self.udp_sinks[match self.endpoints[s.sink.idx()] {
+                    crate::sim::Endpoint::UdpSink(i) => i as usize,
+                }];
+                UdpFlowResult {
+                    name: s.name.clone(),
+                    sent_pkts: s.sent_pkts,
+                    sent_bytes: s.sent_bytes,
+                    received_pkts: k.received_pkts,
+                    received_bytes: k.received_bytes,
+                    reordered_pkts: k.reordered_pkts,
+                    delay_min_ns: k.delay_min_ns,
+                    delay_mean_ns: if k.received_pkts == 0 {
+                        0.0
+                    } else {
+                        k.delay_sum_ns as f64 / k.received_pkts as f64
+                    },
+                    delay_max_ns: k.delay_max_ns,
+                    first_rx_ns: k.first_rx.map(|t| t.nanos()),
+                    last_rx_ns: k.last_rx.map(|t| t.nanos()),
+                }
+            })
+            .collect();
+        let mut queue_traces: Vec<QueueTraceResult> = net
+            .links
+            .iter()
+            .filter_map(|l| {
+                l.trace_on_change.as_ref().map(|t| QueueTraceResult {
+                    link: l.name.clone(),
+                    time_ns: t.time_ns.clone(),
+                    queue_pkts: t.queue_pkts.clone(),
+                    queue_bytes: t.queue_bytes.clone(),
+                })
+            })
+            .collect();
+        if let Some(s) = &self.sampled {
+            queue_traces.extend(s.traces.iter().map(|(l, t)| QueueTraceResult {
+                link: net.links[l.idx()].name.clone(),
+                time_ns: t.time_ns.clone(),
+                queue_pkts: t.queue_pkts.clone(),
+                queue_bytes: t.queue_bytes.clone(),
+            }));
+        }
+        RunResults {
+            seed: self.seed,
+            end_time_ns: now.nanos(),
+            events_processed: self.events_processed,
+            dropped_no_route_pkts: net.dropped_no_route,
+            links,
+            udp_flows,
+            queue_traces,
+        }
+    }
+}

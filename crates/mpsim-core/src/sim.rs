@@ -1,0 +1,169 @@
+//! The simulator: one event loop that owns every component of a run.
+
+use crate::event::{Event, EventQueue};
+use crate::ids::{EndpointId, LinkId, PacketId};
+use crate::net::link::QueueTrace;
+use crate::net::{LossModel, Network, QueuedPacket};
+use crate::packet::PacketPool;
+use crate::time::{SimDuration, SimTime};
+use crate::traffic::udp::{SourceAction, UdpSink, UdpSource};
+
+/// What every component needs to act: the clock, the event queue, the
+/// packets and the network. Transports receive `&mut Core`.
+#[derive(Debug, Default)]
+pub struct Core {
+    pub now: SimTime,
+    pub events: EventQueue,
+    pub packets: PacketPool,
+    pub net: Network,
+    /// Reused buffer for packets a queue drops in bulk (no allocation per event).
+    pub(crate) drop_scratch: Vec<QueuedPacket>,
+}
+
+/// Who receives packets delivered to an [`EndpointId`].
+#[derive(Clone, Copy, Debug)]
+pub enum Endpoint {
+    UdpSink(u32),
+}
+
+/// A scheduled change to a link.
+#[derive(Clone, Debug)]
+pub struct LinkChange {
+    pub at: SimTime,
+    pub link: LinkId,
+    pub rate_bps: Option<u64>,
+    pub delay: Option<SimDuration>,
+    pub loss: Option<LossModel>,
+    pub up: Option<bool>,
+}
+
+/// Periodic sampling of queue occupancy.
+#[derive(Debug)]
+pub struct SampledTraces {
+    pub interval: SimDuration,
+    pub traces: Vec<(LinkId, QueueTrace)>,
+}
+
+#[derive(Debug)]
+pub struct Simulator {
+    pub core: Core,
+    pub seed: u64,
+    pub stop_time: SimTime,
+    pub endpoints: Vec<Endpoint>,
+    pub udp_sources: Vec<UdpSource>,
+    pub udp_sinks: Vec<UdpSink>,
+    pub link_changes: Vec<LinkChange>,
+    pub sampled: Option<SampledTraces>,
+    /// Events processed so far.
+    pub events_processed: u64,
+    /// Whether the run ended at the stop time (rather than running dry).
+    pub stopped_by_limit: bool,
+}
+
+impl Simulator {
+    /// Schedules the components' first events. Called once by the builder.
+    pub(crate) fn prime(&mut self) {
+        for (i, s) in self.udp_sources.iter().enumerate() {
+            self.core.events.schedule(s.start, Event::UdpSource(i as u32));
+        }
+        for (i, c) in self.link_changes.iter().enumerate() {
+            self.core.events.schedule(c.at, Event::LinkChange(i as u32));
+        }
+        if self.sampled.is_some() {
+            self.core.events.schedule(SimTime::ZERO, Event::TraceSample);
+        }
+    }
+
+    /// Runs until the stop time or until no event is left.
+    pub fn run(&mut self) {
+        self.run_until(self.stop_time);
+    }
+
+    /// Processes every event at or before `until` (capped at the stop time)
+    /// and leaves the clock at `until` if events remain beyond it.
+    pub fn run_until(&mut self, until: SimTime) {
+        let until = until.min(self.stop_time);
+        while let Some(t) = self.core.events.peek_time() {
+            if t > until {
+                self.core.now = until;
+                self.stopped_by_limit = until == self.stop_time;
+                return;
+            }
+            let (time, event) = self.core.events.pop().expect("peeked");
+            self.core.now = time;
+            self.events_processed += 1;
+            self.dispatch(event);
+        }
+    }
+
+    #[inline]
+    fn dispatch(&mut self, event: Event) {
+        match event {
+            Event::LinkTxDone(l) => self.core.on_tx_done(l),
+            Event::LinkArrival(l, p) => {
+                if let Some((ep, pkt)) = self.core.on_link_arrival(l, p) {
+                    self.deliver(ep, pkt);
+                }
+            }
+            Event::UdpSource(i) => self.wake_udp_source(i),
+            Event::LinkChange(i) => self.apply_link_change(i),
+            Event::TraceSample => self.sample_traces(),
+        }
+    }
+
+    fn deliver(&mut self, ep: EndpointId, pkt: PacketId) {
+        match self.endpoints[ep.idx()] {
+            Endpoint::UdpSink(i) => {
+                self.udp_sinks[i as usize].receive(self.core.now, self.core.packets.get(pkt));
+                self.core.packets.free(pkt);
+            }
+        }
+    }
+
+    fn wake_udp_source(&mut self, i: u32) {
+        let now = self.core.now;
+        let src = &mut self.udp_sources[i as usize];
+        let next = match src.wake(now) {
+            SourceAction::Send(packet, next) => {
+                let id = self.core.packets.alloc(packet);
+                self.core.send(id);
+                next
+            }
+            SourceAction::Wait(next) => next,
+        };
+        if let Some(t) = next {
+            self.core.events.schedule(t, Event::UdpSource(i));
+        }
+    }
+
+    fn apply_link_change(&mut self, i: u32) {
+        let c = self.link_changes[i as usize].clone();
+        let link = &mut self.core.net.links[c.link.idx()];
+        if let Some(r) = c.rate_bps {
+            link.rate_bps = r;
+        }
+        if let Some(d) = c.delay {
+            link.delay = d;
+        }
+        if let Some(l) = c.loss {
+            link.loss = l;
+        }
+        if let Some(up) = c.up {
+            self.core.set_link_up(c.link, up);
+        }
+    }
+
+    fn sample_traces(&mut self) {
+        let Some(s) = self.sampled.as_mut() else { return };
+        let now = self.core.now;
+        for (l, trace) in s.traces.iter_mut() {
+            let q = &self.core.net.links[l.idx()].queue;
+            trace.record(now, q.len_pkts(), q.len_bytes());
+        }
+        let next = now + s.interval;
+        // Keep sampling only while something else may still happen.
+        if next <= self.stop_time && !self.core.events.is_empty() {
+            self.core.events.schedule(next, Event::TraceSample);
+        }
+    }
+}

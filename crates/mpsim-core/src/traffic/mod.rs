@@ -1,0 +1,3 @@
+//! Traffic that is not TCP: UDP sources and sinks.
+
+pub mod udp;
