@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use crate::cc::{Cc, Cubic, Reno, SubflowCc};
 use crate::config::*;
 use crate::error::ConfigError;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
@@ -12,8 +13,127 @@ use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
+use crate::slowstart::{Ss, Standard};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
+use crate::transport::tcp::receiver::TcpReceiver;
+use crate::transport::tcp::sender::TcpSender;
+use crate::transport::tcp::{TcpFlow, TcpParams, TcpTrace};
+
+/// The TCP parameters of a flow: its profile's, with the flow's overrides.
+pub fn resolve_tcp(p: &str, f: &TcpFlowConfig) -> Res<(TcpParams, Cc)> {
+    let mut t = f.profile.params();
+    if let Some(mss) = f.mss {
+        if mss < 64 {
+            return err(format!("{p}.mss"), format!("must be at least 64 bytes, got {mss}"));
+        }
+        t.mss = mss;
+    }
+    t.receiver.mss = t.mss;
+    if let Some(iw) = f.initial_cwnd_segments {
+        if iw == 0 {
+            return err(
+                format!("{p}.initial_cwnd_segments"),
+                "must be at least 1 segment, got 0",
+            );
+        }
+        t.initial_cwnd_segments = iw;
+    }
+    if let Some(s) = f.initial_ssthresh_bytes {
+        if s < 2 * t.mss as u64 {
+            return err(
+                format!("{p}.initial_ssthresh_bytes"),
+                format!("must be at least 2 MSS ({} bytes), got {s}", 2 * t.mss),
+            );
+        }
+        t.initial_ssthresh_bytes = Some(s);
+    }
+    if let Some(r) = f.recovery {
+        t.recovery = r;
+    }
+    if let Some(s) = f.sack {
+        t.sack = s;
+    }
+    if matches!(
+        t.recovery,
+        crate::transport::tcp::Recovery::Sack | crate::transport::tcp::Recovery::Prr
+    ) && !t.sack
+    {
+        t.recovery = crate::transport::tcp::Recovery::NewReno;
+    }
+    if let Some(ts) = f.timestamps {
+        t.timestamps = ts;
+    }
+    if let Some(l) = f.limited_transmit {
+        t.limited_transmit = l;
+    }
+    if let Some(d) = f.delayed_ack {
+        t.receiver.delayed_ack = d;
+    }
+    if let Some(n) = f.delack_segments {
+        if n == 0 {
+            return err(format!("{p}.delack_segments"), "must be at least 1, got 0");
+        }
+        t.receiver.delack_segments = n;
+    }
+    if let Some(ns) = f.delack_timeout_ns {
+        if ns == 0 {
+            return err(format!("{p}.delack_timeout_ns"), "must be positive, got 0");
+        }
+        t.receiver.delack_timeout = SimDuration(ns);
+    }
+    if let Some(n) = f.quickack_segments {
+        t.receiver.quickack_segments = n;
+    }
+    if let Some(ns) = f.min_rto_ns {
+        if ns == 0 {
+            return err(format!("{p}.min_rto_ns"), "must be positive, got 0");
+        }
+        t.rtt.min_rto = SimDuration(ns);
+    }
+    if let Some(ns) = f.initial_rto_ns {
+        if ns == 0 {
+            return err(format!("{p}.initial_rto_ns"), "must be positive, got 0");
+        }
+        t.rtt.initial_rto = SimDuration(ns);
+    }
+    if let Some(b) = f.rwnd_bytes {
+        if b < t.mss as u64 {
+            return err(
+                format!("{p}.rwnd_bytes"),
+                format!("must be at least one MSS ({} bytes), got {b}", t.mss),
+            );
+        }
+        t.receiver.rwnd_bytes = b;
+    }
+    if let Some(c) = f.ack_counting {
+        t.slow_start.counting = c;
+        t.reno.counting = c;
+    }
+    let cc = match &f.cc {
+        None => Cc::Reno(Reno::new(t.reno)),
+        Some(CcConfig::Reno { counting }) => {
+            let mut rc = t.reno;
+            if let Some(c) = counting {
+                rc.counting = *c;
+            }
+            Cc::Reno(Reno::new(rc))
+        }
+        Some(CcConfig::Cubic { cubic }) => {
+            if !(cubic.beta > 0.0 && cubic.beta < 1.0) {
+                return err(format!("{p}.cc.beta"), format!("must be in (0, 1), got {}", cubic.beta));
+            }
+            if !(cubic.c.is_finite() && cubic.c > 0.0) {
+                return err(
+                    format!("{p}.cc.c"),
+                    format!("must be a positive number, got {}", cubic.c),
+                );
+            }
+            Cc::Cubic(Cubic::new(*cubic))
+        }
+    };
+    Ok((t, cc))
+}
 
 type Res<T> = Result<T, ConfigError>;
 
@@ -381,6 +501,46 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         });
     }
 
+    let mut tcp_flows = Vec::new();
+    Names::build("tcp_flows", cfg.tcp_flows.iter().map(|f| &f.name))?;
+    for (i, f) in cfg.tcp_flows.iter().enumerate() {
+        let p = format!("tcp_flows[{i}]");
+        let src = AddrId(addr_names.get(&format!("{p}.src"), "address", &f.src)?);
+        let dst = AddrId(addr_names.get(&format!("{p}.dst"), "address", &f.dst)?);
+        if net.addrs[src.idx()].node == net.addrs[dst.idx()].node {
+            return err(format!("{p}.dst"), "source and destination are on the same node");
+        }
+        let (params, cc) = resolve_tcp(&p, f)?;
+        let index = tcp_flows.len() as u32;
+        let sender_ep = EndpointId(endpoints.len() as u32);
+        endpoints.push(Endpoint::TcpSender(index));
+        let receiver_ep = EndpointId(endpoints.len() as u32);
+        endpoints.push(Endpoint::TcpReceiver(index));
+        let sport = 20_000u16.wrapping_add(i as u16);
+        let initial_cwnd = params.initial_cwnd_segments as u64 * params.mss as u64;
+        let ssthresh = params.initial_ssthresh_bytes.unwrap_or(u64::MAX);
+        tcp_flows.push(TcpFlow {
+            name: f.name.clone(),
+            index,
+            src,
+            dst,
+            sender_ep,
+            receiver_ep,
+            fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
+            rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
+            start: SimTime(f.start_ns),
+            sender: TcpSender::new(&params, f.size_bytes),
+            receiver: TcpReceiver::new(params.receiver),
+            ccs: vec![SubflowCc::new(params.mss, initial_cwnd, ssthresh)],
+            cc,
+            ss: Ss::Standard(Standard::new(params.slow_start)),
+            ts_to_echo: None,
+            acks_sent: 0,
+            trace: f.trace.then(TcpTrace::default),
+            params,
+        });
+    }
+
     let mut sampled = None;
     let mut traced = Vec::new();
     for (i, name) in cfg.trace.queue_links.iter().enumerate() {
@@ -412,6 +572,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         endpoints,
         udp_sources,
         udp_sinks,
+        tcp_flows,
         link_changes,
         sampled,
         events_processed: 0,

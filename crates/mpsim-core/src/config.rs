@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+pub use crate::transport::tcp::config::{CcConfig, Profile, Recovery};
 
 /// One simulation run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -37,7 +38,67 @@ pub struct ScenarioConfig {
     #[serde(default)]
     pub udp_flows: Vec<UdpFlowConfig>,
     #[serde(default)]
+    pub tcp_flows: Vec<TcpFlowConfig>,
+    #[serde(default)]
     pub trace: TraceConfig,
+}
+
+/// A single-path TCP flow. Every field left out takes the profile's value.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpFlowConfig {
+    pub name: String,
+    /// Source address (the data sender).
+    pub src: String,
+    /// Destination address (the data receiver).
+    pub dst: String,
+    /// Bytes to transfer; `None` for a flow that never ends.
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    /// When the first SYN is sent.
+    #[serde(default)]
+    pub start_ns: u64,
+    #[serde(default)]
+    pub profile: Profile,
+    /// Congestion avoidance; Reno unless given.
+    #[serde(default)]
+    pub cc: Option<CcConfig>,
+    #[serde(default)]
+    pub mss: Option<u32>,
+    #[serde(default)]
+    pub initial_cwnd_segments: Option<u32>,
+    /// Initial ssthresh in bytes (e.g. 65535 as in the CSS paper's ns-3 runs).
+    #[serde(default)]
+    pub initial_ssthresh_bytes: Option<u64>,
+    #[serde(default)]
+    pub recovery: Option<Recovery>,
+    #[serde(default)]
+    pub sack: Option<bool>,
+    #[serde(default)]
+    pub timestamps: Option<bool>,
+    #[serde(default)]
+    pub limited_transmit: Option<bool>,
+    #[serde(default)]
+    pub delayed_ack: Option<bool>,
+    #[serde(default)]
+    pub delack_segments: Option<u32>,
+    #[serde(default)]
+    pub delack_timeout_ns: Option<u64>,
+    #[serde(default)]
+    pub quickack_segments: Option<u32>,
+    #[serde(default)]
+    pub min_rto_ns: Option<u64>,
+    #[serde(default)]
+    pub initial_rto_ns: Option<u64>,
+    /// Receive buffer, the window advertised, bytes.
+    #[serde(default)]
+    pub rwnd_bytes: Option<u64>,
+    /// Slow start and congestion avoidance per byte acknowledged or per ACK.
+    #[serde(default)]
+    pub ack_counting: Option<crate::cc::AckCounting>,
+    /// Record cwnd, ssthresh, srtt and bytes in flight at every ACK.
+    #[serde(default)]
+    pub trace: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

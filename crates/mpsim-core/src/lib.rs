@@ -10,6 +10,7 @@
 //! (configuration → simulator), [`results`] (what a run reports).
 
 pub mod build;
+pub mod cc;
 pub mod config;
 pub mod error;
 pub mod event;
@@ -20,8 +21,10 @@ pub mod packet;
 pub mod results;
 pub mod rng;
 pub mod sim;
+pub mod slowstart;
 pub mod time;
 pub mod traffic;
+pub mod transport;
 
 pub use config::ScenarioConfig;
 pub use error::{ConfigError, Error};

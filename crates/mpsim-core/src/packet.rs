@@ -6,12 +6,15 @@
 
 use crate::ids::{AddrId, EndpointId, PacketId};
 use crate::time::SimTime;
+use crate::transport::tcp::TcpHeader;
 
 /// Transport-specific contents of a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Payload {
     /// A datagram of a UDP flow, numbered from 0.
     Udp { seq: u64 },
+    /// A TCP segment.
+    Tcp(TcpHeader),
 }
 
 #[derive(Clone, Debug)]

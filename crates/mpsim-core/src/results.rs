@@ -52,6 +52,44 @@ pub struct UdpFlowResult {
     pub last_rx_ns: Option<u64>,
 }
 
+/// One row per TCP flow. Times are nanoseconds from the start of the run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TcpFlowResult {
+    pub name: String,
+    pub start_ns: u64,
+    /// When the first SYN was sent.
+    pub first_syn_ns: Option<u64>,
+    /// When the sender received the ACK of the last data byte (and FIN).
+    pub completed_ns: Option<u64>,
+    /// Flow completion time: first SYN sent → ACK of the last data received.
+    pub fct_ns: Option<u64>,
+    /// Bytes the receiver delivered in order to the application.
+    pub bytes_delivered: u64,
+    pub segments_sent: u64,
+    pub retransmits_fast: u64,
+    pub retransmits_rto: u64,
+    pub rto_count: u64,
+    pub syn_retransmits: u64,
+    pub fast_recoveries: u64,
+    pub cwnd_bytes_at_end: u64,
+    pub ssthresh_bytes_at_end: Option<u64>,
+    pub srtt_ns_at_end: u64,
+    pub slow_start_exit_ns: Option<u64>,
+    pub cwnd_bytes_at_slow_start_exit: Option<u64>,
+    pub retransmits_before_slow_start_exit: u64,
+    pub acks_sent: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TcpTraceResult {
+    pub flow: String,
+    pub time_ns: Vec<u64>,
+    pub cwnd_bytes: Vec<u64>,
+    pub ssthresh_bytes: Vec<u64>,
+    pub srtt_ns: Vec<u64>,
+    pub in_flight_bytes: Vec<u64>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct QueueTraceResult {
     pub link: String,
@@ -69,7 +107,9 @@ pub struct RunResults {
     pub dropped_no_route_pkts: u64,
     pub links: Vec<LinkResult>,
     pub udp_flows: Vec<UdpFlowResult>,
+    pub tcp_flows: Vec<TcpFlowResult>,
     pub queue_traces: Vec<QueueTraceResult>,
+    pub tcp_traces: Vec<TcpTraceResult>,
 }
 
 impl Simulator {
@@ -116,27 +156,23 @@ impl Simulator {
         let udp_flows = self
             .udp_sources
             .iter()
-            .map(|s| {
-                let k = &self.udp_sinks[match self.endpoints[s.sink.idx()] {
-                    crate::sim::Endpoint::UdpSink(i) => i as usize,
-                }];
-                UdpFlowResult {
-                    name: s.name.clone(),
-                    sent_pkts: s.sent_pkts,
-                    sent_bytes: s.sent_bytes,
-                    received_pkts: k.received_pkts,
-                    received_bytes: k.received_bytes,
-                    reordered_pkts: k.reordered_pkts,
-                    delay_min_ns: k.delay_min_ns,
-                    delay_mean_ns: if k.received_pkts == 0 {
-                        0.0
-                    } else {
-                        k.delay_sum_ns as f64 / k.received_pkts as f64
-                    },
-                    delay_max_ns: k.delay_max_ns,
-                    first_rx_ns: k.first_rx.map(|t| t.nanos()),
-                    last_rx_ns: k.last_rx.map(|t| t.nanos()),
-                }
+            .zip(&self.udp_sinks)
+            .map(|(s, k)| UdpFlowResult {
+                name: s.name.clone(),
+                sent_pkts: s.sent_pkts,
+                sent_bytes: s.sent_bytes,
+                received_pkts: k.received_pkts,
+                received_bytes: k.received_bytes,
+                reordered_pkts: k.reordered_pkts,
+                delay_min_ns: k.delay_min_ns,
+                delay_mean_ns: if k.received_pkts == 0 {
+                    0.0
+                } else {
+                    k.delay_sum_ns as f64 / k.received_pkts as f64
+                },
+                delay_max_ns: k.delay_max_ns,
+                first_rx_ns: k.first_rx.map(|t| t.nanos()),
+                last_rx_ns: k.last_rx.map(|t| t.nanos()),
             })
             .collect();
         let mut queue_traces: Vec<QueueTraceResult> = net
@@ -159,6 +195,52 @@ impl Simulator {
                 queue_bytes: t.queue_bytes.clone(),
             }));
         }
+        let tcp_flows = self
+            .tcp_flows
+            .iter()
+            .map(|f| {
+                let st = &f.sender.stats;
+                let sf = &f.ccs[0];
+                TcpFlowResult {
+                    name: f.name.clone(),
+                    start_ns: f.start.nanos(),
+                    first_syn_ns: st.first_syn_at.map(|t| t.nanos()),
+                    completed_ns: st.completed_at.map(|t| t.nanos()),
+                    fct_ns: st
+                        .completed_at
+                        .zip(st.first_syn_at)
+                        .map(|(c, s)| c.saturating_since(s).nanos()),
+                    bytes_delivered: f.receiver.delivered_bytes(),
+                    segments_sent: st.segments_sent,
+                    retransmits_fast: st.retransmits_fast,
+                    retransmits_rto: st.retransmits_rto,
+                    rto_count: st.rto_count,
+                    syn_retransmits: st.syn_retransmits,
+                    fast_recoveries: st.fast_recoveries,
+                    cwnd_bytes_at_end: sf.cwnd,
+                    ssthresh_bytes_at_end: (sf.ssthresh != u64::MAX).then_some(sf.ssthresh),
+                    srtt_ns_at_end: sf.srtt.nanos(),
+                    slow_start_exit_ns: st.slow_start_exit_at.map(|t| t.nanos()),
+                    cwnd_bytes_at_slow_start_exit: st.slow_start_exit_at.map(|_| st.cwnd_at_slow_start_exit),
+                    retransmits_before_slow_start_exit: st.retransmits_before_slow_start_exit,
+                    acks_sent: f.acks_sent,
+                }
+            })
+            .collect();
+        let tcp_traces = self
+            .tcp_flows
+            .iter()
+            .filter_map(|f| {
+                f.trace.as_ref().map(|t| TcpTraceResult {
+                    flow: f.name.clone(),
+                    time_ns: t.time_ns.clone(),
+                    cwnd_bytes: t.cwnd_bytes.clone(),
+                    ssthresh_bytes: t.ssthresh_bytes.clone(),
+                    srtt_ns: t.srtt_ns.clone(),
+                    in_flight_bytes: t.in_flight_bytes.clone(),
+                })
+            })
+            .collect();
         RunResults {
             seed: self.seed,
             end_time_ns: now.nanos(),
@@ -166,7 +248,9 @@ impl Simulator {
             dropped_no_route_pkts: net.dropped_no_route,
             links,
             udp_flows,
+            tcp_flows,
             queue_traces,
+            tcp_traces,
         }
     }
 }

@@ -5,8 +5,10 @@ use crate::ids::{EndpointId, LinkId, PacketId};
 use crate::net::link::QueueTrace;
 use crate::net::{LossModel, Network, QueuedPacket};
 use crate::packet::PacketPool;
+use crate::packet::Payload;
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{SourceAction, UdpSink, UdpSource};
+use crate::transport::tcp::TcpFlow;
 
 /// What every component needs to act: the clock, the event queue, the
 /// packets and the network. Transports receive `&mut Core`.
@@ -24,6 +26,10 @@ pub struct Core {
 #[derive(Clone, Copy, Debug)]
 pub enum Endpoint {
     UdpSink(u32),
+    /// The sending side of a TCP flow (receives ACKs).
+    TcpSender(u32),
+    /// The receiving side of a TCP flow (receives data).
+    TcpReceiver(u32),
 }
 
 /// A scheduled change to a link.
@@ -52,6 +58,7 @@ pub struct Simulator {
     pub endpoints: Vec<Endpoint>,
     pub udp_sources: Vec<UdpSource>,
     pub udp_sinks: Vec<UdpSink>,
+    pub tcp_flows: Vec<TcpFlow>,
     pub link_changes: Vec<LinkChange>,
     pub sampled: Option<SampledTraces>,
     /// Events processed so far.
@@ -65,6 +72,9 @@ impl Simulator {
     pub(crate) fn prime(&mut self) {
         for (i, s) in self.udp_sources.iter().enumerate() {
             self.core.events.schedule(s.start, Event::UdpSource(i as u32));
+        }
+        for (i, f) in self.tcp_flows.iter().enumerate() {
+            self.core.events.schedule(f.start, Event::TcpStart(i as u32));
         }
         for (i, c) in self.link_changes.iter().enumerate() {
             self.core.events.schedule(c.at, Event::LinkChange(i as u32));
@@ -108,6 +118,9 @@ impl Simulator {
             Event::UdpSource(i) => self.wake_udp_source(i),
             Event::LinkChange(i) => self.apply_link_change(i),
             Event::TraceSample => self.sample_traces(),
+            Event::TcpStart(i) => self.tcp_flows[i as usize].start(&mut self.core),
+            Event::TcpRto(i) => self.tcp_flows[i as usize].on_sender_timer(&mut self.core),
+            Event::TcpDelAck(i, generation) => self.tcp_flows[i as usize].on_delack_timer(&mut self.core, generation),
         }
     }
 
@@ -116,6 +129,19 @@ impl Simulator {
             Endpoint::UdpSink(i) => {
                 self.udp_sinks[i as usize].receive(self.core.now, self.core.packets.get(pkt));
                 self.core.packets.free(pkt);
+            }
+            Endpoint::TcpSender(i) | Endpoint::TcpReceiver(i) => {
+                let Payload::Tcp(hdr) = self.core.packets.get(pkt).payload else {
+                    self.core.packets.free(pkt);
+                    return;
+                };
+                self.core.packets.free(pkt);
+                let flow = &mut self.tcp_flows[i as usize];
+                if matches!(self.endpoints[ep.idx()], Endpoint::TcpSender(_)) {
+                    flow.on_sender_packet(&mut self.core, &hdr);
+                } else {
+                    flow.on_receiver_packet(&mut self.core, &hdr);
+                }
             }
         }
     }

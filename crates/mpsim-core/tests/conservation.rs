@@ -82,7 +82,14 @@ fn to_config(s: &Spec) -> ScenarioConfig {
                 limit_pkts: qsize,
             },
         };
-        let mut l = link(&format!("l{i}"), &name(a, s.hosts), &name(b, s.hosts), rate * 1_000_000, delay * MS, queue);
+        let mut l = link(
+            &format!("l{i}"),
+            &name(a, s.hosts),
+            &name(b, s.hosts),
+            rate * 1_000_000,
+            delay * MS,
+            queue,
+        );
         l.loss = match loss {
             0 => LossConfig::None,
             1 => LossConfig::Bernoulli { p: 0.05 },
@@ -102,7 +109,15 @@ fn to_config(s: &Spec) -> ScenarioConfig {
         .enumerate()
         .filter(|(_, f)| f.0 != f.1)
         .map(|(i, &(a, b, rate, size))| {
-            cbr(&format!("f{i}"), &name(a, s.hosts), &name(b, s.hosts), rate * 1_000_000, size, 0, None)
+            cbr(
+                &format!("f{i}"),
+                &name(a, s.hosts),
+                &name(b, s.hosts),
+                rate * 1_000_000,
+                size,
+                0,
+                None,
+            )
         })
         .collect();
     let n_links = cfg.links.len();

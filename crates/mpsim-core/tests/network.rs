@@ -156,7 +156,10 @@ fn gilbert_elliott_loss_matches_stationary_rate() {
     let expect = p_gb / (p_gb + p_bg) * lb;
     // Bursts of mean length 10 inflate the variance about 20-fold over
     // Bernoulli; 15 % relative is still more than 4 sigma at 100 000 packets.
-    assert!((rate - expect).abs() / expect < 0.15, "expected {expect}, measured {rate}");
+    assert!(
+        (rate - expect).abs() / expect < 0.15,
+        "expected {expect}, measured {rate}"
+    );
 }
 
 #[test]

@@ -161,7 +161,6 @@ impl UdpSink {
         self.delay_min_ns = self.delay_min_ns.min(delay);
         self.delay_max_ns = self.delay_max_ns.max(delay);
         self.last_rx = Some(now);
-        #[allow(irrefutable_let_patterns)]
         if let Payload::Udp { seq } = p.payload {
             match self.highest_seq {
                 Some(h) if seq < h => self.reordered_pkts += 1,

@@ -33,7 +33,15 @@ pub fn droptail(limit_pkts: u32) -> QueueConfig {
     }
 }
 
-pub fn cbr(name: &str, src: &str, dst: &str, rate_bps: u64, size: u32, start_ns: u64, stop_ns: Option<u64>) -> UdpFlowConfig {
+pub fn cbr(
+    name: &str,
+    src: &str,
+    dst: &str,
+    rate_bps: u64,
+    size: u32,
+    start_ns: u64,
+    stop_ns: Option<u64>,
+) -> UdpFlowConfig {
     UdpFlowConfig {
         name: name.into(),
         src: src.into(),
@@ -55,6 +63,7 @@ pub fn scenario(seed: u64, stop_time_ns: u64, nodes: Vec<NodeConfig>, links: Vec
         routes: vec![],
         link_changes: vec![],
         udp_flows: vec![],
+        tcp_flows: vec![],
         trace: TraceConfig::default(),
     }
 }

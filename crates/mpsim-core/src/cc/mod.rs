@@ -1,0 +1,161 @@
+//! Congestion avoidance: how a subflow's window grows between losses and how
+//! far it falls at a loss.
+//!
+//! One trait, one file per algorithm, one enum to dispatch (the smoltcp and
+//! quinn layout). An algorithm sees **every** subflow of its connection —
+//! coupled algorithms (LIA, OLIA, BALIA, ...) need the totals — and changes
+//! only the subflow `r` it is called for. Single-path TCP is a connection
+//! with one subflow.
+//!
+//! Slow start is not here: it is a separate strategy
+//! ([`crate::slowstart`]) that runs first and hands the acknowledged bytes it
+//! did not use to [`CongestionAvoidance::on_ack`].
+
+pub mod cubic;
+pub mod reno;
+
+use crate::time::{SimDuration, SimTime};
+
+pub use cubic::{Cubic, CubicConfig};
+pub use reno::{Reno, RenoConfig};
+
+/// How acknowledgements are turned into window growth.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AckCounting {
+    /// Grow by the bytes each ACK newly acknowledges (RFC 3465 byte counting;
+    /// Linux counts acknowledged segments, which is the same in MSS units).
+    Bytes,
+    /// Grow once per ACK received whatever it acknowledges (ns-3's
+    /// `TcpNewReno`, and the out-of-tree MPTCP kernel's coupled algorithms).
+    PerAck,
+}
+
+/// The part of a subflow's state that congestion control reads and writes.
+/// Windows are in bytes.
+#[derive(Clone, Debug)]
+pub struct SubflowCc {
+    /// Congestion window, bytes.
+    pub cwnd: u64,
+    /// Slow-start threshold, bytes (`u64::MAX` until the first loss unless configured).
+    pub ssthresh: u64,
+    /// Maximum segment size (payload bytes).
+    pub mss: u32,
+    /// Smoothed RTT (RFC 6298 SRTT); zero before the first sample.
+    pub srtt: SimDuration,
+    /// Smallest RTT sample seen; zero before the first sample.
+    pub min_rtt: SimDuration,
+    /// Latest RTT sample; zero before the first sample.
+    pub latest_rtt: SimDuration,
+    /// Bytes sent and not yet acknowledged or marked lost.
+    pub bytes_in_flight: u64,
+    /// Whether the subflow is in fast recovery (or in loss recovery after an RTO).
+    pub in_recovery: bool,
+    /// Whether the subflow can send (established and not closed); coupled
+    /// algorithms take only these into their sums.
+    pub established: bool,
+    /// Credit towards the next increase, in bytes·bytes/cwnd units chosen by the algorithm.
+    pub ca_credit: u64,
+    /// Whether the subflow has ever left slow start.
+    pub left_slow_start: bool,
+}
+
+impl SubflowCc {
+    pub fn new(mss: u32, initial_cwnd: u64, initial_ssthresh: u64) -> Self {
+        SubflowCc {
+            cwnd: initial_cwnd,
+            ssthresh: initial_ssthresh,
+            mss,
+            srtt: SimDuration::ZERO,
+            min_rtt: SimDuration::ZERO,
+            latest_rtt: SimDuration::ZERO,
+            bytes_in_flight: 0,
+            in_recovery: false,
+            established: false,
+            ca_credit: 0,
+            left_slow_start: false,
+        }
+    }
+
+    /// RFC 5681 §3.1: slow start while cwnd < ssthresh.
+    #[inline]
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+}
+
+/// What an acknowledgement tells congestion avoidance.
+#[derive(Copy, Clone, Debug)]
+pub struct AckInfo {
+    pub now: SimTime,
+    /// Bytes newly acknowledged by this ACK that slow start left over (all of
+    /// them when the subflow is not in slow start).
+    pub acked_bytes: u64,
+    /// Whether the sender was limited by cwnd when the acknowledged data was
+    /// sent (RFC 7661: do not grow a window that is not used).
+    pub cwnd_limited: bool,
+}
+
+/// A congestion-avoidance algorithm. Hooks have defaults so each algorithm
+/// writes only what it changes.
+pub trait CongestionAvoidance {
+    /// Grows `subflows[r].cwnd` for an ACK outside slow start and recovery.
+    fn on_ack(&mut self, subflows: &mut [SubflowCc], r: usize, ack: &AckInfo);
+
+    /// The new ssthresh (bytes) when subflow `r` detects a loss by duplicate
+    /// ACKs or SACK. RFC 5681 eq. (4) for Reno.
+    fn ssthresh_after_loss(&mut self, subflows: &[SubflowCc], r: usize, now: SimTime) -> u64;
+
+    /// Subflow `r` has left recovery: the window is set to ssthresh by the
+    /// caller; algorithms that keep epochs (CUBIC) reset them here.
+    fn on_recovery_exit(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
+
+    /// Subflow `r` suffered a retransmission timeout (after ssthresh was set
+    /// by `ssthresh_after_loss` and cwnd collapsed to the loss window).
+    fn on_rto(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
+
+    /// A subflow joined or left the connection.
+    fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
+}
+
+/// The congestion-avoidance algorithms, dispatched by enum.
+#[derive(Clone, Debug)]
+pub enum Cc {
+    Reno(Reno),
+    Cubic(Cubic),
+}
+
+impl CongestionAvoidance for Cc {
+    #[inline]
+    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
+        match self {
+            Cc::Reno(c) => c.on_ack(s, r, ack),
+            Cc::Cubic(c) => c.on_ack(s, r, ack),
+        }
+    }
+    #[inline]
+    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
+        match self {
+            Cc::Reno(c) => c.ssthresh_after_loss(s, r, now),
+            Cc::Cubic(c) => c.ssthresh_after_loss(s, r, now),
+        }
+    }
+    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        match self {
+            Cc::Reno(c) => c.on_recovery_exit(s, r, now),
+            Cc::Cubic(c) => c.on_recovery_exit(s, r, now),
+        }
+    }
+    fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        match self {
+            Cc::Reno(c) => c.on_rto(s, r, now),
+            Cc::Cubic(c) => c.on_rto(s, r, now),
+        }
+    }
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        match self {
+            Cc::Reno(c) => c.on_subflows_changed(s),
+            Cc::Cubic(c) => c.on_subflows_changed(s),
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Transports: TCP (and, built on its subflows, MPTCP).
+
+pub mod tcp;

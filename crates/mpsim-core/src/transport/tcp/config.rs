@@ -1,0 +1,184 @@
+//! Per-flow TCP configuration and the stack profiles that set every default
+//! at once (`linux`, `ns3`, `rfc`). docs/algorithms.md compares them.
+
+use serde::{Deserialize, Serialize};
+
+use super::receiver::ReceiverConfig;
+use super::rtt::RttConfig;
+use crate::cc::{AckCounting, CubicConfig, RenoConfig};
+use crate::slowstart::StandardConfig;
+use crate::time::SimDuration;
+
+/// Loss recovery after three duplicate ACKs (or SACK evidence).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// RFC 6582: cwnd inflation by duplicate ACKs, partial ACKs retransmit.
+    NewReno,
+    /// RFC 6675: SACK scoreboard, pipe-based sending with cwnd = ssthresh.
+    Sack,
+    /// RFC 6937 Proportional Rate Reduction over the RFC 6675 scoreboard.
+    Prr,
+}
+
+/// A stack whose defaults a flow takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// Linux: min RTO 200 ms, delayed ACK 40 ms with quick-ACK, SACK + PRR,
+    /// IW 10, counting of acknowledged segments without the ABC limit.
+    #[default]
+    Linux,
+    /// ns-3.44 `TcpSocketBase` defaults: min RTO 1 s, delayed ACK every 2
+    /// segments or 200 ms, SACK + PRR, timestamps, slow start and congestion
+    /// avoidance counted per ACK received (`TcpNewReno`), 2-byte PPP framing.
+    Ns3,
+    /// The RFCs: min RTO 1 s (RFC 6298), delayed ACK 2 segments / 200 ms
+    /// (RFC 5681 §4.2 allows up to 500 ms), SACK (RFC 6675), byte counting
+    /// with L = 2 (RFC 3465), IW 10 (RFC 6928).
+    Rfc,
+}
+
+/// Which congestion-avoidance algorithm a single-path flow uses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CcConfig {
+    Reno {
+        #[serde(default)]
+        counting: Option<AckCounting>,
+    },
+    Cubic {
+        #[serde(flatten, default)]
+        cubic: CubicConfig,
+    },
+}
+
+/// Everything a TCP flow's sender and receiver need, resolved from a profile
+/// and any overrides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpParams {
+    /// Payload bytes per full segment.
+    pub mss: u32,
+    /// IP + TCP header bytes on the wire, without options (40).
+    pub header_bytes: u32,
+    /// Link-layer framing bytes counted on the wire (ns-3's PPP: 2).
+    pub framing_bytes: u32,
+    /// RFC 7323 timestamps: 12 more header bytes per segment, and an RTT
+    /// sample from every ACK that acknowledges new data.
+    pub timestamps: bool,
+    pub sack: bool,
+    pub recovery: Recovery,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
+    /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
+    pub dupack_threshold: u32,
+    /// Initial window, segments (RFC 6928: 10).
+    pub initial_cwnd_segments: u32,
+    /// Initial ssthresh in bytes; `None` is unlimited (RFC 5681 "arbitrarily high").
+    pub initial_ssthresh_bytes: Option<u64>,
+    /// Timeout of the SYN before any RTT sample.
+    pub syn_rto: SimDuration,
+    pub rtt: RttConfig,
+    pub receiver: ReceiverConfig,
+    pub slow_start: StandardConfig,
+    pub reno: RenoConfig,
+    /// RFC 7661-style congestion window validation: the window grows only
+    /// while the sender uses it.
+    pub cwnd_validation: bool,
+}
+
+impl Profile {
+    pub fn params(self) -> TcpParams {
+        let rfc = TcpParams {
+            mss: 1400,
+            header_bytes: 40,
+            framing_bytes: 0,
+            timestamps: true,
+            sack: true,
+            recovery: Recovery::Sack,
+            limited_transmit: true,
+            dupack_threshold: 3,
+            initial_cwnd_segments: 10,
+            initial_ssthresh_bytes: None,
+            syn_rto: SimDuration::from_secs(1),
+            rtt: RttConfig::default(),
+            receiver: ReceiverConfig {
+                delayed_ack: true,
+                delack_segments: 2,
+                delack_timeout: SimDuration::from_millis(200),
+                quickack_segments: 0,
+                ..ReceiverConfig::default()
+            },
+            slow_start: StandardConfig {
+                counting: AckCounting::Bytes,
+                abc_limit_mss: Some(2),
+            },
+            reno: RenoConfig {
+                counting: AckCounting::Bytes,
+            },
+            cwnd_validation: true,
+        };
+        match self {
+            Profile::Rfc => rfc,
+            Profile::Linux => TcpParams {
+                recovery: Recovery::Prr,
+                rtt: RttConfig {
+                    initial_rto: SimDuration::from_secs(1),
+                    min_rto: SimDuration::from_millis(200),
+                    max_rto: SimDuration::from_secs(120),
+                    granularity: SimDuration::from_millis(1),
+                },
+                receiver: ReceiverConfig {
+                    delayed_ack: true,
+                    delack_segments: 2,
+                    delack_timeout: SimDuration::from_millis(40),
+                    quickack_segments: 16,
+                    ..ReceiverConfig::default()
+                },
+                slow_start: StandardConfig {
+                    counting: AckCounting::Bytes,
+                    abc_limit_mss: None,
+                },
+                ..rfc
+            },
+            Profile::Ns3 => TcpParams {
+                framing_bytes: 2,
+                recovery: Recovery::Prr,
+                syn_rto: SimDuration::from_secs(3),
+                rtt: RttConfig {
+                    initial_rto: SimDuration::from_secs(1),
+                    min_rto: SimDuration::from_secs(1),
+                    max_rto: SimDuration::from_secs(60),
+                    granularity: SimDuration::from_millis(1),
+                },
+                slow_start: StandardConfig {
+                    counting: AckCounting::PerAck,
+                    abc_limit_mss: None,
+                },
+                reno: RenoConfig {
+                    counting: AckCounting::PerAck,
+                },
+                cwnd_validation: false,
+                ..rfc
+            },
+        }
+    }
+}
+
+impl TcpParams {
+    /// Header bytes of every segment: IP + TCP + timestamps + framing.
+    pub fn base_header_bytes(&self) -> u32 {
+        self.header_bytes + if self.timestamps { 12 } else { 0 } + self.framing_bytes
+    }
+
+    /// Wire size of a segment carrying `payload` bytes and `n_sack` SACK blocks
+    /// (RFC 2018: 2 + 8n option bytes, padded to a multiple of 4).
+    pub fn wire_size(&self, payload: u32, n_sack: u8) -> u32 {
+        let sack = if n_sack == 0 {
+            0
+        } else {
+            (2 + 8 * n_sack as u32).div_ceil(4) * 4
+        };
+        self.base_header_bytes() + sack + payload
+    }
+}

@@ -1,0 +1,65 @@
+//! The TCP header fields the simulator models. Sequence numbers are 64-bit
+//! byte offsets that never wrap; the SYN takes sequence number 0 and the
+//! first data byte is 1 (RFC 9293 §3.4 with ISN = 0).
+
+use crate::time::SimTime;
+
+/// Most SACK blocks one ACK carries (RFC 2018 §3: 3 with timestamps).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// A received block of bytes above the cumulative ACK: [start, end).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u64,
+    pub end: u64,
+}
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TcpFlags(pub u8);
+
+impl TcpFlags {
+    pub const SYN: u8 = 1;
+    pub const ACK: u8 = 2;
+    pub const FIN: u8 = 4;
+
+    #[inline]
+    pub fn has(self, f: u8) -> bool {
+        self.0 & f != 0
+    }
+}
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TcpHeader {
+    pub flags: TcpFlags,
+    /// Sequence number of the first byte of payload (or of the SYN/FIN).
+    pub seq: u64,
+    /// Next byte expected by the sender of this segment (valid with ACK).
+    pub ack: u64,
+    /// Payload bytes carried.
+    pub payload_bytes: u32,
+    /// SACK blocks, most recent first (RFC 2018 §4); `n_sack` are valid.
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    pub n_sack: u8,
+    /// Receive window advertised, bytes.
+    pub rwnd: u64,
+    /// RFC 7323 TSval: the sender's clock when the segment was sent.
+    pub ts_val: SimTime,
+    /// RFC 7323 TSecr: the TSval echoed (valid with ACK when timestamps are on).
+    pub ts_ecr: SimTime,
+    /// Whether this segment is a retransmission (for accounting only; a real
+    /// receiver cannot see it).
+    pub retransmission: bool,
+}
+
+impl TcpHeader {
+    /// Sequence space the segment occupies: payload plus one for SYN and FIN.
+    #[inline]
+    pub fn seq_len(&self) -> u64 {
+        self.payload_bytes as u64 + self.flags.has(TcpFlags::SYN) as u64 + self.flags.has(TcpFlags::FIN) as u64
+    }
+
+    #[inline]
+    pub fn sacks(&self) -> &[SackBlock] {
+        &self.sack[..self.n_sack as usize]
+    }
+}

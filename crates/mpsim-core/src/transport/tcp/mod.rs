@@ -1,0 +1,15 @@
+//! A packet-level TCP, shaped so that an MPTCP subflow is a TCP whose
+//! congestion control and data supply are decided by its connection.
+
+pub mod config;
+pub mod flow;
+pub mod header;
+pub mod receiver;
+pub mod rtt;
+pub mod sender;
+pub mod timer;
+
+pub use config::{CcConfig, Profile, Recovery, TcpParams};
+pub use flow::{TcpFlow, TcpTrace};
+
+pub use header::{SackBlock, TcpFlags, TcpHeader, MAX_SACK_BLOCKS};

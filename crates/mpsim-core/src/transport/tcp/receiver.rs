@@ -1,0 +1,224 @@
+//! The TCP data receiver: reassembly, cumulative ACK, SACK blocks, delayed ACK.
+//!
+//! A pure state machine: the caller owns timers and packets. After each
+//! segment it follows the returned [`RxDecision`]; whenever it sends an ACK
+//! it first takes the fields from [`TcpReceiver::fill_ack`], then calls
+//! [`TcpReceiver::on_ack_sent`], which also invalidates any armed
+//! delayed-ACK timer (lazy cancellation by generation).
+
+use super::header::{SackBlock, TcpHeader, MAX_SACK_BLOCKS};
+use crate::time::{SimDuration, SimTime};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReceiverConfig {
+    /// Delay ACKs for in-order data (RFC 5681 §4.2); off: ACK every segment.
+    pub delayed_ack: bool,
+    /// ACK at least every this many segments (RFC 5681 §4.2: 2).
+    pub delack_segments: u32,
+    /// Longest an ACK is delayed (Linux 40 ms, ns-3 200 ms).
+    pub delack_timeout: SimDuration,
+    /// ACK every one of the first this many data segments (Linux quick-ACK).
+    pub quickack_segments: u32,
+    /// Receive buffer, advertised as the window, bytes.
+    pub rwnd_bytes: u64,
+    /// Segment size expected, bytes.
+    pub mss: u32,
+}
+
+impl Default for ReceiverConfig {
+    fn default() -> Self {
+        ReceiverConfig {
+            delayed_ack: true,
+            delack_segments: 2,
+            delack_timeout: SimDuration::from_millis(40),
+            quickack_segments: 0,
+            rwnd_bytes: 64 << 20,
+            mss: 1400,
+        }
+    }
+}
+
+/// What the caller must do after a segment arrived.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RxDecision {
+    /// Send an ACK now.
+    AckNow,
+    /// Schedule the delayed-ACK timer at `at`; when it fires, call
+    /// [`TcpReceiver::on_delack_timer`] with `generation`.
+    ArmDelayedAck { at: SimTime, generation: u64 },
+    /// An ACK is already pending with its timer armed.
+    Nothing,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpReceiver {
+    pub config: ReceiverConfig,
+    /// Next sequence number expected.
+    pub rcv_nxt: u64,
+    /// Received ranges above `rcv_nxt`, sorted and disjoint.
+    ooo: Vec<SackBlock>,
+    /// Sequence number of the FIN, once seen.
+    fin_seq: Option<u64>,
+    /// Segments received since the last ACK sent.
+    unacked_segments: u32,
+    /// Data segments received so far.
+    segments_received: u64,
+    /// Bumped by every ACK sent; a timer armed in an older generation is stale.
+    generation: u64,
+    timer_armed: bool,
+    /// The block holding the most recently received out-of-order segment.
+    last_block_start: Option<u64>,
+    /// Bytes received more than once.
+    pub duplicate_bytes: u64,
+}
+
+impl TcpReceiver {
+    pub fn new(config: ReceiverConfig) -> Self {
+        TcpReceiver {
+            config,
+            rcv_nxt: 0,
+            ooo: Vec::new(),
+            fin_seq: None,
+            unacked_segments: 0,
+            segments_received: 0,
+            generation: 0,
+            timer_armed: false,
+            last_block_start: None,
+            duplicate_bytes: 0,
+        }
+    }
+
+    /// The SYN arrived: data is expected from sequence number 1.
+    pub fn on_syn(&mut self) -> RxDecision {
+        if self.rcv_nxt == 0 {
+            self.rcv_nxt = 1;
+        }
+        RxDecision::AckNow
+    }
+
+    /// Bytes delivered in order to the application.
+    pub fn delivered_bytes(&self) -> u64 {
+        let through = match self.fin_seq {
+            Some(f) if self.rcv_nxt > f => f,
+            _ => self.rcv_nxt,
+        };
+        through.saturating_sub(1)
+    }
+
+    /// Whether every byte and the FIN have arrived.
+    pub fn is_complete(&self) -> bool {
+        self.fin_seq.is_some_and(|f| self.rcv_nxt > f)
+    }
+
+    /// A data segment [seq, seq + payload) arrived, with FIN if `fin`.
+    pub fn on_segment(&mut self, now: SimTime, seq: u64, payload: u32, fin: bool) -> RxDecision {
+        let end = seq + payload as u64 + fin as u64;
+        if fin {
+            self.fin_seq = Some(seq + payload as u64);
+        }
+        self.segments_received += 1;
+        let out_of_order = seq > self.rcv_nxt;
+        let old = end <= self.rcv_nxt;
+        let had_hole = !self.ooo.is_empty();
+        if old {
+            self.duplicate_bytes += payload as u64;
+        } else if out_of_order {
+            self.insert(seq, end);
+        } else {
+            if seq < self.rcv_nxt {
+                self.duplicate_bytes += self.rcv_nxt - seq;
+            }
+            self.rcv_nxt = end;
+            // Pull in what the new data joins.
+            while let Some(b) = self.ooo.first().copied() {
+                if b.start > self.rcv_nxt {
+                    break;
+                }
+                self.rcv_nxt = self.rcv_nxt.max(b.end);
+                self.ooo.remove(0);
+            }
+        }
+        self.unacked_segments += 1;
+        // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
+        // fills a hole, and for duplicates; RFC 9293: for the FIN.
+        let immediate = !self.config.delayed_ack
+            || out_of_order
+            || old
+            || had_hole
+            || fin
+            || self.segments_received <= self.config.quickack_segments as u64
+            || self.unacked_segments >= self.config.delack_segments;
+        if immediate {
+            return RxDecision::AckNow;
+        }
+        if self.timer_armed {
+            return RxDecision::Nothing;
+        }
+        self.timer_armed = true;
+        RxDecision::ArmDelayedAck {
+            at: now + self.config.delack_timeout,
+            generation: self.generation,
+        }
+    }
+
+    fn insert(&mut self, start: u64, end: u64) {
+        let mut s = start;
+        let mut e = end;
+        let mut i = 0;
+        while i < self.ooo.len() {
+            let b = self.ooo[i];
+            if b.end < s {
+                i += 1;
+                continue;
+            }
+            if b.start > e {
+                break;
+            }
+            self.duplicate_bytes += b.end.min(e).saturating_sub(b.start.max(s));
+            s = s.min(b.start);
+            e = e.max(b.end);
+            self.ooo.remove(i);
+        }
+        self.ooo.insert(i, SackBlock { start: s, end: e });
+        self.last_block_start = Some(s);
+    }
+
+    /// Writes the cumulative ACK, window and SACK blocks of the next ACK
+    /// (RFC 2018 §4: the first block holds the most recent segment).
+    pub fn fill_ack(&self, hdr: &mut TcpHeader) {
+        hdr.ack = self.rcv_nxt;
+        let held: u64 = self.ooo.iter().map(|b| b.end - b.start).sum();
+        hdr.rwnd = self.config.rwnd_bytes.saturating_sub(held);
+        let mut n = 0;
+        if let Some(first) = self
+            .last_block_start
+            .and_then(|s| self.ooo.iter().find(|b| b.start == s))
+        {
+            hdr.sack[0] = *first;
+            n = 1;
+        }
+        for b in self.ooo.iter().rev() {
+            if n >= MAX_SACK_BLOCKS {
+                break;
+            }
+            if n > 0 && hdr.sack[0] == *b {
+                continue;
+            }
+            hdr.sack[n] = *b;
+            n += 1;
+        }
+        hdr.n_sack = n as u8;
+    }
+
+    /// An ACK was sent: reset the counters and invalidate the armed timer.
+    pub fn on_ack_sent(&mut self) {
+        self.unacked_segments = 0;
+        self.generation += 1;
+        self.timer_armed = false;
+    }
+
+    /// The delayed-ACK timer armed in `generation` fired: whether to ACK now.
+    pub fn on_delack_timer(&mut self, generation: u64) -> bool {
+        generation == self.generation && self.timer_armed
+    }
+}

@@ -1,0 +1,919 @@
+//! The TCP data sender of one subflow: handshake, segment transmission, ACK
+//! processing, loss recovery (RFC 6582 NewReno, RFC 6675 SACK, RFC 6937 PRR)
+//! and retransmission timeout (RFC 6298).
+//!
+//! The sender is pure logic: it reads and writes its subflow's congestion
+//! state ([`SubflowCc`]) and asks the caller, through [`SenderOutput`], to
+//! send segments and to arm its timer. Window growth is delegated to a
+//! slow-start strategy and a congestion-avoidance algorithm, both of which see
+//! every subflow of the connection.
+//!
+//! Segments are cut at fixed MSS boundaries (segment k covers sequence
+//! numbers 1 + k·MSS ..), so the scoreboard is one small record per segment
+//! in a ring buffer that grows to the largest window and is then reused.
+
+use std::collections::VecDeque;
+
+use super::config::{Recovery, TcpParams};
+use super::header::{SackBlock, TcpFlags, TcpHeader};
+use super::rtt::RttEstimator;
+use super::timer::LazyTimer;
+use crate::cc::{AckInfo, CongestionAvoidance, SubflowCc};
+use crate::slowstart::SlowStart;
+use crate::time::{SimDuration, SimTime};
+
+/// Whether the sender uses SACK information: NewReno recovery ignores it
+/// (its window inflation already stands for the segments that left).
+#[inline]
+fn uses_sack(params: &TcpParams) -> bool {
+    params.sack && params.recovery != Recovery::NewReno
+}
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+/// Retransmitted and not marked lost again since.
+const RETRANS: u8 = 4;
+/// Retransmitted at least once (Karn's rule: no RTT sample from it).
+const EVER_RETRANS: u8 = 8;
+
+#[derive(Copy, Clone, Debug)]
+struct Seg {
+    /// When the segment was last sent.
+    sent_at: SimTime,
+    flags: u8,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SenderState {
+    /// Before the start time.
+    Idle,
+    /// SYN sent, waiting for the SYN-ACK.
+    SynSent,
+    Established,
+    /// Everything including the FIN acknowledged.
+    Done,
+}
+
+/// Why a segment is (re)transmitted; every retransmission is counted once
+/// with its cause.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TxKind {
+    New,
+    /// Retransmission during fast recovery (duplicate ACKs or SACK).
+    FastRetransmit,
+    /// Retransmission after a retransmission timeout.
+    RtoRetransmit,
+}
+
+/// A segment the caller must put on the wire.
+#[derive(Copy, Clone, Debug)]
+pub struct OutSegment {
+    pub header: TcpHeader,
+    pub kind: TxKind,
+}
+
+/// What the sender asks of its caller.
+pub trait SenderOutput {
+    fn send(&mut self, seg: OutSegment);
+    /// Schedule the sender's timer event at this time.
+    fn arm_timer(&mut self, at: SimTime);
+}
+
+/// Recovery episode state.
+#[derive(Clone, Copy, Debug)]
+struct RecoveryState {
+    /// RFC 6582 `recover` / RFC 6675 `RecoveryPoint`: the highest sequence
+    /// number sent when recovery began; an ACK beyond it ends recovery.
+    point: u64,
+    /// RFC 6937 prr_delivered, bytes.
+    prr_delivered: u64,
+    /// RFC 6937 prr_out, bytes.
+    prr_out: u64,
+    /// RFC 6937 RecoverFS, bytes.
+    recover_fs: u64,
+}
+
+/// Counters reported per flow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub first_syn_at: Option<SimTime>,
+    pub established_at: Option<SimTime>,
+    pub completed_at: Option<SimTime>,
+    pub syn_retransmits: u64,
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    pub retransmits_fast: u64,
+    pub retransmits_rto: u64,
+    pub rto_count: u64,
+    pub fast_recoveries: u64,
+    /// First time the subflow left slow start (ssthresh reached or a loss).
+    pub slow_start_exit_at: Option<SimTime>,
+    pub cwnd_at_slow_start_exit: u64,
+    pub retransmits_before_slow_start_exit: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    pub state: SenderState,
+    /// Oldest unacknowledged sequence number.
+    pub snd_una: u64,
+    /// Next new sequence number to send (RFC 6675 HighData + 1).
+    pub snd_nxt: u64,
+    /// Sequence number of the FIN: one past the last data byte. `u64::MAX`
+    /// for a flow without end.
+    pub fin_seq: u64,
+    /// Segment size in payload bytes.
+    mss: u32,
+    /// Per-segment scoreboard from the segment holding `snd_una`.
+    segs: VecDeque<Seg>,
+    /// Index (from segment 0) of `segs[0]`.
+    first_seg: u64,
+    /// Bytes in segments [snd_una, snd_nxt) that are SACKed / marked lost /
+    /// retransmitted and not lost again (FIN counted as one byte).
+    sacked_bytes: u64,
+    lost_bytes: u64,
+    retrans_bytes: u64,
+    /// Lowest sequence number that may hold a lost, not yet retransmitted segment.
+    retx_hint: u64,
+    /// Consecutive duplicate ACKs.
+    pub dupacks: u32,
+    recovery: Option<RecoveryState>,
+    /// After an RTO, the highest sequence sent when it fired: no fast
+    /// retransmit until the cumulative ACK passes it (RFC 6582 §3.2 step 1).
+    rto_recover: u64,
+    /// In RTO loss recovery (Linux CA_Loss): retransmissions count as RTO ones.
+    in_rto_recovery: bool,
+    pub rtt: RttEstimator,
+    pub timer: LazyTimer,
+    /// SYN timeout in force (doubles per SYN retransmission).
+    syn_rto: SimDuration,
+    /// When the SYN was last sent and whether it was ever retransmitted.
+    syn_sent_at: SimTime,
+    /// Peer's advertised receive window, bytes.
+    peer_rwnd: u64,
+    /// Latest TSval received, to echo.
+    ts_recent: SimTime,
+    /// Whether the latest transmission attempt stopped because cwnd was full.
+    cwnd_full: bool,
+    pub stats: SenderStats,
+}
+
+impl TcpSender {
+    /// A sender for `size_bytes` of data (`None`: unlimited).
+    pub fn new(params: &TcpParams, size_bytes: Option<u64>) -> Self {
+        let fin_seq = match size_bytes {
+            Some(n) => 1 + n,
+            None => u64::MAX,
+        };
+        TcpSender {
+            state: SenderState::Idle,
+            snd_una: 0,
+            snd_nxt: 0,
+            fin_seq,
+            mss: params.mss,
+            segs: VecDeque::new(),
+            first_seg: 0,
+            sacked_bytes: 0,
+            lost_bytes: 0,
+            retrans_bytes: 0,
+            retx_hint: 1,
+            dupacks: 0,
+            recovery: None,
+            rto_recover: 0,
+            in_rto_recovery: false,
+            rtt: RttEstimator::new(params.rtt),
+            timer: LazyTimer::default(),
+            syn_rto: params.syn_rto,
+            syn_sent_at: SimTime::ZERO,
+            peer_rwnd: u64::MAX,
+            ts_recent: SimTime::ZERO,
+            cwnd_full: false,
+            stats: SenderStats::default(),
+        }
+    }
+
+    // ----- sequence-space helpers ------------------------------------------
+
+    /// Start of segment `k`.
+    #[inline]
+    fn seg_start(&self, k: u64) -> u64 {
+        1 + k * self.mss as u64
+    }
+
+    /// One past the end of segment `k` in sequence space (the FIN counts).
+    #[inline]
+    fn seg_end(&self, k: u64) -> u64 {
+        let end = 1 + (k + 1) * self.mss as u64;
+        if end >= self.fin_seq {
+            self.fin_seq + 1
+        } else {
+            end
+        }
+    }
+
+    /// The segment holding sequence number `seq` (the FIN belongs to the last segment).
+    #[inline]
+    fn seg_index(&self, seq: u64) -> u64 {
+        let k = (seq - 1) / self.mss as u64;
+        if self.fin_seq == u64::MAX {
+            return k;
+        }
+        let last = self.fin_seq.saturating_sub(2) / self.mss as u64;
+        k.min(last)
+    }
+
+    #[inline]
+    fn seg_len(&self, k: u64) -> u64 {
+        self.seg_end(k) - self.seg_start(k)
+    }
+
+    /// Bytes sent and not acknowledged (RFC 5681 FlightSize).
+    #[inline]
+    pub fn flight_size(&self) -> u64 {
+        self.snd_nxt.saturating_sub(self.snd_una)
+    }
+
+    /// RFC 6675 `pipe`: bytes believed to be in the network.
+    #[inline]
+    pub fn pipe(&self) -> u64 {
+        (self.flight_size() + self.retrans_bytes).saturating_sub(self.sacked_bytes + self.lost_bytes)
+    }
+
+    pub fn in_recovery(&self) -> bool {
+        self.recovery.is_some()
+    }
+
+    fn all_data_sent(&self) -> bool {
+        self.snd_nxt > self.fin_seq
+    }
+
+    // ----- connection set-up -----------------------------------------------
+
+    /// Sends the SYN at the flow's start time.
+    pub fn start(&mut self, now: SimTime, params: &TcpParams, out: &mut impl SenderOutput) {
+        self.state = SenderState::SynSent;
+        self.stats.first_syn_at = Some(now);
+        self.send_syn(now, params, out);
+    }
+
+    fn send_syn(&mut self, now: SimTime, params: &TcpParams, out: &mut impl SenderOutput) {
+        self.syn_sent_at = now;
+        let header = TcpHeader {
+            flags: TcpFlags(TcpFlags::SYN),
+            seq: 0,
+            ts_val: now,
+            ..TcpHeader::default()
+        };
+        let _ = params;
+        out.send(OutSegment {
+            header,
+            kind: TxKind::New,
+        });
+        if let Some(at) = self.timer.set(now + self.syn_rto) {
+            out.arm_timer(at);
+        }
+    }
+
+    // ----- transmission ----------------------------------------------------
+
+    /// Builds the header of data segment `k`.
+    fn data_header(&self, k: u64, now: SimTime) -> TcpHeader {
+        let start = self.seg_start(k);
+        let end = self.seg_end(k);
+        let fin = end > self.fin_seq;
+        let payload = if fin { end - 1 - start } else { end - start };
+        TcpHeader {
+            flags: TcpFlags(TcpFlags::ACK | if fin { TcpFlags::FIN } else { 0 }),
+            seq: start,
+            ack: 1,
+            payload_bytes: payload as u32,
+            ts_val: now,
+            ts_ecr: self.ts_recent,
+            ..TcpHeader::default()
+        }
+    }
+
+    /// Sends what the window allows: lost segments first (RFC 6675 NextSeg
+    /// rule 1), then new data (rule 2).
+    pub fn transmit(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
+        if self.state != SenderState::Established {
+            return;
+        }
+        self.cwnd_full = false;
+        loop {
+            let mss = self.mss as u64;
+            // What may be sent now.
+            let budget = self.send_budget(params, cc);
+            // Rule 1: the lowest lost segment not yet retransmitted.
+            if self.lost_bytes > 0 {
+                if let Some(k) = self.next_lost() {
+                    let len = self.seg_len(k);
+                    if budget < len.min(mss) {
+                        self.cwnd_full = true;
+                        return;
+                    }
+                    self.retransmit(k, now, out);
+                    continue;
+                }
+            }
+            // Rule 2: new data.
+            if self.all_data_sent() {
+                return;
+            }
+            let k = self.seg_index(self.snd_nxt);
+            let len = self.seg_len(k);
+            // The FIN takes a sequence number but no room in the window.
+            if budget < len.min(mss) {
+                self.cwnd_full = true;
+                return;
+            }
+            if self.snd_nxt + len - self.snd_una > self.peer_rwnd {
+                return;
+            }
+            self.send_new(k, now, out);
+        }
+    }
+
+    /// Bytes the congestion window (and PRR) allows to send now.
+    fn send_budget(&self, params: &TcpParams, cc: &SubflowCc) -> u64 {
+        let in_network = if uses_sack(params) {
+            self.pipe()
+        } else {
+            // Without SACK: RFC 5681 FlightSize; RFC 3042 limited transmit
+            // lets the first two duplicate ACKs each release one segment.
+            let allowance = if params.limited_transmit && self.recovery.is_none() && self.dupacks > 0 {
+                self.dupacks.min(2) as u64 * self.mss as u64
+            } else {
+                0
+            };
+            (self.flight_size() + self.retrans_bytes).saturating_sub(allowance + self.lost_bytes)
+        };
+        cc.cwnd.saturating_sub(in_network)
+    }
+
+    fn next_lost(&mut self) -> Option<u64> {
+        let from = self.seg_index(self.retx_hint.max(self.snd_una)).max(self.first_seg);
+        for i in (from - self.first_seg) as usize..self.segs.len() {
+            let s = self.segs[i];
+            if s.flags & LOST != 0 && s.flags & SACKED == 0 {
+                let k = self.first_seg + i as u64;
+                self.retx_hint = self.seg_start(k);
+                return Some(k);
+            }
+        }
+        self.retx_hint = self.snd_nxt;
+        None
+    }
+
+    fn send_new(&mut self, k: u64, now: SimTime, out: &mut impl SenderOutput) {
+        debug_assert_eq!(self.seg_start(k), self.snd_nxt);
+        let header = self.data_header(k, now);
+        self.segs.push_back(Seg { sent_at: now, flags: 0 });
+        self.snd_nxt = self.seg_end(k);
+        self.stats.segments_sent += 1;
+        if let Some(r) = self.recovery.as_mut() {
+            r.prr_out += header.seq_len();
+        }
+        out.send(OutSegment {
+            header,
+            kind: TxKind::New,
+        });
+        self.ensure_timer(now, out);
+    }
+
+    fn retransmit(&mut self, k: u64, now: SimTime, out: &mut impl SenderOutput) {
+        let len = self.seg_len(k);
+        let kind = if self.in_rto_recovery {
+            TxKind::RtoRetransmit
+        } else {
+            TxKind::FastRetransmit
+        };
+        let idx = (k - self.first_seg) as usize;
+        let s = &mut self.segs[idx];
+        debug_assert!(s.flags & LOST != 0);
+        s.flags = (s.flags & !LOST) | RETRANS | EVER_RETRANS;
+        s.sent_at = now;
+        self.lost_bytes -= len;
+        self.retrans_bytes += len;
+        let mut header = self.data_header(k, now);
+        header.retransmission = true;
+        self.stats.segments_sent += 1;
+        match kind {
+            TxKind::RtoRetransmit => self.stats.retransmits_rto += 1,
+            _ => self.stats.retransmits_fast += 1,
+        }
+        if self.stats.slow_start_exit_at.is_none() {
+            self.stats.retransmits_before_slow_start_exit += 1;
+        }
+        if let Some(r) = self.recovery.as_mut() {
+            r.prr_out += len;
+        }
+        out.send(OutSegment { header, kind });
+        self.ensure_timer(now, out);
+    }
+
+    /// RFC 6298 §5.1: start the timer when sending if it is not running.
+    fn ensure_timer(&mut self, now: SimTime, out: &mut impl SenderOutput) {
+        if !self.timer.is_running() {
+            if let Some(at) = self.timer.set(now + self.rtt.rto()) {
+                out.arm_timer(at);
+            }
+        }
+    }
+
+    fn restart_timer(&mut self, now: SimTime, out: &mut impl SenderOutput) {
+        if let Some(at) = self.timer.set(now + self.rtt.rto()) {
+            out.arm_timer(at);
+        }
+    }
+
+    fn mark_lost(&mut self, k: u64) {
+        let idx = (k - self.first_seg) as usize;
+        let len = self.seg_len(k);
+        let s = &mut self.segs[idx];
+        if s.flags & (LOST | SACKED) != 0 {
+            return;
+        }
+        if s.flags & RETRANS != 0 {
+            s.flags &= !RETRANS;
+            self.retrans_bytes -= len;
+        }
+        s.flags |= LOST;
+        self.lost_bytes += len;
+        let start = self.seg_start(k);
+        if start < self.retx_hint {
+            self.retx_hint = start;
+        }
+    }
+
+    /// Records the first exit from slow start.
+    fn note_slow_start_exit(&mut self, now: SimTime, cwnd: u64) {
+        if self.stats.slow_start_exit_at.is_none() {
+            self.stats.slow_start_exit_at = Some(now);
+            self.stats.cwnd_at_slow_start_exit = cwnd;
+        }
+    }
+
+    // ----- acknowledgements --------------------------------------------------
+
+    /// Processes an ACK (or SYN-ACK) for subflow `r` of a connection whose
+    /// subflows' congestion state is `ccs`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_ack<C: CongestionAvoidance, S: SlowStart>(
+        &mut self,
+        hdr: &TcpHeader,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        ss: &mut S,
+        out: &mut impl SenderOutput,
+    ) {
+        match self.state {
+            SenderState::Idle | SenderState::Done => return,
+            SenderState::SynSent => {
+                if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) && hdr.ack == 1 {
+                    self.established(hdr, now, params, ccs, r, ss, out);
+                }
+                return;
+            }
+            SenderState::Established => {}
+        }
+        if !hdr.flags.has(TcpFlags::ACK) || hdr.flags.has(TcpFlags::SYN) {
+            return;
+        }
+        self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
+        if hdr.ack < self.snd_una {
+            return; // an old ACK, overtaken by a later one
+        }
+        let ack = hdr.ack.min(self.snd_nxt);
+        let prior_una = self.snd_una;
+        let prior_sacked = self.sacked_bytes;
+        let sack = uses_sack(params);
+        let prior_in_flight = if sack { self.pipe() } else { self.flight_size() };
+        let cwnd_limited =
+            !params.cwnd_validation || self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd;
+
+        // RTT sample: RFC 7323 §4 from the echoed timestamp of an ACK that
+        // acknowledges new data; without timestamps, from the newest newly
+        // acknowledged segment never retransmitted (Karn's rule, RFC 6298 §3).
+        if ack > prior_una {
+            let sample = if params.timestamps && hdr.ts_ecr > SimTime::ZERO {
+                Some(now.saturating_since(hdr.ts_ecr))
+            } else {
+                let k = self.seg_index(ack - 1);
+                let s = self.segs[(k - self.first_seg) as usize];
+                (s.flags & EVER_RETRANS == 0).then(|| now.saturating_since(s.sent_at))
+            };
+            if let Some(rtt) = sample {
+                self.rtt.sample(rtt);
+                let sf = &mut ccs[r];
+                sf.srtt = self.rtt.srtt;
+                sf.min_rtt = self.rtt.min_rtt;
+                sf.latest_rtt = rtt;
+            }
+        }
+        if hdr.ts_val > self.ts_recent {
+            self.ts_recent = hdr.ts_val;
+        }
+
+        if sack {
+            self.apply_sacks(hdr.sacks(), ack);
+        }
+        let newly_acked = ack - prior_una;
+        if newly_acked > 0 {
+            self.advance_una(ack);
+        }
+        let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
+
+        // Duplicate ACK: acknowledges nothing new while data is outstanding
+        // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK information).
+        let is_dupack = newly_acked == 0
+            && hdr.payload_bytes == 0
+            && self.snd_nxt > self.snd_una
+            && (!sack || newly_sacked > 0 || hdr.n_sack == 0);
+        if newly_acked > 0 {
+            self.dupacks = 0;
+        } else if is_dupack {
+            self.dupacks += 1;
+        }
+        if sack && self.sacked_bytes > 0 {
+            self.detect_losses(params);
+        }
+
+        if self.snd_una > self.fin_seq {
+            self.complete(now);
+            return;
+        }
+
+        // RTO loss recovery ends when everything outstanding at the RTO is acknowledged.
+        if self.in_rto_recovery && self.snd_una >= self.rto_recover {
+            self.in_rto_recovery = false;
+        }
+
+        if let Some(rec) = self.recovery {
+            if self.snd_una >= rec.point {
+                // Full ACK: leave recovery with cwnd = ssthresh (RFC 6582
+                // §3.2 step 3 option 2, RFC 6937 §3, Linux and ns-3 alike).
+                self.recovery = None;
+                let sf = &mut ccs[r];
+                sf.cwnd = sf.ssthresh.max(self.mss as u64);
+                sf.in_recovery = false;
+                cc.on_recovery_exit(ccs, r, now);
+            } else {
+                self.recovery_ack(params, &mut ccs[r], newly_acked, newly_sacked, is_dupack);
+            }
+        } else if self.should_enter_recovery(params) {
+            self.enter_recovery(now, params, ccs, r, cc);
+        } else if newly_acked > 0 {
+            self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
+        }
+
+        // RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
+        // restart it when new data is acknowledged.
+        if self.snd_una >= self.snd_nxt {
+            self.timer.stop();
+        } else if newly_acked > 0 {
+            self.restart_timer(now, out);
+        }
+        ccs[r].bytes_in_flight = self.pipe();
+        self.transmit(now, params, &mut ccs[r], out);
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn established<S: SlowStart>(
+        &mut self,
+        hdr: &TcpHeader,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        ss: &mut S,
+        out: &mut impl SenderOutput,
+    ) {
+        self.state = SenderState::Established;
+        self.stats.established_at = Some(now);
+        self.snd_una = 1;
+        self.snd_nxt = 1;
+        self.retx_hint = 1;
+        self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
+        self.ts_recent = hdr.ts_val;
+        self.timer.stop();
+        // Karn: the handshake RTT counts only if the SYN was sent once.
+        if self.stats.syn_retransmits == 0 {
+            let rtt = now.saturating_since(self.syn_sent_at);
+            self.rtt.sample(rtt);
+            let sf = &mut ccs[r];
+            sf.srtt = self.rtt.srtt;
+            sf.min_rtt = self.rtt.min_rtt;
+            sf.latest_rtt = rtt;
+        }
+        ccs[r].established = true;
+        // The third packet of the handshake, then data.
+        out.send(OutSegment {
+            header: TcpHeader {
+                flags: TcpFlags(TcpFlags::ACK),
+                seq: 1,
+                ack: 1,
+                ts_val: now,
+                ts_ecr: self.ts_recent,
+                ..TcpHeader::default()
+            },
+            kind: TxKind::New,
+        });
+        ss.on_subflow_start(ccs, r, now);
+        self.transmit(now, params, &mut ccs[r], out);
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+
+    fn complete(&mut self, now: SimTime) {
+        self.state = SenderState::Done;
+        self.stats.completed_at = Some(now);
+        self.timer.stop();
+        self.segs.clear();
+        self.sacked_bytes = 0;
+        self.lost_bytes = 0;
+        self.retrans_bytes = 0;
+    }
+
+    /// Marks segments covered by SACK blocks (RFC 6675 §4 Update()).
+    fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64) {
+        for b in blocks {
+            let start = b.start.max(ack).max(self.snd_una);
+            let end = b.end.min(self.snd_nxt);
+            if start >= end {
+                continue;
+            }
+            // Only whole segments inside the block count.
+            let mut k = self.seg_index(start);
+            if self.seg_start(k) < start {
+                k += 1;
+            }
+            while self.seg_start(k) < end && self.seg_end(k) <= end {
+                let len = self.seg_len(k);
+                let s = &mut self.segs[(k - self.first_seg) as usize];
+                if s.flags & SACKED == 0 {
+                    if s.flags & LOST != 0 {
+                        self.lost_bytes -= len;
+                    }
+                    if s.flags & RETRANS != 0 {
+                        self.retrans_bytes -= len;
+                    }
+                    s.flags = (s.flags & EVER_RETRANS) | SACKED;
+                    self.sacked_bytes += len;
+                }
+                k += 1;
+            }
+        }
+    }
+
+    /// Drops acknowledged segments from the scoreboard.
+    fn advance_una(&mut self, ack: u64) {
+        while let Some(&s) = self.segs.front() {
+            let k = self.first_seg;
+            let end = self.seg_end(k);
+            if end > ack {
+                break;
+            }
+            let len = self.seg_len(k);
+            if s.flags & SACKED != 0 {
+                self.sacked_bytes -= len;
+            }
+            if s.flags & LOST != 0 {
+                self.lost_bytes -= len;
+            }
+            if s.flags & RETRANS != 0 {
+                self.retrans_bytes -= len;
+            }
+            self.segs.pop_front();
+            self.first_seg += 1;
+        }
+        self.snd_una = ack;
+    }
+
+    /// RFC 6675 §4 IsLost(): a segment is lost when more than
+    /// (DupThresh − 1)·MSS bytes above it are SACKed. Walks down from the
+    /// top; below a segment already handled, everything was handled before.
+    fn detect_losses(&mut self, params: &TcpParams) {
+        let threshold = (params.dupack_threshold as u64 - 1) * self.mss as u64;
+        let mut sacked_above = 0u64;
+        for i in (0..self.segs.len()).rev() {
+            let k = self.first_seg + i as u64;
+            let flags = self.segs[i].flags;
+            if flags & SACKED != 0 {
+                sacked_above += self.seg_len(k);
+                continue;
+            }
+            if sacked_above > threshold {
+                if flags & (LOST | RETRANS) != 0 {
+                    break;
+                }
+                self.mark_lost(k);
+            }
+        }
+    }
+
+    fn should_enter_recovery(&self, params: &TcpParams) -> bool {
+        if self.snd_una <= self.rto_recover && self.rto_recover > 0 {
+            return false;
+        }
+        if self.dupacks >= params.dupack_threshold {
+            return true;
+        }
+        // RFC 6675 §5: or when IsLost(HighACK + 1).
+        uses_sack(params) && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
+    }
+
+    fn enter_recovery<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) {
+        self.stats.fast_recoveries += 1;
+        if ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, ccs[r].cwnd);
+        }
+        ccs[r].left_slow_start = true;
+        ccs[r].bytes_in_flight = self.flight_size();
+        let ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+        let mss = self.mss as u64;
+        let sf = &mut ccs[r];
+        sf.ssthresh = ssthresh;
+        sf.in_recovery = true;
+        self.recovery = Some(RecoveryState {
+            point: self.snd_nxt,
+            prr_delivered: 0,
+            prr_out: 0,
+            recover_fs: self.flight_size(),
+        });
+        // The first unacknowledged segment is retransmitted first (RFC 5681 §3.2 step 2).
+        let k = self.first_seg;
+        self.mark_lost(k);
+        sf.cwnd = match params.recovery {
+            // RFC 6582 §3.2 step 2: cwnd = ssthresh + 3·MSS (inflation).
+            Recovery::NewReno => ssthresh + params.dupack_threshold as u64 * mss,
+            // RFC 6675 §5 step 4.2: cwnd = ssthresh.
+            Recovery::Sack => ssthresh,
+            // RFC 6937: the window follows PRR from here; allow the fast retransmit.
+            Recovery::Prr => self.pipe() + mss,
+        };
+    }
+
+    /// An ACK during fast recovery that does not end it.
+    fn recovery_ack(&mut self, params: &TcpParams, sf: &mut SubflowCc, newly_acked: u64, newly_sacked: u64, dup: bool) {
+        let mss = self.mss as u64;
+        match params.recovery {
+            Recovery::NewReno => {
+                if newly_acked > 0 {
+                    // RFC 6582 §3.2 step 5: partial ACK — retransmit the next
+                    // unacknowledged segment and deflate by the amount acknowledged.
+                    let k = self.first_seg;
+                    self.mark_lost(k);
+                    sf.cwnd = sf.cwnd.saturating_sub(newly_acked);
+                    if newly_acked >= mss {
+                        sf.cwnd += mss;
+                    }
+                    sf.cwnd = sf.cwnd.max(mss);
+                } else if dup {
+                    // Step 4: inflate by one MSS per further duplicate ACK.
+                    sf.cwnd += mss;
+                }
+            }
+            Recovery::Sack => {}
+            Recovery::Prr => {
+                let rec = self.recovery.as_mut().expect("in recovery");
+                // RFC 6937 §3: DeliveredData = Δsnd.una + ΔSACKed.
+                let delivered = newly_acked + newly_sacked;
+                rec.prr_delivered += delivered;
+                let pipe = (self.snd_nxt.saturating_sub(self.snd_una) + self.retrans_bytes)
+                    .saturating_sub(self.sacked_bytes + self.lost_bytes);
+                let ssthresh = sf.ssthresh;
+                let sndcnt = if pipe > ssthresh {
+                    // Proportional part: ceil(prr_delivered·ssthresh/RecoverFS) − prr_out.
+                    (rec.prr_delivered * ssthresh)
+                        .div_ceil(rec.recover_fs.max(1))
+                        .saturating_sub(rec.prr_out)
+                } else {
+                    // Slow-start reduction bound (PRR-SSRB).
+                    let limit = rec.prr_delivered.saturating_sub(rec.prr_out).max(delivered) + mss;
+                    (ssthresh - pipe).min(limit)
+                };
+                sf.cwnd = pipe + sndcnt;
+            }
+        }
+    }
+
+    /// Window growth for an ACK of new data outside recovery: slow start
+    /// first, the remainder to congestion avoidance (htsim's `tcp.cpp` →
+    /// `mtcp.cpp` split; Linux ≥ 4.x `tcp_slow_start` returns the remainder).
+    #[allow(clippy::too_many_arguments)]
+    fn grow<C: CongestionAvoidance, S: SlowStart>(
+        &mut self,
+        now: SimTime,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        ss: &mut S,
+        acked: u64,
+        cwnd_limited: bool,
+    ) {
+        if !cwnd_limited {
+            return;
+        }
+        let mut rest = acked;
+        if ccs[r].in_slow_start() {
+            rest = ss.on_ack(ccs, r, acked, now);
+            if !ccs[r].in_slow_start() {
+                self.note_slow_start_exit(now, ccs[r].cwnd);
+                ccs[r].left_slow_start = true;
+                ss.on_exit(ccs, r, now);
+            }
+        }
+        if rest > 0 && !ccs[r].in_slow_start() {
+            let info = AckInfo {
+                now,
+                acked_bytes: rest,
+                cwnd_limited,
+            };
+            cc.on_ack(ccs, r, &info);
+        }
+    }
+
+    // ----- timeout -----------------------------------------------------------
+
+    /// The timer event fired.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_timer<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        out: &mut impl SenderOutput,
+    ) {
+        let (expired, again) = self.timer.on_event(now);
+        if let Some(at) = again {
+            out.arm_timer(at);
+        }
+        if !expired {
+            return;
+        }
+        match self.state {
+            SenderState::SynSent => {
+                self.stats.syn_retransmits += 1;
+                self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
+                self.send_syn(now, params, out);
+            }
+            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, params, ccs, r, cc, out),
+            _ => {}
+        }
+    }
+
+    /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1 eq. (4): ssthresh from the flight
+    /// size, cwnd to one segment (the loss window), back off, and retransmit
+    /// from the first unacknowledged segment. Every segment not SACKed is
+    /// marked lost (RFC 6675 §5.1), so they are resent in order as the
+    /// window reopens.
+    fn on_rto<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        out: &mut impl SenderOutput,
+    ) {
+        self.stats.rto_count += 1;
+        if ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, ccs[r].cwnd);
+        }
+        ccs[r].left_slow_start = true;
+        // A second timeout of the same data does not halve ssthresh again
+        // from the already-collapsed flight (RFC 5681 §3.1 note on eq. (4)).
+        if !self.in_rto_recovery {
+            ccs[r].bytes_in_flight = self.flight_size();
+            ccs[r].ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+        }
+        ccs[r].cwnd = self.mss as u64;
+        ccs[r].in_recovery = false;
+        ccs[r].ca_credit = 0;
+        cc.on_rto(ccs, r, now);
+        self.recovery = None;
+        self.in_rto_recovery = true;
+        self.rto_recover = self.snd_nxt;
+        self.dupacks = 0;
+        for i in 0..self.segs.len() {
+            self.mark_lost(self.first_seg + i as u64);
+        }
+        self.rtt.back_off();
+        self.restart_timer(now, out);
+        self.transmit(now, params, &mut ccs[r], out);
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+}
