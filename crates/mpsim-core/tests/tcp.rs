@@ -116,3 +116,182 @@ fn reno_throughput_follows_padhye_under_random_loss() {
         }
     }
 }
+
+/// cwnd (in segments) sampled between slow-start rounds of an unlimited flow
+/// on a lossless 100 ms path: the factor per round.
+fn growth_per_round(profile: Profile, counting: Option<mpsim_core::cc::AckCounting>) -> Vec<f64> {
+    let (rate, d) = (100_000_000, 50 * MS);
+    let mut cfg = path(rate, d, 10_000);
+    cfg.stop_time_ns = 800 * MS;
+    let mut f = flow("f", None, profile);
+    f.trace = true;
+    f.delack_timeout_ns = Some(MS);
+    f.quickack_segments = Some(0);
+    f.ack_counting = counting;
+    cfg.tcp_flows = vec![f];
+    let r = run(&cfg).unwrap();
+    let t = &r.tcp_traces[0];
+    let cwnd_at = |at: u64| {
+        let i = t.time_ns.partition_point(|&x| x <= at);
+        t.cwnd_bytes[i - 1] as f64 / 1400.0
+    };
+    // The handshake takes one RTT; round k's ACKs arrive around (k + 1) RTT.
+    let rtt = 2 * d;
+    let samples: Vec<f64> = (1..=5).map(|k| cwnd_at(k * rtt + rtt / 2 + rtt)).collect();
+    samples.windows(2).map(|w| w[1] / w[0]).collect()
+}
+
+#[test]
+fn delayed_ack_growth_is_two_with_byte_counting_and_one_and_a_half_per_ack() {
+    use mpsim_core::cc::AckCounting;
+    for g in growth_per_round(Profile::Rfc, Some(AckCounting::Bytes)) {
+        assert!((g - 2.0).abs() < 0.1, "byte counting: growth {g}");
+    }
+    for g in growth_per_round(Profile::Ns3, None) {
+        assert!((g - 1.5).abs() < 0.1, "per-ACK counting: growth {g}");
+    }
+}
+
+#[test]
+fn lost_syn_is_retransmitted_after_the_syn_timeout() {
+    let mut cfg = path(10_000_000, 10 * MS, 100);
+    cfg.link_changes = vec![
+        LinkChangeConfig {
+            at_ns: 0,
+            link: "ab".into(),
+            rate_bps: None,
+            delay_ns: None,
+            loss: None,
+            up: Some(false),
+        },
+        LinkChangeConfig {
+            at_ns: 500 * MS,
+            link: "ab".into(),
+            rate_bps: None,
+            delay_ns: None,
+            loss: None,
+            up: Some(true),
+        },
+    ];
+    cfg.tcp_flows = vec![flow("f", Some(14_000), Profile::Rfc)];
+    let r = run(&cfg).unwrap();
+    let t = &r.tcp_flows[0];
+    assert_eq!(t.syn_retransmits, 1);
+    assert_eq!(t.bytes_delivered, 14_000);
+    // The second SYN leaves at 1 s (RFC 6298 initial RTO).
+    assert!(t.fct_ns.unwrap() > S && t.fct_ns.unwrap() < S + 100 * MS, "{t:?}");
+    assert_eq!(t.retransmits_fast + t.retransmits_rto, 0);
+}
+
+#[test]
+fn a_whole_lost_window_recovers_by_rto() {
+    // The link carrying data goes down just after the handshake and comes
+    // back before the RTO: every segment of the first window is lost.
+    let mut cfg = path(10_000_000, 10 * MS, 100);
+    let change = |at_ns, up| LinkChangeConfig {
+        at_ns,
+        link: "ab".into(),
+        rate_bps: None,
+        delay_ns: None,
+        loss: None,
+        up: Some(up),
+    };
+    cfg.link_changes = vec![change(21 * MS, false), change(300 * MS, true)];
+    cfg.tcp_flows = vec![flow("f", Some(20 * 1400), Profile::Rfc)];
+    let r = run(&cfg).unwrap();
+    let t = &r.tcp_flows[0];
+    assert_eq!(t.bytes_delivered, 20 * 1400);
+    assert_eq!(t.rto_count, 1, "{t:?}");
+    assert!(t.retransmits_rto >= 10, "{t:?}");
+    assert_eq!(t.retransmits_fast, 0);
+    // Each retransmission is counted once: segments sent = 20 new + retransmissions.
+    assert_eq!(t.segments_sent, 20 + t.retransmits_rto);
+}
+
+/// A — fast link — R — bottleneck — B, with fast reverse links.
+fn dumbbell(bottleneck_bps: u64, one_way_ns: u64, buffer_pkts: u32, senders: usize) -> ScenarioConfig {
+    let mut nodes = vec![node("R", NodeKind::Router), node("B", NodeKind::Host)];
+    let mut links = vec![
+        link("r-b", "R", "B", bottleneck_bps, one_way_ns / 2, droptail(buffer_pkts)),
+        link("b-r", "B", "R", 1_000_000_000, one_way_ns / 2, droptail(10_000)),
+    ];
+    for i in 0..senders {
+        let a = format!("A{i}");
+        nodes.push(node(&a, NodeKind::Host));
+        links.push(link(
+            &format!("{a}-r"),
+            &a,
+            "R",
+            1_000_000_000,
+            one_way_ns / 2,
+            droptail(10_000),
+        ));
+        links.push(link(
+            &format!("r-{a}"),
+            "R",
+            &a,
+            1_000_000_000,
+            one_way_ns / 2,
+            droptail(10_000),
+        ));
+    }
+    scenario(1, 60 * S, nodes, links)
+}
+
+#[test]
+fn one_flow_fills_a_bdp_buffer() {
+    // 10 Mbit/s, 100 ms RTT: BDP = 125 000 B = 86 packets of 1452 B.
+    let mut cfg = dumbbell(10_000_000, 50 * MS, 86, 1);
+    let mut f = flow("f", None, Profile::Rfc);
+    f.src = "A0".into();
+    cfg.tcp_flows = vec![f];
+    cfg.stop_time_ns = 60 * S;
+    let first = run(&cfg).unwrap();
+    let exit = first.tcp_flows[0].slow_start_exit_ns.expect("a loss ends slow start");
+    // Same seed, same run: measure the bottleneck from the first loss on.
+    let mut sim = mpsim_core::build::build(&cfg).unwrap();
+    sim.run_until(mpsim_core::time::SimTime(exit + 2 * S));
+    let before = sim.core.net.links[0].counters.busy_ns;
+    sim.run();
+    let busy = sim.core.net.links[0].counters.busy_ns - before;
+    let util = busy as f64 / (60 * S - exit - 2 * S) as f64;
+    assert!(util >= 0.95, "utilisation after the first loss {util}");
+}
+
+fn jain(xs: &[f64]) -> f64 {
+    let s: f64 = xs.iter().sum();
+    let s2: f64 = xs.iter().map(|x| x * x).sum();
+    s * s / (xs.len() as f64 * s2)
+}
+
+#[test]
+fn four_reno_flows_share_fairly() {
+    let mut cfg = dumbbell(20_000_000, 40 * MS, 70, 4);
+    cfg.tcp_flows = (0..4)
+        .map(|i| {
+            let mut f = flow(&format!("f{i}"), None, Profile::Rfc);
+            f.src = format!("A{i}");
+            f.start_ns = i as u64 * 100 * MS;
+            f
+        })
+        .collect();
+    let r = run(&cfg).unwrap();
+    let bytes: Vec<f64> = r.tcp_flows.iter().map(|f| f.bytes_delivered as f64).collect();
+    let j = jain(&bytes);
+    assert!(j >= 0.95, "Jain's index {j}: {bytes:?}");
+    let total: f64 = bytes.iter().sum::<f64>() * 8.0 / 60.0;
+    assert!(total > 0.9 * 20e6 * 1400.0 / 1452.0, "aggregate goodput {total}");
+}
+
+#[test]
+fn same_seed_same_tcp_results() {
+    let mut cfg = path(10_000_000, 20 * MS, 50);
+    cfg.links[0].loss = LossConfig::Bernoulli { p: 0.01 };
+    cfg.tcp_flows = vec![flow("f", Some(2_000_000), Profile::Linux)];
+    let a = run(&cfg).unwrap();
+    let b = run(&cfg).unwrap();
+    assert_eq!(a, b);
+    cfg.seed = 2;
+    let c = run(&cfg).unwrap();
+    assert_ne!(a.tcp_flows[0], c.tcp_flows[0]);
+}
