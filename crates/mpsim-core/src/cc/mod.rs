@@ -17,7 +17,7 @@ pub mod reno;
 use crate::time::{SimDuration, SimTime};
 
 pub use cubic::{Cubic, CubicConfig};
-pub use reno::{Reno, RenoConfig};
+pub use reno::{HalveOf, Reno, RenoConfig};
 
 /// How acknowledgements are turned into window growth.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -37,35 +37,38 @@ impl Standard {
 }
 
 impl SlowStart for Standard {
-    /// RFC 5681 §3.1 with RFC 3465 §2.2: cwnd += min(N, L·SMSS), capped at
-    /// ssthresh; what exceeds ssthresh is returned for congestion avoidance
-    /// (Linux ≥ 4.x `tcp_slow_start`). Per-ACK counting adds one MSS per ACK.
+    /// Byte counting: RFC 5681 §3.1 with RFC 3465 §2.2, cwnd += min(N, L·SMSS)
+    /// capped at ssthresh; what exceeds ssthresh is returned for congestion
+    /// avoidance (Linux ≥ 4.x `tcp_slow_start`).
+    ///
+    /// Per-ACK counting is ns-3's `TcpNewReno::SlowStart`: one MSS per ACK,
+    /// not capped at ssthresh, and the ACK's other acknowledged bytes are
+    /// returned for congestion avoidance (ns-3 returns `segmentsAcked − 1`).
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked: u64, _now: SimTime) -> u64 {
         let sf = &mut s[r];
         let mss = sf.mss as u64;
-        let grow = match self.config.counting {
-            AckCounting::Bytes => match self.config.abc_limit_mss {
-                Some(l) => acked.min(l as u64 * mss),
-                None => acked,
-            },
-            AckCounting::PerAck => {
-                if acked > 0 {
-                    mss
-                } else {
+        match self.config.counting {
+            AckCounting::Bytes => {
+                let grow = match self.config.abc_limit_mss {
+                    Some(l) => acked.min(l as u64 * mss),
+                    None => acked,
+                };
+                let room = sf.ssthresh.saturating_sub(sf.cwnd);
+                if grow <= room {
+                    sf.cwnd += grow;
+                    // Bytes counted beyond the ABC limit are not carried over.
                     0
+                } else {
+                    sf.cwnd += room;
+                    acked.saturating_sub(room)
                 }
             }
-        };
-        let room = sf.ssthresh.saturating_sub(sf.cwnd);
-        if grow <= room {
-            sf.cwnd += grow;
-            // Bytes counted beyond the ABC limit are not carried over.
-            0
-        } else {
-            sf.cwnd += room;
-            match self.config.counting {
-                AckCounting::Bytes => acked.saturating_sub(room),
-                AckCounting::PerAck => acked,
+            AckCounting::PerAck => {
+                if acked == 0 {
+                    return 0;
+                }
+                sf.cwnd += mss;
+                acked.saturating_sub(mss)
             }
         }
     }
@@ -99,6 +102,18 @@ mod tests {
         });
         let mut s = sf(10_000, u64::MAX);
         ss.on_ack(&mut s, 0, 2000, SimTime::ZERO);
+        assert_eq!(s[0].cwnd, 11_000);
+    }
+
+    #[test]
+    fn per_ack_crosses_ssthresh_like_ns3() {
+        let mut ss = Standard::new(StandardConfig {
+            counting: AckCounting::PerAck,
+            abc_limit_mss: None,
+        });
+        let mut s = sf(10_000, 10_500);
+        // One MSS whatever ssthresh; a two-segment ACK leaves one segment over.
+        assert_eq!(ss.on_ack(&mut s, 0, 2000, SimTime::ZERO), 1000);
         assert_eq!(s[0].cwnd, 11_000);
     }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::receiver::ReceiverConfig;
 use super::rtt::RttConfig;
-use crate::cc::{AckCounting, CubicConfig, RenoConfig};
+use crate::cc::{AckCounting, CubicConfig, HalveOf, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
 
@@ -115,6 +115,7 @@ impl Profile {
             },
             reno: RenoConfig {
                 counting: AckCounting::Bytes,
+                halve: HalveOf::FlightSize,
             },
             cwnd_validation: true,
         };
@@ -139,6 +140,10 @@ impl Profile {
                     counting: AckCounting::Bytes,
                     abc_limit_mss: None,
                 },
+                reno: RenoConfig {
+                    counting: AckCounting::Bytes,
+                    halve: HalveOf::Cwnd,
+                },
                 ..rfc
             },
             Profile::Ns3 => TcpParams {
@@ -157,6 +162,12 @@ impl Profile {
                 },
                 reno: RenoConfig {
                     counting: AckCounting::PerAck,
+                    halve: HalveOf::FlightSize,
+                },
+                receiver: ReceiverConfig {
+                    // ns-3 `TcpSocket::RcvBufSize`: 128 KiB.
+                    rwnd_bytes: 131_072,
+                    ..rfc.receiver
                 },
                 cwnd_validation: false,
                 ..rfc
