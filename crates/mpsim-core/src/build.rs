@@ -17,7 +17,7 @@ use crate::slowstart::{Ss, Standard};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::sender::TcpSender;
+use crate::transport::tcp::sender::{Stream, TcpSender};
 use crate::transport::tcp::{TcpFlow, TcpParams, TcpTrace};
 
 /// The TCP parameters of a flow: its profile's, with the flow's overrides.
@@ -529,7 +529,8 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
             rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
             start: SimTime(f.start_ns),
-            sender: TcpSender::new(&params, f.size_bytes),
+            sender: TcpSender::new(&params),
+            stream: Stream::new(f.size_bytes),
             receiver: TcpReceiver::new(params.receiver),
             ccs: vec![SubflowCc::new(params.mss, initial_cwnd, ssthresh)],
             cc,

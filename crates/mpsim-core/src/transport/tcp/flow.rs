@@ -5,7 +5,7 @@
 use super::config::TcpParams;
 use super::header::{TcpFlags, TcpHeader};
 use super::receiver::{RxDecision, TcpReceiver};
-use super::sender::{OutSegment, SenderOutput, TcpSender};
+use super::sender::{OutSegment, SenderOutput, Stream, TcpSender};
 use crate::cc::{Cc, SubflowCc};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
@@ -38,6 +38,8 @@ pub struct TcpFlow {
     pub rev_hash: u64,
     pub start: SimTime,
     pub sender: TcpSender,
+    /// The bytes the sender has to send.
+    pub stream: Stream,
     pub receiver: TcpReceiver,
     /// Congestion state of the connection's subflows (one for TCP).
     pub ccs: Vec<SubflowCc>,
@@ -121,6 +123,8 @@ impl TcpFlow {
         };
         self.sender
             .on_timer(now, &self.params, &mut self.ccs, 0, &mut self.cc, &mut wire);
+        self.sender
+            .transmit(now, &self.params, &mut self.ccs[0], &mut self.stream, &mut wire);
         self.record(now);
     }
 
@@ -146,6 +150,8 @@ impl TcpFlow {
             &mut self.ss,
             &mut wire,
         );
+        self.sender
+            .transmit(now, &self.params, &mut self.ccs[0], &mut self.stream, &mut wire);
         self.record(now);
     }
 

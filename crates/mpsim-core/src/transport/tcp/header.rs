@@ -37,6 +37,9 @@ pub struct TcpHeader {
     pub ack: u64,
     /// Payload bytes carried.
     pub payload_bytes: u32,
+    /// Data sequence number of the first payload byte: the MPTCP DSS
+    /// mapping (RFC 8684 §3.3.1); for single-path TCP it equals `seq`.
+    pub dsn: u64,
     /// SACK blocks, most recent first (RFC 2018 §4); `n_sack` are valid.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     pub n_sack: u8,

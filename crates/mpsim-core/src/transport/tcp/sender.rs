@@ -8,9 +8,11 @@
 //! slow-start strategy and a congestion-avoidance algorithm, both of which see
 //! every subflow of the connection.
 //!
-//! Segments are cut at fixed MSS boundaries (segment k covers sequence
-//! numbers 1 + k·MSS ..), so the scoreboard is one small record per segment
-//! in a ring buffer that grows to the largest window and is then reused.
+//! The sender does not decide what data to send: a [`DataSupply`] hands it
+//! chunks (for a TCP flow, its byte stream; for an MPTCP subflow, what the
+//! connection's scheduler gives it), each sent as one segment and never
+//! repacketised. The scoreboard is one small record per segment in a ring
+//! buffer that grows to the largest window and is then reused.
 
 use std::collections::VecDeque;
 
@@ -38,9 +40,87 @@ const EVER_RETRANS: u8 = 8;
 
 #[derive(Copy, Clone, Debug)]
 struct Seg {
+    /// First sequence number.
+    start: u64,
+    /// Sequence space taken: payload plus one for a FIN.
+    len: u32,
+    /// Data sequence number of the first payload byte (MPTCP DSN; for TCP
+    /// the same as `start`).
+    dsn: u64,
+    fin: bool,
     /// When the segment was last sent.
     sent_at: SimTime,
     flags: u8,
+}
+
+impl Seg {
+    #[inline]
+    fn end(&self) -> u64 {
+        self.start + self.len as u64
+    }
+    #[inline]
+    fn payload(&self) -> u32 {
+        self.len - self.fin as u32
+    }
+}
+
+/// A piece of data a segment carries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Data sequence number of its first byte.
+    pub dsn: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Whether the segment also carries the FIN (end of the stream).
+    pub fin: bool,
+}
+
+/// Where a sender's new data comes from.
+pub trait DataSupply {
+    /// Payload length of the next chunk of at most `max_len` bytes, without
+    /// taking it; `None` when there is nothing to send.
+    fn peek(&self, max_len: u32) -> Option<Chunk>;
+    /// Takes the chunk `peek` returned.
+    fn take(&mut self, max_len: u32) -> Option<Chunk>;
+}
+
+/// The byte stream of a single-path TCP flow: bytes 1 .. 1 + size, then the FIN.
+#[derive(Clone, Copy, Debug)]
+pub struct Stream {
+    /// Next byte to hand out.
+    pub next: u64,
+    /// One past the last byte; `u64::MAX` for a stream without end.
+    pub end: u64,
+}
+
+impl Stream {
+    pub fn new(size_bytes: Option<u64>) -> Self {
+        Stream {
+            next: 1,
+            end: size_bytes.map_or(u64::MAX, |n| 1 + n),
+        }
+    }
+}
+
+impl DataSupply for Stream {
+    fn peek(&self, max_len: u32) -> Option<Chunk> {
+        if self.next > self.end || (self.next == self.end && self.end == u64::MAX) {
+            return None;
+        }
+        let len = (self.end - self.next).min(max_len as u64) as u32;
+        Some(Chunk {
+            dsn: self.next,
+            len,
+            fin: self.next + len as u64 == self.end,
+        })
+    }
+
+    fn take(&mut self, max_len: u32) -> Option<Chunk> {
+        let c = self.peek(max_len)?;
+        // Past the end once the FIN is handed out.
+        self.next += c.len as u64 + c.fin as u64;
+        Some(c)
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,15 +199,13 @@ pub struct TcpSender {
     pub snd_una: u64,
     /// Next new sequence number to send (RFC 6675 HighData + 1).
     pub snd_nxt: u64,
-    /// Sequence number of the FIN: one past the last data byte. `u64::MAX`
-    /// for a flow without end.
-    pub fin_seq: u64,
+    /// One past the FIN once it has been sent.
+    fin_end: Option<u64>,
     /// Segment size in payload bytes.
     mss: u32,
-    /// Per-segment scoreboard from the segment holding `snd_una`.
+    /// Per-segment scoreboard from the segment holding `snd_una`, in
+    /// sequence order and contiguous.
     segs: VecDeque<Seg>,
-    /// Index (from segment 0) of `segs[0]`.
-    first_seg: u64,
     /// Bytes in segments [snd_una, snd_nxt) that are SACKed / marked lost /
     /// retransmitted and not lost again (FIN counted as one byte).
     sacked_bytes: u64,
@@ -159,20 +237,14 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    /// A sender for `size_bytes` of data (`None`: unlimited).
-    pub fn new(params: &TcpParams, size_bytes: Option<u64>) -> Self {
-        let fin_seq = match size_bytes {
-            Some(n) => 1 + n,
-            None => u64::MAX,
-        };
+    pub fn new(params: &TcpParams) -> Self {
         TcpSender {
             state: SenderState::Idle,
             snd_una: 0,
             snd_nxt: 0,
-            fin_seq,
+            fin_end: None,
             mss: params.mss,
             segs: VecDeque::new(),
-            first_seg: 0,
             sacked_bytes: 0,
             lost_bytes: 0,
             retrans_bytes: 0,
@@ -192,39 +264,13 @@ impl TcpSender {
         }
     }
 
-    // ----- sequence-space helpers ------------------------------------------
+    // ----- scoreboard helpers ------------------------------------------------
 
-    /// Start of segment `k`.
+    /// Index in `segs` of the segment holding sequence number `seq`, if sent.
     #[inline]
-    fn seg_start(&self, k: u64) -> u64 {
-        1 + k * self.mss as u64
-    }
-
-    /// One past the end of segment `k` in sequence space (the FIN counts).
-    #[inline]
-    fn seg_end(&self, k: u64) -> u64 {
-        let end = 1 + (k + 1) * self.mss as u64;
-        if end >= self.fin_seq {
-            self.fin_seq + 1
-        } else {
-            end
-        }
-    }
-
-    /// The segment holding sequence number `seq` (the FIN belongs to the last segment).
-    #[inline]
-    fn seg_index(&self, seq: u64) -> u64 {
-        let k = (seq - 1) / self.mss as u64;
-        if self.fin_seq == u64::MAX {
-            return k;
-        }
-        let last = self.fin_seq.saturating_sub(2) / self.mss as u64;
-        k.min(last)
-    }
-
-    #[inline]
-    fn seg_len(&self, k: u64) -> u64 {
-        self.seg_end(k) - self.seg_start(k)
+    fn seg_at(&self, seq: u64) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.end() <= seq);
+        (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
     }
 
     /// Bytes sent and not acknowledged (RFC 5681 FlightSize).
@@ -243,8 +289,9 @@ impl TcpSender {
         self.recovery.is_some()
     }
 
-    fn all_data_sent(&self) -> bool {
-        self.snd_nxt > self.fin_seq
+    /// Whether the FIN has been sent.
+    pub fn fin_sent(&self) -> bool {
+        self.fin_end.is_some()
     }
 
     // ----- connection set-up -----------------------------------------------
@@ -276,17 +323,14 @@ impl TcpSender {
 
     // ----- transmission ----------------------------------------------------
 
-    /// Builds the header of data segment `k`.
-    fn data_header(&self, k: u64, now: SimTime) -> TcpHeader {
-        let start = self.seg_start(k);
-        let end = self.seg_end(k);
-        let fin = end > self.fin_seq;
-        let payload = if fin { end - 1 - start } else { end - start };
+    /// Builds the header of the data segment `seg`.
+    fn data_header(&self, seg: &Seg, now: SimTime) -> TcpHeader {
         TcpHeader {
-            flags: TcpFlags(TcpFlags::ACK | if fin { TcpFlags::FIN } else { 0 }),
-            seq: start,
+            flags: TcpFlags(TcpFlags::ACK | if seg.fin { TcpFlags::FIN } else { 0 }),
+            seq: seg.start,
             ack: 1,
-            payload_bytes: payload as u32,
+            payload_bytes: seg.payload(),
+            dsn: seg.dsn,
             ts_val: now,
             ts_ecr: self.ts_recent,
             ..TcpHeader::default()
@@ -294,48 +338,68 @@ impl TcpSender {
     }
 
     /// Sends what the window allows: lost segments first (RFC 6675 NextSeg
-    /// rule 1), then new data (rule 2).
-    pub fn transmit(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
+    /// rule 1), then new data from `supply` (rule 2).
+    pub fn transmit(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        cc: &mut SubflowCc,
+        supply: &mut impl DataSupply,
+        out: &mut impl SenderOutput,
+    ) {
+        if self.send_retransmissions(now, params, cc, out) {
+            while let Some(chunk) = supply.peek(self.mss) {
+                if !self.room_for(params, cc, chunk.len) {
+                    break;
+                }
+                let chunk = supply.take(self.mss).expect("peeked");
+                self.send_chunk(chunk, now, out);
+            }
+        }
+        cc.bytes_in_flight = self.pipe();
+    }
+
+    /// Retransmits lost segments while the window allows. Returns whether
+    /// the window still has room for new data.
+    pub fn send_retransmissions(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        cc: &mut SubflowCc,
+        out: &mut impl SenderOutput,
+    ) -> bool {
         if self.state != SenderState::Established {
-            return;
+            return false;
         }
         self.cwnd_full = false;
-        loop {
-            let mss = self.mss as u64;
-            // What may be sent now.
-            let budget = self.send_budget(params, cc);
-            // Rule 1: the lowest lost segment not yet retransmitted.
-            if self.lost_bytes > 0 {
-                if let Some(k) = self.next_lost() {
-                    let len = self.seg_len(k);
-                    if budget < len.min(mss) {
-                        self.cwnd_full = true;
-                        return;
-                    }
-                    self.retransmit(k, now, out);
-                    continue;
-                }
+        while self.lost_bytes > 0 {
+            let Some(i) = self.next_lost() else { break };
+            if !self.room_for(params, cc, self.segs[i].payload()) {
+                return false;
             }
-            // Rule 2: new data.
-            if self.all_data_sent() {
-                return;
-            }
-            let k = self.seg_index(self.snd_nxt);
-            let len = self.seg_len(k);
-            // The FIN takes a sequence number but no room in the window.
-            if budget < len.min(mss) {
-                self.cwnd_full = true;
-                return;
-            }
-            if self.snd_nxt + len - self.snd_una > self.peer_rwnd {
-                return;
-            }
-            self.send_new(k, now, out);
+            self.retransmit(i, now, out);
         }
+        cc.bytes_in_flight = self.pipe();
+        true
+    }
+
+    /// Whether a segment of `payload` bytes fits the congestion window (the
+    /// FIN takes a sequence number but no room) and the peer's window.
+    /// Records when cwnd is what stops the sender.
+    pub fn room_for(&mut self, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
+        if self.state != SenderState::Established || self.fin_sent() {
+            return false;
+        }
+        let need = (payload as u64).min(self.mss as u64);
+        if self.send_budget(params, cc) < need.max(1) {
+            self.cwnd_full = true;
+            return false;
+        }
+        self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd
     }
 
     /// Bytes the congestion window (and PRR) allows to send now.
-    fn send_budget(&self, params: &TcpParams, cc: &SubflowCc) -> u64 {
+    pub fn send_budget(&self, params: &TcpParams, cc: &SubflowCc) -> u64 {
         let in_network = if uses_sack(params) {
             self.pipe()
         } else {
@@ -351,28 +415,39 @@ impl TcpSender {
         cc.cwnd.saturating_sub(in_network)
     }
 
-    fn next_lost(&mut self) -> Option<u64> {
-        let from = self.seg_index(self.retx_hint.max(self.snd_una)).max(self.first_seg);
-        for i in (from - self.first_seg) as usize..self.segs.len() {
+    /// Index of the lowest segment marked lost and not SACKed.
+    fn next_lost(&mut self) -> Option<usize> {
+        let from = self.segs.partition_point(|s| s.end() <= self.retx_hint);
+        for i in from..self.segs.len() {
             let s = self.segs[i];
             if s.flags & LOST != 0 && s.flags & SACKED == 0 {
-                let k = self.first_seg + i as u64;
-                self.retx_hint = self.seg_start(k);
-                return Some(k);
+                self.retx_hint = s.start;
+                return Some(i);
             }
         }
         self.retx_hint = self.snd_nxt;
         None
     }
 
-    fn send_new(&mut self, k: u64, now: SimTime, out: &mut impl SenderOutput) {
-        debug_assert_eq!(self.seg_start(k), self.snd_nxt);
-        let header = self.data_header(k, now);
-        self.segs.push_back(Seg { sent_at: now, flags: 0 });
-        self.snd_nxt = self.seg_end(k);
+    /// Sends `chunk` as a new segment at `snd_nxt`.
+    pub fn send_chunk(&mut self, chunk: Chunk, now: SimTime, out: &mut impl SenderOutput) {
+        let seg = Seg {
+            start: self.snd_nxt,
+            len: chunk.len + chunk.fin as u32,
+            dsn: chunk.dsn,
+            fin: chunk.fin,
+            sent_at: now,
+            flags: 0,
+        };
+        let header = self.data_header(&seg, now);
+        self.segs.push_back(seg);
+        self.snd_nxt = seg.end();
+        if chunk.fin {
+            self.fin_end = Some(seg.end());
+        }
         self.stats.segments_sent += 1;
         if let Some(r) = self.recovery.as_mut() {
-            r.prr_out += header.seq_len();
+            r.prr_out += seg.len as u64;
         }
         out.send(OutSegment {
             header,
@@ -381,21 +456,20 @@ impl TcpSender {
         self.ensure_timer(now, out);
     }
 
-    fn retransmit(&mut self, k: u64, now: SimTime, out: &mut impl SenderOutput) {
-        let len = self.seg_len(k);
+    fn retransmit(&mut self, i: usize, now: SimTime, out: &mut impl SenderOutput) {
         let kind = if self.in_rto_recovery {
             TxKind::RtoRetransmit
         } else {
             TxKind::FastRetransmit
         };
-        let idx = (k - self.first_seg) as usize;
-        let s = &mut self.segs[idx];
+        let s = &mut self.segs[i];
         debug_assert!(s.flags & LOST != 0);
         s.flags = (s.flags & !LOST) | RETRANS | EVER_RETRANS;
         s.sent_at = now;
-        self.lost_bytes -= len;
-        self.retrans_bytes += len;
-        let mut header = self.data_header(k, now);
+        let seg = *s;
+        self.lost_bytes -= seg.len as u64;
+        self.retrans_bytes += seg.len as u64;
+        let mut header = self.data_header(&seg, now);
         header.retransmission = true;
         self.stats.segments_sent += 1;
         match kind {
@@ -406,7 +480,7 @@ impl TcpSender {
             self.stats.retransmits_before_slow_start_exit += 1;
         }
         if let Some(r) = self.recovery.as_mut() {
-            r.prr_out += len;
+            r.prr_out += seg.len as u64;
         }
         out.send(OutSegment { header, kind });
         self.ensure_timer(now, out);
@@ -427,22 +501,20 @@ impl TcpSender {
         }
     }
 
-    fn mark_lost(&mut self, k: u64) {
-        let idx = (k - self.first_seg) as usize;
-        let len = self.seg_len(k);
-        let s = &mut self.segs[idx];
+    fn mark_lost(&mut self, i: usize) {
+        let s = &mut self.segs[i];
         if s.flags & (LOST | SACKED) != 0 {
             return;
         }
+        let len = s.len as u64;
         if s.flags & RETRANS != 0 {
             s.flags &= !RETRANS;
             self.retrans_bytes -= len;
         }
         s.flags |= LOST;
         self.lost_bytes += len;
-        let start = self.seg_start(k);
-        if start < self.retx_hint {
-            self.retx_hint = start;
+        if s.start < self.retx_hint {
+            self.retx_hint = s.start;
         }
     }
 
@@ -474,7 +546,7 @@ impl TcpSender {
             SenderState::Idle | SenderState::Done => return,
             SenderState::SynSent => {
                 if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) && hdr.ack == 1 {
-                    self.established(hdr, now, params, ccs, r, ss, out);
+                    self.established(hdr, now, ccs, r, ss, out);
                 }
                 return;
             }
@@ -502,9 +574,10 @@ impl TcpSender {
             let sample = if params.timestamps && hdr.ts_ecr > SimTime::ZERO {
                 Some(now.saturating_since(hdr.ts_ecr))
             } else {
-                let k = self.seg_index(ack - 1);
-                let s = self.segs[(k - self.first_seg) as usize];
-                (s.flags & EVER_RETRANS == 0).then(|| now.saturating_since(s.sent_at))
+                self.seg_at(ack - 1).and_then(|i| {
+                    let s = self.segs[i];
+                    (s.flags & EVER_RETRANS == 0).then(|| now.saturating_since(s.sent_at))
+                })
             };
             if let Some(rtt) = sample {
                 self.rtt.sample(rtt);
@@ -542,7 +615,7 @@ impl TcpSender {
             self.detect_losses(params);
         }
 
-        if self.snd_una > self.fin_seq {
+        if self.fin_end.is_some_and(|e| self.snd_una >= e) {
             self.complete(now);
             return;
         }
@@ -578,16 +651,12 @@ impl TcpSender {
             self.restart_timer(now, out);
         }
         ccs[r].bytes_in_flight = self.pipe();
-        self.transmit(now, params, &mut ccs[r], out);
-        ccs[r].bytes_in_flight = self.pipe();
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn established<S: SlowStart>(
         &mut self,
         hdr: &TcpHeader,
         now: SimTime,
-        params: &TcpParams,
         ccs: &mut [SubflowCc],
         r: usize,
         ss: &mut S,
@@ -624,8 +693,6 @@ impl TcpSender {
             kind: TxKind::New,
         });
         ss.on_subflow_start(ccs, r, now);
-        self.transmit(now, params, &mut ccs[r], out);
-        ccs[r].bytes_in_flight = self.pipe();
     }
 
     fn complete(&mut self, now: SimTime) {
@@ -647,14 +714,11 @@ impl TcpSender {
                 continue;
             }
             // Only whole segments inside the block count.
-            let mut k = self.seg_index(start);
-            if self.seg_start(k) < start {
-                k += 1;
-            }
-            while self.seg_start(k) < end && self.seg_end(k) <= end {
-                let len = self.seg_len(k);
-                let s = &mut self.segs[(k - self.first_seg) as usize];
+            let mut i = self.segs.partition_point(|s| s.start < start);
+            while i < self.segs.len() && self.segs[i].end() <= end {
+                let s = &mut self.segs[i];
                 if s.flags & SACKED == 0 {
+                    let len = s.len as u64;
                     if s.flags & LOST != 0 {
                         self.lost_bytes -= len;
                     }
@@ -664,7 +728,7 @@ impl TcpSender {
                     s.flags = (s.flags & EVER_RETRANS) | SACKED;
                     self.sacked_bytes += len;
                 }
-                k += 1;
+                i += 1;
             }
         }
     }
@@ -672,12 +736,10 @@ impl TcpSender {
     /// Drops acknowledged segments from the scoreboard.
     fn advance_una(&mut self, ack: u64) {
         while let Some(&s) = self.segs.front() {
-            let k = self.first_seg;
-            let end = self.seg_end(k);
-            if end > ack {
+            if s.end() > ack {
                 break;
             }
-            let len = self.seg_len(k);
+            let len = s.len as u64;
             if s.flags & SACKED != 0 {
                 self.sacked_bytes -= len;
             }
@@ -688,7 +750,6 @@ impl TcpSender {
                 self.retrans_bytes -= len;
             }
             self.segs.pop_front();
-            self.first_seg += 1;
         }
         self.snd_una = ack;
     }
@@ -700,17 +761,16 @@ impl TcpSender {
         let threshold = (params.dupack_threshold as u64 - 1) * self.mss as u64;
         let mut sacked_above = 0u64;
         for i in (0..self.segs.len()).rev() {
-            let k = self.first_seg + i as u64;
             let flags = self.segs[i].flags;
             if flags & SACKED != 0 {
-                sacked_above += self.seg_len(k);
+                sacked_above += self.segs[i].len as u64;
                 continue;
             }
             if sacked_above > threshold {
                 if flags & (LOST | RETRANS) != 0 {
                     break;
                 }
-                self.mark_lost(k);
+                self.mark_lost(i);
             }
         }
     }
@@ -752,8 +812,7 @@ impl TcpSender {
             recover_fs: self.flight_size(),
         });
         // The first unacknowledged segment is retransmitted first (RFC 5681 §3.2 step 2).
-        let k = self.first_seg;
-        self.mark_lost(k);
+        self.mark_lost(0);
         sf.cwnd = match params.recovery {
             // RFC 6582 §3.2 step 2: cwnd = ssthresh + 3·MSS (inflation).
             Recovery::NewReno => ssthresh + params.dupack_threshold as u64 * mss,
@@ -772,8 +831,7 @@ impl TcpSender {
                 if newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: partial ACK — retransmit the next
                     // unacknowledged segment and deflate by the amount acknowledged.
-                    let k = self.first_seg;
-                    self.mark_lost(k);
+                    self.mark_lost(0);
                     sf.cwnd = sf.cwnd.saturating_sub(newly_acked);
                     if newly_acked >= mss {
                         sf.cwnd += mss;
@@ -870,7 +928,7 @@ impl TcpSender {
                 self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
                 self.send_syn(now, params, out);
             }
-            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, params, ccs, r, cc, out),
+            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, ccs, r, cc, out),
             _ => {}
         }
     }
@@ -883,7 +941,6 @@ impl TcpSender {
     fn on_rto<C: CongestionAvoidance>(
         &mut self,
         now: SimTime,
-        params: &TcpParams,
         ccs: &mut [SubflowCc],
         r: usize,
         cc: &mut C,
@@ -909,11 +966,10 @@ impl TcpSender {
         self.rto_recover = self.snd_nxt;
         self.dupacks = 0;
         for i in 0..self.segs.len() {
-            self.mark_lost(self.first_seg + i as u64);
+            self.mark_lost(i);
         }
         self.rtt.back_off();
         self.restart_timer(now, out);
-        self.transmit(now, params, &mut ccs[r], out);
         ccs[r].bytes_in_flight = self.pipe();
     }
 }
