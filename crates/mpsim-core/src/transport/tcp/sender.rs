@@ -374,7 +374,8 @@ impl TcpSender {
         self.cwnd_full = false;
         while self.lost_bytes > 0 {
             let Some(i) = self.next_lost() else { break };
-            if !self.room_for(params, cc, self.segs[i].payload()) {
+            // A retransmission fills a hole below snd_nxt: only cwnd limits it.
+            if !self.cwnd_room(params, cc, self.segs[i].payload()) {
                 return false;
             }
             self.retransmit(i, now, out);
@@ -390,12 +391,17 @@ impl TcpSender {
         if self.state != SenderState::Established || self.fin_sent() {
             return false;
         }
-        let need = (payload as u64).min(self.mss as u64);
-        if self.send_budget(params, cc) < need.max(1) {
+        self.cwnd_room(params, cc, payload) && self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd
+    }
+
+    /// Whether cwnd has room for `payload` bytes; records when it has not.
+    fn cwnd_room(&mut self, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
+        let need = (payload as u64).min(self.mss as u64).max(1);
+        if self.send_budget(params, cc) < need {
             self.cwnd_full = true;
             return false;
         }
-        self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd
+        true
     }
 
     /// Bytes the congestion window (and PRR) allows to send now.

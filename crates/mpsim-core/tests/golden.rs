@@ -1,0 +1,118 @@
+//! Golden results: fixed scenarios whose complete results per seed are
+//! stored under `tests/golden/`. Any change in simulated behaviour shows up
+//! here; regenerate deliberately with `MPSIM_UPDATE_GOLDEN=1 cargo test
+//! -p mpsim-core --test golden` and review the diff.
+
+mod common;
+
+use common::*;
+use mpsim_core::config::*;
+use mpsim_core::run;
+
+const MS: u64 = 1_000_000;
+const S: u64 = 1_000_000_000;
+
+fn check(name: &str, cfg: &ScenarioConfig) {
+    let results = run(cfg).expect("valid scenario");
+    let text = serde_json::to_string_pretty(&results).unwrap() + "\n";
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{name}.json"));
+    if std::env::var_os("MPSIM_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} is missing; run with MPSIM_UPDATE_GOLDEN=1", path.display()));
+    if want != text {
+        let first = want.lines().zip(text.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        panic!(
+            "{name}: results differ from {} from line {}:\n  want: {}\n  got:  {}",
+            path.display(),
+            first + 1,
+            want.lines().nth(first).unwrap_or(""),
+            text.lines().nth(first).unwrap_or("")
+        );
+    }
+}
+
+/// Senders S0..S(n-1) → R1 → bottleneck → R2 → D0..D(n-1).
+fn dumbbell(n: usize, profile: Profile, cc: Option<CcConfig>, seed: u64) -> ScenarioConfig {
+    let mut nodes = vec![node("R1", NodeKind::Router), node("R2", NodeKind::Router)];
+    let mut links = vec![
+        link("R1-R2", "R1", "R2", 20_000_000, 10 * MS, droptail(50)),
+        link("R2-R1", "R2", "R1", 20_000_000, 10 * MS, droptail(50)),
+    ];
+    let mut flows = Vec::new();
+    for i in 0..n {
+        let (s, d) = (format!("S{i}"), format!("D{i}"));
+        for (h, r) in [(&s, "R1"), (&d, "R2")] {
+            nodes.push(node(h, NodeKind::Host));
+            links.push(link(
+                &format!("{h}-{r}"),
+                h,
+                r,
+                1_000_000_000,
+                (2 + i as u64) * MS,
+                droptail(1000),
+            ));
+            links.push(link(
+                &format!("{r}-{h}"),
+                r,
+                h,
+                1_000_000_000,
+                (2 + i as u64) * MS,
+                droptail(1000),
+            ));
+        }
+        flows.push(TcpFlowConfig {
+            name: format!("f{i}"),
+            src: s,
+            dst: d,
+            start_ns: i as u64 * 100 * MS,
+            size_bytes: if i % 2 == 0 { None } else { Some(300_000) },
+            profile,
+            cc: cc.clone(),
+            ..TcpFlowConfig::default()
+        });
+    }
+    let mut cfg = scenario(seed, 5 * S, nodes, links);
+    cfg.links[0].loss = LossConfig::Bernoulli { p: 0.002 };
+    cfg.tcp_flows = flows;
+    cfg.udp_flows = vec![UdpFlowConfig {
+        name: "cross".into(),
+        src: "S0".into(),
+        dst: "D1".into(),
+        packet_size_bytes: 500,
+        start_ns: S,
+        stop_ns: Some(4 * S),
+        pattern: UdpPattern::OnOff {
+            rate_bps: 4_000_000,
+            on_mean_ns: 200 * MS,
+            off_mean_ns: 300 * MS,
+            distribution: PeriodDistribution::Exponential,
+        },
+    }];
+    cfg
+}
+
+#[test]
+fn golden_dumbbell_ns3_newreno() {
+    check(
+        "dumbbell_ns3_newreno",
+        &dumbbell(4, Profile::Ns3, Some(CcConfig::Reno { counting: None }), 1),
+    );
+}
+
+#[test]
+fn golden_dumbbell_rfc_reno() {
+    check("dumbbell_rfc_reno", &dumbbell(4, Profile::Rfc, None, 2));
+}
+
+#[test]
+fn golden_dumbbell_rfc_newreno_no_sack() {
+    let mut cfg = dumbbell(3, Profile::Rfc, None, 3);
+    for f in cfg.tcp_flows.iter_mut() {
+        f.sack = Some(false);
+        f.recovery = Some(Recovery::NewReno);
+    }
+    check("dumbbell_rfc_newreno_no_sack", &cfg);
+}
