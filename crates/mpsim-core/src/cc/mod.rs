@@ -11,12 +11,28 @@
 //! ([`crate::slowstart`]) that runs first and hands the acknowledged bytes it
 //! did not use to [`CongestionAvoidance::on_ack`].
 
+pub mod balia;
+pub mod coupled;
 pub mod cubic;
+pub mod ewtcp;
+pub mod lia;
+pub mod mpcubic;
+pub mod olia;
 pub mod reno;
+pub mod semicoupled;
+pub mod unmpcubic;
 
 use crate::time::{SimDuration, SimTime};
 
+pub use balia::{Balia, BaliaConfig};
+pub use coupled::{Coupled, CoupledConfig};
 pub use cubic::{Cubic, CubicConfig};
+pub use ewtcp::{Ewtcp, EwtcpConfig};
+pub use lia::{Lia, LiaConfig};
+pub use mpcubic::{MpCubic, MpCubicConfig};
+pub use olia::{Olia, OliaConfig};
+pub use semicoupled::{SemiCoupled, SemiCoupledConfig};
+pub use unmpcubic::{UnMpCubic, UnMpCubicConfig};
 pub use reno::{HalveOf, Reno, RenoConfig};
 
 /// How acknowledgements are turned into window growth.
@@ -58,6 +74,11 @@ pub struct SubflowCc {
     pub ca_credit: u64,
     /// Whether the subflow has ever left slow start.
     pub left_slow_start: bool,
+    /// Bytes cumulatively acknowledged on this subflow since it started
+    /// (OLIA measures its inter-loss distances with it).
+    pub bytes_acked: u64,
+    /// Losses detected on this subflow (fast recoveries and timeouts).
+    pub loss_events: u64,
 }
 
 impl SubflowCc {
@@ -74,6 +95,8 @@ impl SubflowCc {
             established: false,
             ca_credit: 0,
             left_slow_start: false,
+            bytes_acked: 0,
+            loss_events: 0,
         }
     }
 
@@ -118,44 +141,55 @@ pub trait CongestionAvoidance {
     fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
 }
 
-/// The congestion-avoidance algorithms, dispatched by enum.
+/// The congestion-avoidance algorithms, dispatched by enum. `uncoupled`
+/// MPTCP is `Reno` on every subflow.
 #[derive(Clone, Debug)]
 pub enum Cc {
     Reno(Reno),
     Cubic(Cubic),
+    Ewtcp(Ewtcp),
+    Coupled(Coupled),
+    SemiCoupled(SemiCoupled),
+    Lia(Lia),
+    Olia(Olia),
+    Balia(Balia),
+    MpCubic(MpCubic),
+    UnMpCubic(UnMpCubic),
+}
+
+macro_rules! each_cc {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Cc::Reno($c) => $e,
+            Cc::Cubic($c) => $e,
+            Cc::Ewtcp($c) => $e,
+            Cc::Coupled($c) => $e,
+            Cc::SemiCoupled($c) => $e,
+            Cc::Lia($c) => $e,
+            Cc::Olia($c) => $e,
+            Cc::Balia($c) => $e,
+            Cc::MpCubic($c) => $e,
+            Cc::UnMpCubic($c) => $e,
+        }
+    };
 }
 
 impl CongestionAvoidance for Cc {
     #[inline]
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
-        match self {
-            Cc::Reno(c) => c.on_ack(s, r, ack),
-            Cc::Cubic(c) => c.on_ack(s, r, ack),
-        }
+        each_cc!(self, c => c.on_ack(s, r, ack))
     }
     #[inline]
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
-        match self {
-            Cc::Reno(c) => c.ssthresh_after_loss(s, r, now),
-            Cc::Cubic(c) => c.ssthresh_after_loss(s, r, now),
-        }
+        each_cc!(self, c => c.ssthresh_after_loss(s, r, now))
     }
     fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
-        match self {
-            Cc::Reno(c) => c.on_recovery_exit(s, r, now),
-            Cc::Cubic(c) => c.on_recovery_exit(s, r, now),
-        }
+        each_cc!(self, c => c.on_recovery_exit(s, r, now))
     }
     fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
-        match self {
-            Cc::Reno(c) => c.on_rto(s, r, now),
-            Cc::Cubic(c) => c.on_rto(s, r, now),
-        }
+        each_cc!(self, c => c.on_rto(s, r, now))
     }
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        match self {
-            Cc::Reno(c) => c.on_subflows_changed(s),
-            Cc::Cubic(c) => c.on_subflows_changed(s),
-        }
+        each_cc!(self, c => c.on_subflows_changed(s))
     }
 }

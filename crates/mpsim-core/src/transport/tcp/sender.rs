@@ -603,6 +603,7 @@ impl TcpSender {
         let newly_acked = ack - prior_una;
         if newly_acked > 0 {
             self.advance_una(ack);
+            ccs[r].bytes_acked += newly_acked;
         }
         let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
 
@@ -801,6 +802,7 @@ impl TcpSender {
         cc: &mut C,
     ) {
         self.stats.fast_recoveries += 1;
+        ccs[r].loss_events += 1;
         if ccs[r].in_slow_start() {
             self.note_slow_start_exit(now, ccs[r].cwnd);
         }
@@ -953,6 +955,7 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         self.stats.rto_count += 1;
+        ccs[r].loss_events += 1;
         if ccs[r].in_slow_start() {
             self.note_slow_start_exit(now, ccs[r].cwnd);
         }
