@@ -61,7 +61,10 @@ pub fn dumbbell(n: usize) -> ScenarioConfig {
             src: s,
             dst: d,
             start_ns: i as u64 * 1_000_000_000 / n as u64,
-            profile: Profile::Ns3,
+            tcp: TcpOptions {
+                profile: Profile::Ns3,
+                ..TcpOptions::default()
+            },
             cc: Some(CcConfig::Reno { counting: None }),
             ..TcpFlowConfig::default()
         });
@@ -76,6 +79,7 @@ pub fn dumbbell(n: usize) -> ScenarioConfig {
         link_changes: vec![],
         udp_flows: vec![],
         tcp_flows: flows,
+        mptcp_connections: vec![],
         trace: TraceConfig::default(),
     }
 }

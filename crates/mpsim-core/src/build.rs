@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::cc::{Cc, Cubic, Reno, SubflowCc};
+use crate::cc::{Cc, Cubic, Reno};
 use crate::config::*;
 use crate::error::ConfigError;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
@@ -17,12 +17,46 @@ use crate::slowstart::{Ss, Standard};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::sender::{Stream, TcpSender};
-use crate::transport::tcp::{TcpFlow, TcpParams, TcpTrace};
+use crate::transport::tcp::sender::TcpSender;
+
+/// A subflow's two endpoints and its TCP state machines.
+#[allow(clippy::too_many_arguments)]
+fn new_subflow(
+    endpoints: &mut Vec<Endpoint>,
+    conn: u32,
+    r: usize,
+    src: AddrId,
+    dst: AddrId,
+    sport: u16,
+    params: &TcpParams,
+    trace: bool,
+) -> Subflow {
+    let sender_ep = EndpointId(endpoints.len() as u32);
+    endpoints.push(Endpoint::TcpSender(conn, r as u16));
+    let receiver_ep = EndpointId(endpoints.len() as u32);
+    endpoints.push(Endpoint::TcpReceiver(conn, r as u16));
+    Subflow {
+        src,
+        dst,
+        sender_ep,
+        receiver_ep,
+        fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
+        rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
+        sender: TcpSender::new(params),
+        receiver: TcpReceiver::new(params.receiver),
+        ts_to_echo: None,
+        acks_sent: 0,
+        bytes_received: 0,
+        trace: trace.then(TcpTrace::default),
+    }
+}
+use crate::transport::connection::{Connection, Subflow, TcpTrace};
+use crate::transport::tcp::TcpParams;
 
 /// The TCP parameters of a flow: its profile's, with the flow's overrides.
-pub fn resolve_tcp(p: &str, f: &TcpFlowConfig) -> Res<(TcpParams, Cc)> {
+pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> Res<(TcpParams, Cc)> {
     let mut t = f.profile.params();
+    let p = &format!("{path}.tcp");
     if let Some(mss) = f.mss {
         if mss < 64 {
             return err(format!("{p}.mss"), format!("must be at least 64 bytes, got {mss}"));
@@ -110,27 +144,49 @@ pub fn resolve_tcp(p: &str, f: &TcpFlowConfig) -> Res<(TcpParams, Cc)> {
         t.slow_start.counting = c;
         t.reno.counting = c;
     }
-    let cc = match &f.cc {
-        None => Cc::Reno(Reno::new(t.reno)),
-        Some(CcConfig::Reno { counting }) => {
+    let default_cc = if mptcp {
+        CcConfig::Lia {
+            config: Default::default(),
+        }
+    } else if f.profile == crate::transport::tcp::Profile::Rfc {
+        CcConfig::Reno { counting: None }
+    } else {
+        CcConfig::Cubic {
+            cubic: Default::default(),
+        }
+    };
+    let cc = match cc.as_ref().unwrap_or(&default_cc) {
+        CcConfig::Reno { counting } => {
             let mut rc = t.reno;
             if let Some(c) = counting {
                 rc.counting = *c;
             }
             Cc::Reno(Reno::new(rc))
         }
-        Some(CcConfig::Cubic { cubic }) => {
+        CcConfig::Uncoupled => Cc::Reno(Reno::new(t.reno)),
+        CcConfig::Cubic { cubic } => {
             if !(cubic.beta > 0.0 && cubic.beta < 1.0) {
-                return err(format!("{p}.cc.beta"), format!("must be in (0, 1), got {}", cubic.beta));
+                return err(
+                    format!("{path}.cc.beta"),
+                    format!("must be in (0, 1), got {}", cubic.beta),
+                );
             }
             if !(cubic.c.is_finite() && cubic.c > 0.0) {
                 return err(
-                    format!("{p}.cc.c"),
+                    format!("{path}.cc.c"),
                     format!("must be a positive number, got {}", cubic.c),
                 );
             }
             Cc::Cubic(Cubic::new(*cubic))
         }
+        CcConfig::Ewtcp { config } => Cc::Ewtcp(crate::cc::Ewtcp::new(*config)),
+        CcConfig::Coupled { config } => Cc::Coupled(crate::cc::Coupled::new(*config)),
+        CcConfig::Semicoupled { config } => Cc::SemiCoupled(crate::cc::SemiCoupled::new(*config)),
+        CcConfig::Lia { config } => Cc::Lia(crate::cc::Lia::new(*config)),
+        CcConfig::Olia { config } => Cc::Olia(crate::cc::Olia::new(*config)),
+        CcConfig::Balia { config } => Cc::Balia(crate::cc::Balia::new(*config)),
+        CcConfig::Mpcubic { config } => Cc::MpCubic(crate::cc::MpCubic::new(*config)),
+        CcConfig::Unmpcubic { config } => Cc::UnMpCubic(crate::cc::UnMpCubic::new(*config)),
     };
     Ok((t, cc))
 }
@@ -501,7 +557,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         });
     }
 
-    let mut tcp_flows = Vec::new();
+    let mut connections = Vec::new();
     Names::build("tcp_flows", cfg.tcp_flows.iter().map(|f| &f.name))?;
     for (i, f) in cfg.tcp_flows.iter().enumerate() {
         let p = format!("tcp_flows[{i}]");
@@ -510,36 +566,114 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         if net.addrs[src.idx()].node == net.addrs[dst.idx()].node {
             return err(format!("{p}.dst"), "source and destination are on the same node");
         }
-        let (params, cc) = resolve_tcp(&p, f)?;
-        let index = tcp_flows.len() as u32;
-        let sender_ep = EndpointId(endpoints.len() as u32);
-        endpoints.push(Endpoint::TcpSender(index));
-        let receiver_ep = EndpointId(endpoints.len() as u32);
-        endpoints.push(Endpoint::TcpReceiver(index));
+        if f.size_bytes == Some(0) {
+            return err(
+                format!("{p}.size_bytes"),
+                "must be at least 1 byte (leave it out for a flow without end)",
+            );
+        }
+        let (params, cc) = resolve_tcp(&p, &f.tcp, &f.cc, false)?;
+        let index = connections.len() as u32;
         let sport = 20_000u16.wrapping_add(i as u16);
-        let initial_cwnd = params.initial_cwnd_segments as u64 * params.mss as u64;
-        let ssthresh = params.initial_ssthresh_bytes.unwrap_or(u64::MAX);
-        tcp_flows.push(TcpFlow {
-            name: f.name.clone(),
+        let sf = new_subflow(&mut endpoints, index, 0, src, dst, sport, &params, f.trace);
+        connections.push(Connection::new(
+            f.name.clone(),
             index,
-            src,
-            dst,
-            sender_ep,
-            receiver_ep,
-            fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
-            rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
-            start: SimTime(f.start_ns),
-            sender: TcpSender::new(&params),
-            stream: Stream::new(f.size_bytes),
-            receiver: TcpReceiver::new(params.receiver),
-            ccs: vec![SubflowCc::new(params.mss, initial_cwnd, ssthresh)],
+            params.clone(),
+            false,
+            vec![sf],
             cc,
-            ss: Ss::Standard(Standard::new(params.slow_start)),
-            ts_to_echo: None,
-            acks_sent: 0,
-            trace: f.trace.then(TcpTrace::default),
-            params,
-        });
+            Ss::Standard(Standard::new(params.slow_start)),
+            Scheduler::Minrtt,
+            SimTime(f.start_ns),
+            SimDuration::ZERO,
+            f.size_bytes,
+            params.receiver.rwnd_bytes,
+        ));
+    }
+    Names::build("mptcp_connections", cfg.mptcp_connections.iter().map(|f| &f.name))?;
+    for (i, m) in cfg.mptcp_connections.iter().enumerate() {
+        let p = format!("mptcp_connections[{i}]");
+        if cfg.tcp_flows.iter().any(|f| f.name == m.name) {
+            return err(
+                format!("{p}.name"),
+                format!("'{}' is also the name of a TCP flow", m.name),
+            );
+        }
+        let mut srcs = Vec::new();
+        for (j, a) in m.src_addrs.iter().enumerate() {
+            srcs.push(AddrId(addr_names.get(&format!("{p}.src_addrs[{j}]"), "address", a)?));
+        }
+        let mut dsts = Vec::new();
+        for (j, a) in m.dst_addrs.iter().enumerate() {
+            dsts.push(AddrId(addr_names.get(&format!("{p}.dst_addrs[{j}]"), "address", a)?));
+        }
+        if srcs.is_empty() {
+            return err(format!("{p}.src_addrs"), "needs at least one address");
+        }
+        if dsts.is_empty() {
+            return err(format!("{p}.dst_addrs"), "needs at least one address");
+        }
+        if m.size_bytes == Some(0) {
+            return err(
+                format!("{p}.size_bytes"),
+                "must be at least 1 byte (leave it out for a connection without end)",
+            );
+        }
+        let pairs: Vec<(AddrId, AddrId)> = match m.path_manager {
+            PathManager::Fullmesh => srcs.iter().flat_map(|&s| dsts.iter().map(move |&d| (s, d))).collect(),
+            PathManager::Ndiffports { subflows } => {
+                if subflows == 0 || subflows > 64 {
+                    return err(
+                        format!("{p}.path_manager.subflows"),
+                        format!("must be 1 to 64, got {subflows}"),
+                    );
+                }
+                vec![(srcs[0], dsts[0]); subflows as usize]
+            }
+        };
+        if pairs.len() > 64 {
+            return err(
+                format!("{p}.src_addrs"),
+                format!("{} subflows; at most 64 are allowed", pairs.len()),
+            );
+        }
+        for &(s, d) in &pairs {
+            if net.addrs[s.idx()].node == net.addrs[d.idx()].node {
+                return err(format!("{p}.dst_addrs"), "source and destination are on the same node");
+            }
+        }
+        let (params, cc) = resolve_tcp(&p, &m.tcp, &m.cc, true)?;
+        let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
+        if rcv_buffer < params.mss as u64 {
+            return err(
+                format!("{p}.rcv_buffer_bytes"),
+                format!("must be at least one MSS ({} bytes), got {rcv_buffer}", params.mss),
+            );
+        }
+        let index = connections.len() as u32;
+        let subflows = pairs
+            .iter()
+            .enumerate()
+            .map(|(r, &(s, d))| {
+                let sport = 30_000u16.wrapping_add((i * 64 + r) as u16);
+                new_subflow(&mut endpoints, index, r, s, d, sport, &params, m.trace)
+            })
+            .collect();
+        connections.push(Connection::new(
+            m.name.clone(),
+            index,
+            params.clone(),
+            true,
+            subflows,
+            cc,
+            Ss::Standard(Standard::new(params.slow_start)),
+            m.scheduler,
+            SimTime(m.start_ns),
+            SimDuration(m.join_delay_ns),
+            m.size_bytes,
+            rcv_buffer,
+        ));
     }
 
     let mut sampled = None;
@@ -573,7 +707,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         endpoints,
         udp_sources,
         udp_sinks,
-        tcp_flows,
+        connections,
         link_changes,
         sampled,
         events_processed: 0,

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+pub use crate::transport::mptcp::{PathManager, Scheduler};
 pub use crate::transport::tcp::config::{CcConfig, Profile, Recovery};
 
 /// One simulation run.
@@ -40,29 +41,18 @@ pub struct ScenarioConfig {
     #[serde(default)]
     pub tcp_flows: Vec<TcpFlowConfig>,
     #[serde(default)]
+    pub mptcp_connections: Vec<MptcpConnectionConfig>,
+    #[serde(default)]
     pub trace: TraceConfig,
 }
 
-/// A single-path TCP flow. Every field left out takes the profile's value.
+/// TCP settings of a flow or of an MPTCP connection's subflows. Every field
+/// left out takes the profile's value.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TcpFlowConfig {
-    pub name: String,
-    /// Source address (the data sender).
-    pub src: String,
-    /// Destination address (the data receiver).
-    pub dst: String,
-    /// Bytes to transfer; `None` for a flow that never ends.
-    #[serde(default)]
-    pub size_bytes: Option<u64>,
-    /// When the first SYN is sent.
-    #[serde(default)]
-    pub start_ns: u64,
+pub struct TcpOptions {
     #[serde(default)]
     pub profile: Profile,
-    /// Congestion avoidance; Reno unless given.
-    #[serde(default)]
-    pub cc: Option<CcConfig>,
     #[serde(default)]
     pub mss: Option<u32>,
     #[serde(default)]
@@ -90,13 +80,72 @@ pub struct TcpFlowConfig {
     pub min_rto_ns: Option<u64>,
     #[serde(default)]
     pub initial_rto_ns: Option<u64>,
-    /// Receive buffer, the window advertised, bytes.
+    /// Receive buffer of a TCP flow, the window advertised, bytes.
     #[serde(default)]
     pub rwnd_bytes: Option<u64>,
     /// Slow start and congestion avoidance per byte acknowledged or per ACK.
     #[serde(default)]
     pub ack_counting: Option<crate::cc::AckCounting>,
+}
+
+/// A single-path TCP flow.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpFlowConfig {
+    pub name: String,
+    /// Source address (the data sender).
+    pub src: String,
+    /// Destination address (the data receiver).
+    pub dst: String,
+    /// Bytes to transfer; `None` for a flow that never ends.
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    /// When the first SYN is sent.
+    #[serde(default)]
+    pub start_ns: u64,
+    /// Congestion avoidance; the profile's default (Reno for `rfc`, CUBIC
+    /// for `linux` and `ns3`) unless given.
+    #[serde(default)]
+    pub cc: Option<CcConfig>,
+    #[serde(default)]
+    pub tcp: TcpOptions,
     /// Record cwnd, ssthresh, srtt and bytes in flight at every ACK.
+    #[serde(default)]
+    pub trace: bool,
+}
+
+/// An MPTCP connection (RFC 8684).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MptcpConnectionConfig {
+    pub name: String,
+    /// Addresses of the data sender; the first subflow uses the first.
+    pub src_addrs: Vec<String>,
+    /// Addresses of the data receiver; the first subflow uses the first.
+    pub dst_addrs: Vec<String>,
+    /// Bytes to transfer; `None` for a connection that never ends.
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    /// When the first SYN is sent.
+    #[serde(default)]
+    pub start_ns: u64,
+    #[serde(default)]
+    pub path_manager: PathManager,
+    /// Extra delay between the first subflow's establishment and the joins.
+    #[serde(default)]
+    pub join_delay_ns: u64,
+    #[serde(default)]
+    pub scheduler: Scheduler,
+    /// The connection-level receive buffer (the window advertised relative
+    /// to DATA_ACK), bytes; default 64 MiB.
+    #[serde(default)]
+    pub rcv_buffer_bytes: Option<u64>,
+    /// Coupled congestion avoidance; LIA unless given.
+    #[serde(default)]
+    pub cc: Option<CcConfig>,
+    #[serde(default)]
+    pub tcp: TcpOptions,
+    /// Record every subflow's cwnd, ssthresh, srtt and bytes in flight.
     #[serde(default)]
     pub trace: bool,
 }

@@ -21,12 +21,12 @@ pub enum Event {
     UdpSource(u32),
     /// Periodic sampling of queue traces.
     TraceSample,
-    /// A TCP flow starts (sends its SYN).
-    TcpStart(u32),
-    /// A TCP flow's sender timer (RTO or SYN timeout).
-    TcpRto(u32),
-    /// A TCP flow's receiver delayed-ACK timer, with the generation it was armed in.
-    TcpDelAck(u32, u64),
+    /// Subflow (connection, subflow) starts: it sends its SYN.
+    TcpStart(u32, u16),
+    /// A subflow's sender timer (RTO or SYN timeout).
+    TcpRto(u32, u16),
+    /// A subflow's receiver delayed-ACK timer, with the generation it was armed in.
+    TcpDelAck(u32, u16, u64),
 }
 
 #[derive(Clone, Copy, Debug)]

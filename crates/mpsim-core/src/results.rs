@@ -80,9 +80,53 @@ pub struct TcpFlowResult {
     pub acks_sent: u64,
 }
 
+/// One row per MPTCP subflow: its address pair and the same measures as a TCP flow.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MptcpSubflowResult {
+    pub index: u32,
+    pub src: String,
+    pub dst: String,
+    pub established_ns: Option<u64>,
+    /// Payload bytes this subflow carried to the data level.
+    pub bytes_received: u64,
+    pub flow: TcpFlowResult,
+}
+
+/// One row per MPTCP connection.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MptcpConnectionResult {
+    pub name: String,
+    pub start_ns: u64,
+    pub first_syn_ns: Option<u64>,
+    pub completed_ns: Option<u64>,
+    /// First SYN sent → DATA_ACK of the DATA_FIN received.
+    pub fct_ns: Option<u64>,
+    /// Bytes delivered in order at the data level.
+    pub bytes_delivered: u64,
+    pub segments_sent: u64,
+    pub retransmits_fast: u64,
+    pub retransmits_rto: u64,
+    pub rto_count: u64,
+    pub sum_cwnd_bytes_at_end: u64,
+    pub sum_cwnd_bytes_at_completion: Option<u64>,
+    /// When the last subflow left slow start.
+    pub all_left_slow_start_ns: Option<u64>,
+    pub sum_cwnd_bytes_at_all_left_slow_start: Option<u64>,
+    /// R_ss of the LISA paper: retransmissions before the last subflow left slow start.
+    pub retransmits_before_all_left_slow_start: u64,
+    pub reinjected_chunks: u64,
+    /// Most bytes ever waiting out of order in the connection's receive buffer.
+    pub max_out_of_order_bytes: u64,
+    pub data_duplicate_bytes: u64,
+    pub subflows: Vec<MptcpSubflowResult>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct TcpTraceResult {
+    /// The TCP flow or MPTCP connection.
     pub flow: String,
+    /// Subflow index (0 for a TCP flow).
+    pub subflow: u32,
     pub time_ns: Vec<u64>,
     pub cwnd_bytes: Vec<u64>,
     pub ssthresh_bytes: Vec<u64>,
@@ -108,6 +152,7 @@ pub struct RunResults {
     pub links: Vec<LinkResult>,
     pub udp_flows: Vec<UdpFlowResult>,
     pub tcp_flows: Vec<TcpFlowResult>,
+    pub mptcp_connections: Vec<MptcpConnectionResult>,
     pub queue_traces: Vec<QueueTraceResult>,
     pub tcp_traces: Vec<TcpTraceResult>,
 }
@@ -195,49 +240,103 @@ impl Simulator {
                 queue_bytes: t.queue_bytes.clone(),
             }));
         }
+        let flow_row = |c: &crate::transport::connection::Connection, r: usize| {
+            let sf = &c.subflows[r];
+            let st = &sf.sender.stats;
+            let cc = &c.ccs[r];
+            TcpFlowResult {
+                name: c.name.clone(),
+                start_ns: c.start.nanos(),
+                first_syn_ns: st.first_syn_at.map(|t| t.nanos()),
+                completed_ns: st.completed_at.map(|t| t.nanos()),
+                fct_ns: st
+                    .completed_at
+                    .zip(st.first_syn_at)
+                    .map(|(done, syn)| done.saturating_since(syn).nanos()),
+                bytes_delivered: sf.receiver.delivered_bytes(),
+                segments_sent: st.segments_sent,
+                retransmits_fast: st.retransmits_fast,
+                retransmits_rto: st.retransmits_rto,
+                rto_count: st.rto_count,
+                syn_retransmits: st.syn_retransmits,
+                fast_recoveries: st.fast_recoveries,
+                cwnd_bytes_at_end: cc.cwnd,
+                ssthresh_bytes_at_end: (cc.ssthresh != u64::MAX).then_some(cc.ssthresh),
+                srtt_ns_at_end: cc.srtt.nanos(),
+                slow_start_exit_ns: st.slow_start_exit_at.map(|t| t.nanos()),
+                cwnd_bytes_at_slow_start_exit: st.slow_start_exit_at.map(|_| st.cwnd_at_slow_start_exit),
+                retransmits_before_slow_start_exit: st.retransmits_before_slow_start_exit,
+                acks_sent: sf.acks_sent,
+            }
+        };
         let tcp_flows = self
-            .tcp_flows
+            .connections
             .iter()
-            .map(|f| {
-                let st = &f.sender.stats;
-                let sf = &f.ccs[0];
-                TcpFlowResult {
-                    name: f.name.clone(),
-                    start_ns: f.start.nanos(),
+            .filter(|c| !c.mptcp)
+            .map(|c| flow_row(c, 0))
+            .collect();
+        let mptcp_connections = self
+            .connections
+            .iter()
+            .filter(|c| c.mptcp)
+            .map(|c| {
+                let st = &c.stats;
+                let subflows: Vec<MptcpSubflowResult> = (0..c.subflows.len())
+                    .map(|r| {
+                        let row = flow_row(c, r);
+                        MptcpSubflowResult {
+                            index: r as u32,
+                            src: net.addrs[c.subflows[r].src.idx()].name.clone(),
+                            dst: net.addrs[c.subflows[r].dst.idx()].name.clone(),
+                            established_ns: c.subflows[r].sender.stats.established_at.map(|t| t.nanos()),
+                            bytes_received: c.subflows[r].bytes_received,
+                            flow: row,
+                        }
+                    })
+                    .collect();
+                let total = |f: fn(&TcpFlowResult) -> u64| subflows.iter().map(|s| f(&s.flow)).sum::<u64>();
+                MptcpConnectionResult {
+                    name: c.name.clone(),
+                    start_ns: c.start.nanos(),
                     first_syn_ns: st.first_syn_at.map(|t| t.nanos()),
                     completed_ns: st.completed_at.map(|t| t.nanos()),
                     fct_ns: st
                         .completed_at
                         .zip(st.first_syn_at)
-                        .map(|(c, s)| c.saturating_since(s).nanos()),
-                    bytes_delivered: f.receiver.delivered_bytes(),
-                    segments_sent: st.segments_sent,
-                    retransmits_fast: st.retransmits_fast,
-                    retransmits_rto: st.retransmits_rto,
-                    rto_count: st.rto_count,
-                    syn_retransmits: st.syn_retransmits,
-                    fast_recoveries: st.fast_recoveries,
-                    cwnd_bytes_at_end: sf.cwnd,
-                    ssthresh_bytes_at_end: (sf.ssthresh != u64::MAX).then_some(sf.ssthresh),
-                    srtt_ns_at_end: sf.srtt.nanos(),
-                    slow_start_exit_ns: st.slow_start_exit_at.map(|t| t.nanos()),
-                    cwnd_bytes_at_slow_start_exit: st.slow_start_exit_at.map(|_| st.cwnd_at_slow_start_exit),
-                    retransmits_before_slow_start_exit: st.retransmits_before_slow_start_exit,
-                    acks_sent: f.acks_sent,
+                        .map(|(done, syn)| done.saturating_since(syn).nanos()),
+                    bytes_delivered: c.data_rx.delivered_bytes(),
+                    segments_sent: total(|f| f.segments_sent),
+                    retransmits_fast: total(|f| f.retransmits_fast),
+                    retransmits_rto: total(|f| f.retransmits_rto),
+                    rto_count: total(|f| f.rto_count),
+                    sum_cwnd_bytes_at_end: c.ccs.iter().map(|x| x.cwnd).sum(),
+                    sum_cwnd_bytes_at_completion: st.completed_at.map(|_| st.sum_cwnd_at_completion),
+                    all_left_slow_start_ns: st.all_left_slow_start_at.map(|t| t.nanos()),
+                    sum_cwnd_bytes_at_all_left_slow_start: st
+                        .all_left_slow_start_at
+                        .map(|_| st.sum_cwnd_at_all_left_slow_start),
+                    retransmits_before_all_left_slow_start: st.retransmits_before_all_left_slow_start,
+                    reinjected_chunks: st.reinjected_chunks,
+                    max_out_of_order_bytes: c.data_rx.max_held_bytes,
+                    data_duplicate_bytes: c.data_rx.duplicate_bytes,
+                    subflows,
                 }
             })
             .collect();
         let tcp_traces = self
-            .tcp_flows
+            .connections
             .iter()
-            .filter_map(|f| {
-                f.trace.as_ref().map(|t| TcpTraceResult {
-                    flow: f.name.clone(),
-                    time_ns: t.time_ns.clone(),
-                    cwnd_bytes: t.cwnd_bytes.clone(),
-                    ssthresh_bytes: t.ssthresh_bytes.clone(),
-                    srtt_ns: t.srtt_ns.clone(),
-                    in_flight_bytes: t.in_flight_bytes.clone(),
+            .flat_map(|c| {
+                c.subflows.iter().enumerate().filter_map(move |(r, sf)| {
+                    sf.trace.as_ref().map(|t| TcpTraceResult {
+                        flow: c.name.clone(),
+                        subflow: r as u32,
+                        time_ns: t.time_ns.clone(),
+                        cwnd_bytes: t.cwnd_bytes.clone(),
+                        ssthresh_bytes: t.ssthresh_bytes.clone(),
+                        srtt_ns: t.srtt_ns.clone(),
+                        in_flight_bytes: t.in_flight_bytes.clone(),
+                    })
                 })
             })
             .collect();
@@ -249,6 +348,7 @@ impl Simulator {
             links,
             udp_flows,
             tcp_flows,
+            mptcp_connections,
             queue_traces,
             tcp_traces,
         }

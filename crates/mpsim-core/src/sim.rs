@@ -8,7 +8,7 @@ use crate::packet::PacketPool;
 use crate::packet::Payload;
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{SourceAction, UdpSink, UdpSource};
-use crate::transport::tcp::TcpFlow;
+use crate::transport::connection::Connection;
 
 /// What every component needs to act: the clock, the event queue, the
 /// packets and the network. Transports receive `&mut Core`.
@@ -26,10 +26,10 @@ pub struct Core {
 #[derive(Clone, Copy, Debug)]
 pub enum Endpoint {
     UdpSink(u32),
-    /// The sending side of a TCP flow (receives ACKs).
-    TcpSender(u32),
-    /// The receiving side of a TCP flow (receives data).
-    TcpReceiver(u32),
+    /// The sending side of subflow (connection, subflow): receives ACKs.
+    TcpSender(u32, u16),
+    /// The receiving side of subflow (connection, subflow): receives data.
+    TcpReceiver(u32, u16),
 }
 
 /// A scheduled change to a link.
@@ -58,7 +58,8 @@ pub struct Simulator {
     pub endpoints: Vec<Endpoint>,
     pub udp_sources: Vec<UdpSource>,
     pub udp_sinks: Vec<UdpSink>,
-    pub tcp_flows: Vec<TcpFlow>,
+    /// TCP flows and MPTCP connections.
+    pub connections: Vec<Connection>,
     pub link_changes: Vec<LinkChange>,
     pub sampled: Option<SampledTraces>,
     /// Events processed so far.
@@ -73,8 +74,8 @@ impl Simulator {
         for (i, s) in self.udp_sources.iter().enumerate() {
             self.core.events.schedule(s.start, Event::UdpSource(i as u32));
         }
-        for (i, f) in self.tcp_flows.iter().enumerate() {
-            self.core.events.schedule(f.start, Event::TcpStart(i as u32));
+        for (i, c) in self.connections.iter().enumerate() {
+            self.core.events.schedule(c.start, Event::TcpStart(i as u32, 0));
         }
         for (i, c) in self.link_changes.iter().enumerate() {
             self.core.events.schedule(c.at, Event::LinkChange(i as u32));
@@ -118,9 +119,11 @@ impl Simulator {
             Event::UdpSource(i) => self.wake_udp_source(i),
             Event::LinkChange(i) => self.apply_link_change(i),
             Event::TraceSample => self.sample_traces(),
-            Event::TcpStart(i) => self.tcp_flows[i as usize].start(&mut self.core),
-            Event::TcpRto(i) => self.tcp_flows[i as usize].on_sender_timer(&mut self.core),
-            Event::TcpDelAck(i, generation) => self.tcp_flows[i as usize].on_delack_timer(&mut self.core, generation),
+            Event::TcpStart(c, r) => self.connections[c as usize].start_subflow(&mut self.core, r as usize),
+            Event::TcpRto(c, r) => self.connections[c as usize].on_sender_timer(&mut self.core, r as usize),
+            Event::TcpDelAck(c, r, generation) => {
+                self.connections[c as usize].on_delack_timer(&mut self.core, r as usize, generation)
+            }
         }
     }
 
@@ -130,17 +133,17 @@ impl Simulator {
                 self.udp_sinks[i as usize].receive(self.core.now, self.core.packets.get(pkt));
                 self.core.packets.free(pkt);
             }
-            Endpoint::TcpSender(i) | Endpoint::TcpReceiver(i) => {
+            Endpoint::TcpSender(c, r) | Endpoint::TcpReceiver(c, r) => {
                 let Payload::Tcp(hdr) = self.core.packets.get(pkt).payload else {
                     self.core.packets.free(pkt);
                     return;
                 };
                 self.core.packets.free(pkt);
-                let flow = &mut self.tcp_flows[i as usize];
-                if matches!(self.endpoints[ep.idx()], Endpoint::TcpSender(_)) {
-                    flow.on_sender_packet(&mut self.core, &hdr);
+                let conn = &mut self.connections[c as usize];
+                if matches!(self.endpoints[ep.idx()], Endpoint::TcpSender(..)) {
+                    conn.on_sender_packet(&mut self.core, r as usize, &hdr);
                 } else {
-                    flow.on_receiver_packet(&mut self.core, &hdr);
+                    conn.on_receiver_packet(&mut self.core, r as usize, &hdr);
                 }
             }
         }

@@ -69,8 +69,11 @@ fn dumbbell(n: usize, profile: Profile, cc: Option<CcConfig>, seed: u64) -> Scen
             dst: d,
             start_ns: i as u64 * 100 * MS,
             size_bytes: if i % 2 == 0 { None } else { Some(300_000) },
-            profile,
-            cc: cc.clone(),
+            tcp: TcpOptions {
+                profile,
+                ..TcpOptions::default()
+            },
+            cc: cc.clone().or(Some(CcConfig::Reno { counting: None })),
             ..TcpFlowConfig::default()
         });
     }
@@ -111,8 +114,8 @@ fn golden_dumbbell_rfc_reno() {
 fn golden_dumbbell_rfc_newreno_no_sack() {
     let mut cfg = dumbbell(3, Profile::Rfc, None, 3);
     for f in cfg.tcp_flows.iter_mut() {
-        f.sack = Some(false);
-        f.recovery = Some(Recovery::NewReno);
+        f.tcp.sack = Some(false);
+        f.tcp.recovery = Some(Recovery::NewReno);
     }
     check("dumbbell_rfc_newreno_no_sack", &cfg);
 }

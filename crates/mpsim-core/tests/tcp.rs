@@ -28,7 +28,11 @@ fn flow(name: &str, size: Option<u64>, profile: Profile) -> TcpFlowConfig {
         src: "A".into(),
         dst: "B".into(),
         size_bytes: size,
-        profile,
+        cc: (profile != Profile::Rfc).then_some(CcConfig::Reno { counting: None }),
+        tcp: TcpOptions {
+            profile,
+            ..TcpOptions::default()
+        },
         ..TcpFlowConfig::default()
     }
 }
@@ -58,7 +62,7 @@ fn lossless_slow_start_completion_times_are_exact() {
     for n in [1u64, 5, 10, 11, 30, 31, 100, 300, 630] {
         let mut cfg = path(rate, d, 1000);
         let mut f = flow("f", Some(n * 1400), Profile::Rfc);
-        f.delayed_ack = Some(false);
+        f.tcp.delayed_ack = Some(false);
         cfg.tcp_flows = vec![f];
         let r = run(&cfg).unwrap();
         let t = &r.tcp_flows[0];
@@ -88,9 +92,9 @@ fn reno_under_loss(p: f64, recovery: Recovery, seed: u64) -> (f64, f64, f64) {
     cfg.links[0].loss = LossConfig::Bernoulli { p };
     cfg.stop_time_ns = 200 * S;
     let mut f = flow("f", None, Profile::Rfc);
-    f.recovery = Some(recovery);
-    f.delayed_ack = Some(false);
-    f.min_rto_ns = Some(200 * MS);
+    f.tcp.recovery = Some(recovery);
+    f.tcp.delayed_ack = Some(false);
+    f.tcp.min_rto_ns = Some(200 * MS);
     cfg.tcp_flows = vec![f];
     let r = run(&cfg).unwrap();
     let t = &r.tcp_flows[0];
@@ -125,9 +129,9 @@ fn growth_per_round(profile: Profile, counting: Option<mpsim_core::cc::AckCounti
     cfg.stop_time_ns = 800 * MS;
     let mut f = flow("f", None, profile);
     f.trace = true;
-    f.delack_timeout_ns = Some(MS);
-    f.quickack_segments = Some(0);
-    f.ack_counting = counting;
+    f.tcp.delack_timeout_ns = Some(MS);
+    f.tcp.quickack_segments = Some(0);
+    f.tcp.ack_counting = counting;
     cfg.tcp_flows = vec![f];
     let r = run(&cfg).unwrap();
     let t = &r.tcp_traces[0];

@@ -64,6 +64,7 @@ pub fn scenario(seed: u64, stop_time_ns: u64, nodes: Vec<NodeConfig>, links: Vec
         link_changes: vec![],
         udp_flows: vec![],
         tcp_flows: vec![],
+        mptcp_connections: vec![],
         trace: TraceConfig::default(),
     }
 }

@@ -51,6 +51,40 @@ pub enum CcConfig {
         #[serde(flatten, default)]
         cubic: CubicConfig,
     },
+    /// MPTCP with Reno on every subflow, uncoupled.
+    Uncoupled,
+    Ewtcp {
+        #[serde(flatten, default)]
+        config: crate::cc::EwtcpConfig,
+    },
+    Coupled {
+        #[serde(flatten, default)]
+        config: crate::cc::CoupledConfig,
+    },
+    Semicoupled {
+        #[serde(flatten, default)]
+        config: crate::cc::SemiCoupledConfig,
+    },
+    Lia {
+        #[serde(flatten, default)]
+        config: crate::cc::LiaConfig,
+    },
+    Olia {
+        #[serde(flatten, default)]
+        config: crate::cc::OliaConfig,
+    },
+    Balia {
+        #[serde(flatten, default)]
+        config: crate::cc::BaliaConfig,
+    },
+    Mpcubic {
+        #[serde(flatten, default)]
+        config: crate::cc::MpCubicConfig,
+    },
+    Unmpcubic {
+        #[serde(flatten, default)]
+        config: crate::cc::UnMpCubicConfig,
+    },
 }
 
 /// Everything a TCP flow's sender and receiver need, resolved from a profile

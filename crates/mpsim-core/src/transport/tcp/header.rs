@@ -21,6 +21,9 @@ impl TcpFlags {
     pub const SYN: u8 = 1;
     pub const ACK: u8 = 2;
     pub const FIN: u8 = 4;
+    /// MPTCP DSS DATA_FIN (RFC 8684 §3.3.3): the connection's data ends
+    /// with this segment's payload.
+    pub const DATA_FIN: u8 = 8;
 
     #[inline]
     pub fn has(self, f: u8) -> bool {
@@ -43,7 +46,11 @@ pub struct TcpHeader {
     /// SACK blocks, most recent first (RFC 2018 §4); `n_sack` are valid.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     pub n_sack: u8,
-    /// Receive window advertised, bytes.
+    /// MPTCP DATA_ACK (RFC 8684 §3.3.2): next data sequence number expected
+    /// at the connection level (valid with ACK on an MPTCP subflow).
+    pub data_ack: u64,
+    /// Receive window advertised, bytes (for MPTCP, the connection's window
+    /// relative to DATA_ACK, RFC 8684 §3.3.4).
     pub rwnd: u64,
     /// RFC 7323 TSval: the sender's clock when the segment was sent.
     pub ts_val: SimTime,

@@ -2,7 +2,6 @@
 //! congestion control and data supply are decided by its connection.
 
 pub mod config;
-pub mod flow;
 pub mod header;
 pub mod receiver;
 pub mod rtt;
@@ -10,6 +9,5 @@ pub mod sender;
 pub mod timer;
 
 pub use config::{CcConfig, Profile, Recovery, TcpParams};
-pub use flow::{TcpFlow, TcpTrace};
 
 pub use header::{SackBlock, TcpFlags, TcpHeader, MAX_SACK_BLOCKS};

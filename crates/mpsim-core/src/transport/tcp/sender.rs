@@ -48,6 +48,8 @@ struct Seg {
     /// the same as `start`).
     dsn: u64,
     fin: bool,
+    /// Whether the segment carries the MPTCP DATA_FIN.
+    data_fin: bool,
     /// When the segment was last sent.
     sent_at: SimTime,
     flags: u8,
@@ -73,6 +75,8 @@ pub struct Chunk {
     pub len: u32,
     /// Whether the segment also carries the FIN (end of the stream).
     pub fin: bool,
+    /// Whether the chunk ends the MPTCP connection's data (DATA_FIN).
+    pub data_fin: bool,
 }
 
 /// Where a sender's new data comes from.
@@ -112,6 +116,7 @@ impl DataSupply for Stream {
             dsn: self.next,
             len,
             fin: self.next + len as u64 == self.end,
+            data_fin: false,
         })
     }
 
@@ -233,6 +238,9 @@ pub struct TcpSender {
     ts_recent: SimTime,
     /// Whether the latest transmission attempt stopped because cwnd was full.
     cwnd_full: bool,
+    /// An MPTCP subflow leaves flow control to its connection (RFC 8684
+    /// §3.3.4: the window is relative to DATA_ACK).
+    pub ignore_peer_rwnd: bool,
     pub stats: SenderStats,
 }
 
@@ -260,6 +268,7 @@ impl TcpSender {
             peer_rwnd: u64::MAX,
             ts_recent: SimTime::ZERO,
             cwnd_full: false,
+            ignore_peer_rwnd: false,
             stats: SenderStats::default(),
         }
     }
@@ -326,7 +335,11 @@ impl TcpSender {
     /// Builds the header of the data segment `seg`.
     fn data_header(&self, seg: &Seg, now: SimTime) -> TcpHeader {
         TcpHeader {
-            flags: TcpFlags(TcpFlags::ACK | if seg.fin { TcpFlags::FIN } else { 0 }),
+            flags: TcpFlags(
+                TcpFlags::ACK
+                    | if seg.fin { TcpFlags::FIN } else { 0 }
+                    | if seg.data_fin { TcpFlags::DATA_FIN } else { 0 },
+            ),
             seq: seg.start,
             ack: 1,
             payload_bytes: seg.payload(),
@@ -391,7 +404,8 @@ impl TcpSender {
         if self.state != SenderState::Established || self.fin_sent() {
             return false;
         }
-        self.cwnd_room(params, cc, payload) && self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd
+        self.cwnd_room(params, cc, payload)
+            && (self.ignore_peer_rwnd || self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd)
     }
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
@@ -442,6 +456,7 @@ impl TcpSender {
             len: chunk.len + chunk.fin as u32,
             dsn: chunk.dsn,
             fin: chunk.fin,
+            data_fin: chunk.data_fin,
             sent_at: now,
             flags: 0,
         };
@@ -700,6 +715,23 @@ impl TcpSender {
             kind: TxKind::New,
         });
         ss.on_subflow_start(ccs, r, now);
+    }
+
+    /// Data of the segments sent and neither acknowledged nor SACKed, as
+    /// (data sequence number, payload bytes): what MPTCP reinjects on other
+    /// subflows after a timeout.
+    pub fn outstanding_data(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.segs
+            .iter()
+            .filter(|s| s.flags & SACKED == 0 && s.payload() > 0)
+            .map(|s| (s.dsn, s.payload()))
+    }
+
+    /// Stops the sender: its connection has ended.
+    pub fn close(&mut self, now: SimTime) {
+        if self.state != SenderState::Done {
+            self.complete(now);
+        }
     }
 
     fn complete(&mut self, now: SimTime) {

@@ -1,0 +1,579 @@
+//! A transport connection: one or more TCP subflows joined to the network,
+//! and the data level that feeds them.
+//!
+//! A single-path TCP flow is a connection with one subflow whose data is its
+//! own byte stream. An MPTCP connection (RFC 8684) has several subflows; its
+//! scheduler pushes chunks of the connection's data to whichever subflow it
+//! picks, each subflow delivers its segments reliably in its own sequence
+//! space, and the receiver reassembles by data sequence number in a shared
+//! receive buffer. Congestion control and slow start see every subflow.
+
+use std::collections::VecDeque;
+
+use super::mptcp::{DataReceiver, Scheduler};
+use super::tcp::config::TcpParams;
+use super::tcp::header::{TcpFlags, TcpHeader};
+use super::tcp::receiver::{RxDecision, TcpReceiver};
+use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, Stream, TcpSender};
+use crate::cc::{Cc, CongestionAvoidance, SubflowCc};
+use crate::event::Event;
+use crate::ids::{AddrId, EndpointId};
+use crate::packet::{Packet, Payload};
+use crate::sim::Core;
+use crate::slowstart::Ss;
+use crate::time::{SimDuration, SimTime};
+
+/// MPTCP option bytes on the wire (RFC 8684 §3), as Linux v0.9x sends them.
+const MP_CAPABLE_SYN_BYTES: u32 = 12;
+/// DSS with a 4-byte DATA_ACK, a 4-byte data sequence number mapping,
+/// subflow sequence number, length and checksum: 20 bytes.
+const DSS_DATA_BYTES: u32 = 20;
+/// DSS with only the 4-byte DATA_ACK: 8 bytes.
+const DSS_ACK_BYTES: u32 = 8;
+/// With timestamps (12) and DSS on an ACK (8), 40 − 20 bytes remain for
+/// SACK: two blocks.
+const MPTCP_MAX_SACK_BLOCKS: u8 = 2;
+
+/// Optional time series of a subflow's sender, one row per ACK processed.
+#[derive(Clone, Debug, Default)]
+pub struct TcpTrace {
+    pub time_ns: Vec<u64>,
+    pub cwnd_bytes: Vec<u64>,
+    pub ssthresh_bytes: Vec<u64>,
+    pub srtt_ns: Vec<u64>,
+    pub in_flight_bytes: Vec<u64>,
+}
+
+#[derive(Debug)]
+pub struct Subflow {
+    pub src: AddrId,
+    pub dst: AddrId,
+    pub sender_ep: EndpointId,
+    pub receiver_ep: EndpointId,
+    /// 5-tuple hashes of the two directions.
+    pub fwd_hash: u64,
+    pub rev_hash: u64,
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    /// TSval of the first segment received since the receiver last ACKed
+    /// (RFC 7323 §4.3: with delayed ACKs, echo the earliest).
+    pub(crate) ts_to_echo: Option<SimTime>,
+    pub acks_sent: u64,
+    /// Payload bytes this subflow delivered to the data level.
+    pub bytes_received: u64,
+    pub trace: Option<TcpTrace>,
+}
+
+/// Connection-level results computed as the run goes.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectionStats {
+    pub first_syn_at: Option<SimTime>,
+    pub completed_at: Option<SimTime>,
+    /// Σ cwnd over subflows when the connection completed.
+    pub sum_cwnd_at_completion: u64,
+    /// When the last subflow to do so left slow start.
+    pub all_left_slow_start_at: Option<SimTime>,
+    pub sum_cwnd_at_all_left_slow_start: u64,
+    /// Retransmissions on all subflows before the last left slow start
+    /// (R_ss of the LISA paper).
+    pub retransmits_before_all_left_slow_start: u64,
+    /// Chunks queued for reinjection after a subflow's timeout.
+    pub reinjected_chunks: u64,
+}
+
+#[derive(Debug)]
+pub struct Connection {
+    pub name: String,
+    pub index: u32,
+    pub params: TcpParams,
+    /// MPTCP (data sequence mapping, DATA_ACK, shared window) or plain TCP.
+    pub mptcp: bool,
+    pub subflows: Vec<Subflow>,
+    /// Congestion state of the subflows, indexed like `subflows`.
+    pub ccs: Vec<SubflowCc>,
+    pub cc: Cc,
+    pub ss: Ss,
+    pub scheduler: Scheduler,
+    pub start: SimTime,
+    /// Delay between the first subflow's establishment and the joins.
+    pub join_delay: SimDuration,
+    joins_scheduled: bool,
+    /// Plain TCP: the flow's byte stream.
+    pub stream: Stream,
+    /// MPTCP: next new data sequence number.
+    data_next: u64,
+    /// MPTCP: one past the last data byte; `u64::MAX` without end.
+    data_end: u64,
+    /// MPTCP: highest DATA_ACK received.
+    data_una: u64,
+    /// MPTCP: the connection's window from the latest ACK, bytes.
+    data_wnd: u64,
+    /// MPTCP: chunks to send again after a subflow's timeout, with the
+    /// subflow they came from.
+    reinject: VecDeque<(u64, u32, usize)>,
+    /// Round-robin pointer.
+    next_rr: usize,
+    pub data_rx: DataReceiver,
+    pub stats: ConnectionStats,
+}
+
+/// Puts a subflow's segments on the network.
+struct Wire<'a> {
+    core: &'a mut Core,
+    params: &'a TcpParams,
+    mptcp: bool,
+    conn: u32,
+    subflow: u16,
+    src: AddrId,
+    dst: AddrId,
+    hash: u64,
+    to: EndpointId,
+}
+
+impl SenderOutput for Wire<'_> {
+    fn send(&mut self, seg: OutSegment) {
+        let h = &seg.header;
+        let options = match (self.mptcp, h.flags.has(TcpFlags::SYN), h.payload_bytes > 0) {
+            (false, ..) => 0,
+            (true, true, _) => MP_CAPABLE_SYN_BYTES,
+            (true, false, true) => DSS_DATA_BYTES,
+            (true, false, false) => DSS_ACK_BYTES,
+        };
+        let size = self.params.wire_size(h.payload_bytes, h.n_sack) + options;
+        let id = self.core.packets.alloc(Packet {
+            size_bytes: size,
+            src: self.src,
+            dst: self.dst,
+            flow_hash: self.hash,
+            endpoint: self.to,
+            sent_at: self.core.now,
+            payload: Payload::Tcp(seg.header),
+        });
+        self.core.send(id);
+    }
+
+    fn arm_timer(&mut self, at: SimTime) {
+        self.core.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
+    }
+}
+
+impl Connection {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: String,
+        index: u32,
+        params: TcpParams,
+        mptcp: bool,
+        subflows: Vec<Subflow>,
+        cc: Cc,
+        ss: Ss,
+        scheduler: Scheduler,
+        start: SimTime,
+        join_delay: SimDuration,
+        size_bytes: Option<u64>,
+        rcv_buffer_bytes: u64,
+    ) -> Self {
+        let initial_cwnd = params.initial_cwnd_segments as u64 * params.mss as u64;
+        let ssthresh = params.initial_ssthresh_bytes.unwrap_or(u64::MAX);
+        let ccs = subflows
+            .iter()
+            .map(|_| SubflowCc::new(params.mss, initial_cwnd, ssthresh))
+            .collect();
+        Connection {
+            name,
+            index,
+            mptcp,
+            ccs,
+            cc,
+            ss,
+            scheduler,
+            start,
+            join_delay,
+            joins_scheduled: false,
+            stream: Stream::new(size_bytes),
+            data_next: 1,
+            data_end: size_bytes.map_or(u64::MAX, |n| 1 + n),
+            data_una: 1,
+            data_wnd: rcv_buffer_bytes,
+            reinject: VecDeque::new(),
+            next_rr: 0,
+            data_rx: DataReceiver::new(rcv_buffer_bytes),
+            stats: ConnectionStats::default(),
+            subflows,
+            params,
+        }
+    }
+
+    fn wire<'a>(core: &'a mut Core, params: &'a TcpParams, mptcp: bool, conn: u32, r: usize, sf: &Subflow) -> Wire<'a> {
+        Wire {
+            core,
+            params,
+            mptcp,
+            conn,
+            subflow: r as u16,
+            src: sf.src,
+            dst: sf.dst,
+            hash: sf.fwd_hash,
+            to: sf.receiver_ep,
+        }
+    }
+
+    /// Whether the connection has delivered everything.
+    pub fn is_complete(&self) -> bool {
+        self.stats.completed_at.is_some()
+    }
+
+    /// Subflow `r` starts: it sends its SYN (MP_CAPABLE for the first,
+    /// MP_JOIN for the others).
+    pub fn start_subflow(&mut self, core: &mut Core, r: usize) {
+        if self.is_complete() || self.subflows[r].sender.state != SenderState::Idle {
+            return;
+        }
+        if r == 0 {
+            self.stats.first_syn_at = Some(core.now);
+        }
+        let now = core.now;
+        let sf = &mut self.subflows[r];
+        let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+        sf.sender.start(now, &self.params, &mut wire);
+    }
+
+    /// Subflow `r`'s sender timer fired.
+    pub fn on_sender_timer(&mut self, core: &mut Core, r: usize) {
+        let now = core.now;
+        let rtos_before = self.subflows[r].sender.stats.rto_count;
+        {
+            let sf = &mut self.subflows[r];
+            let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+            sf.sender
+                .on_timer(now, &self.params, &mut self.ccs, r, &mut self.cc, &mut wire);
+        }
+        if self.mptcp && self.subflows[r].sender.stats.rto_count > rtos_before {
+            self.queue_reinjection(r);
+        }
+        self.push(core);
+        self.after_event(now, r);
+    }
+
+    /// RFC 8684 §3.3.6 / Linux `mptcp_reinject_data`: after a timeout, the
+    /// data outstanding on the subflow is queued to be sent on the others too.
+    fn queue_reinjection(&mut self, r: usize) {
+        let data_una = self.data_una;
+        for (dsn, len) in self.subflows[r].sender.outstanding_data() {
+            if dsn + len as u64 <= data_una || self.reinject.iter().any(|&(d, _, _)| d == dsn) {
+                continue;
+            }
+            self.reinject.push_back((dsn, len, r));
+            self.stats.reinjected_chunks += 1;
+        }
+    }
+
+    /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
+    pub fn on_sender_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+        let now = core.now;
+        let was_established = self.subflows[r].sender.state == SenderState::Established;
+        {
+            let sf = &mut self.subflows[r];
+            let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+            sf.sender.on_ack(
+                hdr,
+                now,
+                &self.params,
+                &mut self.ccs,
+                r,
+                &mut self.cc,
+                &mut self.ss,
+                &mut wire,
+            );
+        }
+        if !was_established && self.subflows[r].sender.state == SenderState::Established {
+            if self.mptcp {
+                self.subflows[r].sender.ignore_peer_rwnd = true;
+            }
+            self.cc.on_subflows_changed(&self.ccs);
+            if r == 0 && !self.joins_scheduled {
+                self.joins_scheduled = true;
+                for j in 1..self.subflows.len() {
+                    core.events
+                        .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
+                }
+            }
+        }
+        if self.mptcp && hdr.flags.has(TcpFlags::ACK) && !hdr.flags.has(TcpFlags::SYN) {
+            if hdr.data_ack > self.data_una {
+                self.data_una = hdr.data_ack;
+            }
+            self.data_wnd = hdr.rwnd;
+            if self.data_end != u64::MAX && self.data_una > self.data_end && !self.is_complete() {
+                self.complete(now);
+            }
+        }
+        if !self.mptcp && !self.is_complete() && self.subflows[0].sender.state == SenderState::Done {
+            self.complete(now);
+        }
+        if !self.is_complete() {
+            self.push(core);
+        }
+        self.after_event(now, r);
+    }
+
+    fn complete(&mut self, now: SimTime) {
+        self.stats.completed_at = Some(now);
+        self.stats.sum_cwnd_at_completion = self.ccs.iter().map(|c| c.cwnd).sum();
+        for sf in self.subflows.iter_mut() {
+            sf.sender.close(now);
+        }
+    }
+
+    /// Bookkeeping after any sender event: traces and the moment the last
+    /// subflow leaves slow start.
+    fn after_event(&mut self, now: SimTime, r: usize) {
+        let sf = &mut self.subflows[r];
+        if let Some(t) = sf.trace.as_mut() {
+            let c = &self.ccs[r];
+            t.time_ns.push(now.nanos());
+            t.cwnd_bytes.push(c.cwnd);
+            t.ssthresh_bytes.push(c.ssthresh);
+            t.srtt_ns.push(c.srtt.nanos());
+            t.in_flight_bytes.push(sf.sender.pipe());
+        }
+        if self.stats.all_left_slow_start_at.is_none()
+            && self
+                .subflows
+                .iter()
+                .all(|s| s.sender.stats.slow_start_exit_at.is_some())
+        {
+            self.stats.all_left_slow_start_at = Some(now);
+            self.stats.sum_cwnd_at_all_left_slow_start = self.ccs.iter().map(|c| c.cwnd).sum();
+            self.stats.retransmits_before_all_left_slow_start = self
+                .subflows
+                .iter()
+                .map(|s| s.sender.stats.retransmits_before_slow_start_exit)
+                .sum();
+        }
+    }
+
+    /// Sends what the windows allow: each subflow's retransmissions, then
+    /// new data — for TCP from its stream, for MPTCP by the scheduler.
+    fn push(&mut self, core: &mut Core) {
+        let now = core.now;
+        if !self.mptcp {
+            let sf = &mut self.subflows[0];
+            let mut wire = Self::wire(core, &self.params, false, self.index, 0, sf);
+            sf.sender
+                .transmit(now, &self.params, &mut self.ccs[0], &mut self.stream, &mut wire);
+            return;
+        }
+        for r in 0..self.subflows.len() {
+            let sf = &mut self.subflows[r];
+            let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
+            sf.sender
+                .send_retransmissions(now, &self.params, &mut self.ccs[r], &mut wire);
+        }
+        while let Some((chunk, from)) = self.next_chunk() {
+            let Some(r) = self.pick(chunk.len, from) else { break };
+            self.take_chunk(&chunk);
+            self.send_on(core, r, chunk);
+            if self.scheduler == Scheduler::Redundant {
+                for k in 0..self.subflows.len() {
+                    if k != r && self.subflows[k].sender.room_for(&self.params, &self.ccs[k], chunk.len) {
+                        self.send_on(core, k, chunk);
+                    }
+                }
+            }
+        }
+        for r in 0..self.subflows.len() {
+            self.ccs[r].bytes_in_flight = self.subflows[r].sender.pipe();
+        }
+    }
+
+    fn send_on(&mut self, core: &mut Core, r: usize, chunk: Chunk) {
+        let now = core.now;
+        let sf = &mut self.subflows[r];
+        let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
+        sf.sender.send_chunk(chunk, now, &mut wire);
+        self.ccs[r].bytes_in_flight = sf.sender.pipe();
+    }
+
+    /// The next chunk of data to send, and the subflow it is reinjected
+    /// from, if it is a reinjection. Respects the connection's window.
+    fn next_chunk(&mut self) -> Option<(Chunk, Option<usize>)> {
+        while let Some(&(dsn, len, from)) = self.reinject.front() {
+            if dsn + len as u64 <= self.data_una {
+                self.reinject.pop_front();
+                continue;
+            }
+            let data_fin = self.data_end != u64::MAX && dsn + len as u64 == self.data_end;
+            return Some((
+                Chunk {
+                    dsn,
+                    len,
+                    fin: false,
+                    data_fin,
+                },
+                Some(from),
+            ));
+        }
+        if self.data_next >= self.data_end {
+            return None;
+        }
+        let len = (self.data_end - self.data_next).min(self.params.mss as u64) as u32;
+        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK.
+        if self.data_next + len as u64 > self.data_una + self.data_wnd {
+            return None;
+        }
+        Some((
+            Chunk {
+                dsn: self.data_next,
+                len,
+                fin: false,
+                data_fin: self.data_end != u64::MAX && self.data_next + len as u64 == self.data_end,
+            },
+            None,
+        ))
+    }
+
+    fn take_chunk(&mut self, chunk: &Chunk) {
+        if self.reinject.front().is_some_and(|&(d, _, _)| d == chunk.dsn) {
+            self.reinject.pop_front();
+        } else {
+            self.data_next = chunk.dsn + chunk.len as u64;
+        }
+    }
+
+    /// The subflow the scheduler gives a chunk of `len` bytes to; a
+    /// reinjected chunk avoids the subflow it came from while another has room.
+    fn pick(&mut self, len: u32, from: Option<usize>) -> Option<usize> {
+        let n = self.subflows.len();
+        let mut best: Option<usize> = None;
+        let mut fallback = None;
+        for i in 0..n {
+            let r = match self.scheduler {
+                Scheduler::Roundrobin => (self.next_rr + i) % n,
+                _ => i,
+            };
+            if !self.subflows[r].sender.room_for(&self.params, &self.ccs[r], len) {
+                continue;
+            }
+            if Some(r) == from {
+                fallback = Some(r);
+                continue;
+            }
+            match self.scheduler {
+                Scheduler::Roundrobin => {
+                    best = Some(r);
+                    break;
+                }
+                _ => {
+                    if best.is_none_or(|b| self.ccs[r].srtt < self.ccs[b].srtt) {
+                        best = Some(r);
+                    }
+                }
+            }
+        }
+        let chosen = best.or(fallback);
+        if let (Some(r), Scheduler::Roundrobin) = (chosen, self.scheduler) {
+            self.next_rr = (r + 1) % n;
+        }
+        chosen
+    }
+
+    /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).
+    pub fn on_receiver_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+        let now = core.now;
+        if hdr.flags.has(TcpFlags::SYN) {
+            self.subflows[r].receiver.on_syn();
+            let reply = TcpHeader {
+                flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
+                seq: 0,
+                ack: 1,
+                rwnd: self.advertised_window(r),
+                data_ack: self.data_rx.rcv_nxt,
+                ts_val: now,
+                ts_ecr: hdr.ts_val,
+                ..TcpHeader::default()
+            };
+            self.send_to_sender(core, r, reply);
+            return;
+        }
+        if hdr.seq_len() == 0 {
+            return; // the handshake's ACK
+        }
+        let sf = &mut self.subflows[r];
+        if sf.ts_to_echo.is_none() {
+            sf.ts_to_echo = Some(hdr.ts_val);
+        }
+        if self.mptcp && hdr.payload_bytes > 0 {
+            sf.bytes_received += hdr.payload_bytes as u64;
+            self.data_rx
+                .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
+        }
+        let fin = hdr.flags.has(TcpFlags::FIN);
+        match sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin) {
+            RxDecision::AckNow => self.send_ack(core, r),
+            RxDecision::ArmDelayedAck { at, generation } => {
+                core.events
+                    .schedule(at, Event::TcpDelAck(self.index, r as u16, generation));
+            }
+            RxDecision::Nothing => {}
+        }
+    }
+
+    fn advertised_window(&self, r: usize) -> u64 {
+        if self.mptcp {
+            self.data_rx.window()
+        } else {
+            self.subflows[r].receiver.config.rwnd_bytes
+        }
+    }
+
+    /// Subflow `r`'s delayed-ACK timer fired.
+    pub fn on_delack_timer(&mut self, core: &mut Core, r: usize, generation: u64) {
+        if self.subflows[r].receiver.on_delack_timer(generation) {
+            self.send_ack(core, r);
+        }
+    }
+
+    fn send_ack(&mut self, core: &mut Core, r: usize) {
+        let sf = &mut self.subflows[r];
+        let mut hdr = TcpHeader {
+            flags: TcpFlags(TcpFlags::ACK),
+            seq: 1,
+            ts_val: core.now,
+            ts_ecr: sf.ts_to_echo.take().unwrap_or_default(),
+            ..TcpHeader::default()
+        };
+        sf.receiver.fill_ack(&mut hdr);
+        if !self.params.sack {
+            hdr.n_sack = 0;
+        }
+        if self.mptcp {
+            hdr.n_sack = hdr.n_sack.min(MPTCP_MAX_SACK_BLOCKS);
+            hdr.data_ack = self.data_rx.rcv_nxt;
+            hdr.rwnd = self.data_rx.window();
+        }
+        sf.receiver.on_ack_sent();
+        sf.acks_sent += 1;
+        self.send_to_sender(core, r, hdr);
+    }
+
+    fn send_to_sender(&mut self, core: &mut Core, r: usize, hdr: TcpHeader) {
+        let sf = &self.subflows[r];
+        let options = match (self.mptcp, hdr.flags.has(TcpFlags::SYN)) {
+            (false, _) => 0,
+            (true, true) => MP_CAPABLE_SYN_BYTES,
+            (true, false) => DSS_ACK_BYTES,
+        };
+        let size = self.params.wire_size(0, hdr.n_sack) + options;
+        let id = core.packets.alloc(Packet {
+            size_bytes: size,
+            src: sf.dst,
+            dst: sf.src,
+            flow_hash: sf.rev_hash,
+            endpoint: sf.sender_ep,
+            sent_at: core.now,
+            payload: Payload::Tcp(hdr),
+        });
+        core.send(id);
+    }
+}

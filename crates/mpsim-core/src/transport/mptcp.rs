@@ -1,0 +1,145 @@
+//! MPTCP's data level (RFC 8684): the connection-level receiver with its
+//! shared receive buffer, the packet schedulers, and the path managers.
+
+use serde::{Deserialize, Serialize};
+
+/// How new data is spread over subflows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scheduler {
+    /// The subflow with the lowest smoothed RTT among those with room in
+    /// their congestion window (Linux's default scheduler).
+    #[default]
+    Minrtt,
+    /// Subflows in turn, skipping those without room.
+    Roundrobin,
+    /// Every chunk on every subflow that has room when it is sent.
+    Redundant,
+}
+
+/// Which subflows a connection opens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PathManager {
+    /// One subflow per pair of (source address, destination address), all
+    /// joining as soon as the first is established.
+    Fullmesh,
+    /// `subflows` subflows over the first address pair, each with its own
+    /// source port (so ECMP may or may not spread them).
+    Ndiffports { subflows: u32 },
+}
+
+impl Default for PathManager {
+    fn default() -> Self {
+        PathManager::Fullmesh
+    }
+}
+
+/// The connection-level receiver: data sequence numbers from every subflow
+/// are reassembled here, and what arrives out of order waits in the shared
+/// receive buffer until the hole before it fills (head-of-line blocking).
+///
+/// Data reaches this level as soon as a subflow receives it, even out of
+/// order at the subflow level; Linux passes it on only once in order on its
+/// subflow. Documented in docs/algorithms.md.
+#[derive(Clone, Debug)]
+pub struct DataReceiver {
+    /// Next data sequence number expected (the DATA_ACK).
+    pub rcv_nxt: u64,
+    /// Ranges received above `rcv_nxt`, sorted and disjoint.
+    ooo: Vec<(u64, u64)>,
+    /// Bytes held in `ooo`.
+    pub held_bytes: u64,
+    /// Receive buffer size, bytes.
+    pub buffer_bytes: u64,
+    /// Data sequence number of the DATA_FIN, once seen.
+    fin: Option<u64>,
+    /// Largest number of bytes ever held out of order.
+    pub max_held_bytes: u64,
+    /// Bytes that arrived more than once at the data level.
+    pub duplicate_bytes: u64,
+}
+
+impl DataReceiver {
+    pub fn new(buffer_bytes: u64) -> Self {
+        DataReceiver {
+            rcv_nxt: 1,
+            ooo: Vec::new(),
+            held_bytes: 0,
+            buffer_bytes,
+            fin: None,
+            max_held_bytes: 0,
+            duplicate_bytes: 0,
+        }
+    }
+
+    /// Data [dsn, dsn + len) arrived; with `data_fin` the connection's data
+    /// ends after it (the DATA_FIN takes one data sequence number).
+    pub fn on_data(&mut self, dsn: u64, len: u32, data_fin: bool) {
+        let end = dsn + len as u64;
+        if data_fin {
+            self.fin = Some(end);
+        }
+        let end = end + data_fin as u64;
+        if end <= self.rcv_nxt {
+            self.duplicate_bytes += len as u64;
+            return;
+        }
+        let mut s = dsn.max(self.rcv_nxt);
+        let mut e = end;
+        // Merge into the out-of-order store.
+        let mut i = self.ooo.partition_point(|&(_, be)| be < s);
+        while i < self.ooo.len() && self.ooo[i].0 <= e {
+            let (bs, be) = self.ooo.remove(i);
+            self.duplicate_bytes += be.min(e).saturating_sub(bs.max(s));
+            self.held_bytes -= be - bs;
+            s = s.min(bs);
+            e = e.max(be);
+        }
+        if s <= self.rcv_nxt {
+            self.rcv_nxt = e;
+        } else {
+            self.ooo.insert(i, (s, e));
+            self.held_bytes += e - s;
+            self.max_held_bytes = self.max_held_bytes.max(self.held_bytes);
+        }
+    }
+
+    /// The window to advertise: the buffer less what waits out of order.
+    pub fn window(&self) -> u64 {
+        self.buffer_bytes.saturating_sub(self.held_bytes)
+    }
+
+    /// Bytes delivered in order to the application.
+    pub fn delivered_bytes(&self) -> u64 {
+        let through = match self.fin {
+            Some(f) if self.rcv_nxt > f => f,
+            _ => self.rcv_nxt,
+        };
+        through - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reassembles_across_subflows() {
+        let mut d = DataReceiver::new(10_000);
+        d.on_data(1401, 1400, false);
+        assert_eq!(d.rcv_nxt, 1);
+        assert_eq!(d.held_bytes, 1400);
+        assert_eq!(d.window(), 8600);
+        d.on_data(4201, 1400, true);
+        d.on_data(1, 1400, false);
+        assert_eq!(d.rcv_nxt, 2801);
+        assert_eq!(d.held_bytes, 1401);
+        d.on_data(2801, 1400, false);
+        assert_eq!(d.rcv_nxt, 5602);
+        assert_eq!(d.delivered_bytes(), 5600);
+        assert_eq!(d.held_bytes, 0);
+        d.on_data(1, 1400, false);
+        assert_eq!(d.duplicate_bytes, 1400);
+    }
+}
