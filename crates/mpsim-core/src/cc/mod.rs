@@ -31,9 +31,9 @@ pub use ewtcp::{Ewtcp, EwtcpConfig};
 pub use lia::{Lia, LiaConfig};
 pub use mpcubic::{MpCubic, MpCubicConfig};
 pub use olia::{Olia, OliaConfig};
+pub use reno::{HalveOf, Reno, RenoConfig};
 pub use semicoupled::{SemiCoupled, SemiCoupledConfig};
 pub use unmpcubic::{UnMpCubic, UnMpCubicConfig};
-pub use reno::{HalveOf, Reno, RenoConfig};
 
 /// How acknowledgements are turned into window growth.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
