@@ -18,21 +18,16 @@ pub enum Scheduler {
 }
 
 /// Which subflows a connection opens.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PathManager {
     /// One subflow per pair of (source address, destination address), all
     /// joining as soon as the first is established.
+    #[default]
     Fullmesh,
     /// `subflows` subflows over the first address pair, each with its own
     /// source port (so ECMP may or may not spread them).
     Ndiffports { subflows: u32 },
-}
-
-impl Default for PathManager {
-    fn default() -> Self {
-        PathManager::Fullmesh
-    }
 }
 
 /// The connection-level receiver: data sequence numbers from every subflow
@@ -88,7 +83,7 @@ impl DataReceiver {
         let mut s = dsn.max(self.rcv_nxt);
         let mut e = end;
         // Merge into the out-of-order store.
-        let mut i = self.ooo.partition_point(|&(_, be)| be < s);
+        let i = self.ooo.partition_point(|&(_, be)| be < s);
         while i < self.ooo.len() && self.ooo[i].0 <= e {
             let (bs, be) = self.ooo.remove(i);
             self.duplicate_bytes += be.min(e).saturating_sub(bs.max(s));

@@ -25,7 +25,7 @@ use crate::time::{SimDuration, SimTime};
 /// RFC 8289 §5.1 `maxpacket`: one MTU, in bytes. A queue holding no more than
 /// this is never dropped from, so that a link whose one-packet transmission
 /// time exceeds `target` keeps a packet ready.
-pub const MAX_PACKET_BYTES: u64 = 1500;
+const MAX_PACKET_BYTES: u64 = 1500;
 
 /// RFC 8289 §5.4: re-entering the dropping state within this many intervals
 /// of the last scheduled drop resumes from the drop rate reached before.
