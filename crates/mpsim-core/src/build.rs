@@ -667,7 +667,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             true,
             subflows,
             cc,
-            Ss::Standard(Standard::new(params.slow_start)),
+            m.slow_start.build(params.slow_start),
             m.scheduler,
             SimTime(m.start_ns),
             SimDuration(m.join_delay_ns),

@@ -143,6 +143,9 @@ pub struct MptcpConnectionConfig {
     /// Coupled congestion avoidance; LIA unless given.
     #[serde(default)]
     pub cc: Option<CcConfig>,
+    /// Slow start of the subflows; standard (uncoupled) unless given.
+    #[serde(default)]
+    pub slow_start: crate::slowstart::SlowStartConfig,
     #[serde(default)]
     pub tcp: TcpOptions,
     /// Record every subflow's cwnd, ssthresh, srtt and bytes in flight.

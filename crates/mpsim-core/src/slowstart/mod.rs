@@ -8,11 +8,17 @@
 //! avoidance. Coupled strategies (LISA, CSS, GSAM) see every subflow of the
 //! connection, like coupled congestion avoidance does.
 
+pub mod css;
+pub mod gsam;
+pub mod lisa;
 pub mod standard;
 
 use crate::cc::SubflowCc;
 use crate::time::SimTime;
 
+pub use css::{Css, CssConfig};
+pub use gsam::{Gsam, GsamConfig};
+pub use lisa::{Lisa, LisaConfig};
 pub use standard::{Standard, StandardConfig};
 
 /// A slow-start strategy.
@@ -33,23 +39,64 @@ pub trait SlowStart {
 #[derive(Clone, Debug)]
 pub enum Ss {
     Standard(Standard),
+    Lisa(Lisa),
+    Css(Css),
+    Gsam(Gsam),
+}
+
+macro_rules! each_ss {
+    ($self:ident, $x:ident => $e:expr) => {
+        match $self {
+            Ss::Standard($x) => $e,
+            Ss::Lisa($x) => $e,
+            Ss::Css($x) => $e,
+            Ss::Gsam($x) => $e,
+        }
+    };
 }
 
 impl SlowStart for Ss {
     #[inline]
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked: u64, now: SimTime) -> u64 {
-        match self {
-            Ss::Standard(x) => x.on_ack(s, r, acked, now),
-        }
+        each_ss!(self, x => x.on_ack(s, r, acked, now))
     }
     fn on_subflow_start(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
-        match self {
-            Ss::Standard(x) => x.on_subflow_start(s, r, now),
-        }
+        each_ss!(self, x => x.on_subflow_start(s, r, now))
     }
     fn on_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        each_ss!(self, x => x.on_exit(s, r, now))
+    }
+}
+
+/// Which slow start a connection's subflows use.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SlowStartConfig {
+    /// Each subflow on its own, as the profile counts ACKs.
+    #[default]
+    Standard,
+    Lisa {
+        #[serde(flatten, default)]
+        config: LisaConfig,
+    },
+    Css {
+        #[serde(flatten, default)]
+        config: CssConfig,
+    },
+    Gsam {
+        #[serde(flatten, default)]
+        config: GsamConfig,
+    },
+}
+
+impl SlowStartConfig {
+    /// The strategy, with the profile's standard slow start where needed.
+    pub fn build(&self, standard: StandardConfig) -> Ss {
         match self {
-            Ss::Standard(x) => x.on_exit(s, r, now),
+            SlowStartConfig::Standard => Ss::Standard(Standard::new(standard)),
+            SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard)),
+            SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard)),
+            SlowStartConfig::Gsam { config } => Ss::Gsam(Gsam::new(*config, standard)),
         }
     }
 }
