@@ -50,7 +50,7 @@ fn new_subflow(
         trace: trace.then(TcpTrace::default),
     }
 }
-use crate::transport::connection::{Connection, Subflow, TcpTrace};
+use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};
 use crate::transport::tcp::TcpParams;
 
 /// The TCP parameters of a flow: its profile's, with the flow's overrides.
@@ -573,23 +573,55 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             );
         }
         let (params, cc) = resolve_tcp(&p, &f.tcp, &f.cc, false)?;
-        let index = connections.len() as u32;
-        let sport = 20_000u16.wrapping_add(i as u16);
-        let sf = new_subflow(&mut endpoints, index, 0, src, dst, sport, &params, f.trace);
-        connections.push(Connection::new(
-            f.name.clone(),
-            index,
-            params.clone(),
-            false,
-            vec![sf],
-            cc,
-            Ss::Standard(Standard::new(params.slow_start)),
-            Scheduler::Minrtt,
-            SimTime(f.start_ns),
-            SimDuration::ZERO,
-            f.size_bytes,
-            params.receiver.rwnd_bytes,
-        ));
+        let repeats = match &f.sequence {
+            None => 1,
+            Some(seq) => {
+                if seq.count == 0 {
+                    return err(format!("{p}.sequence.count"), "must be at least 1, got 0");
+                }
+                if f.size_bytes.is_none() {
+                    return err(format!("{p}.size_bytes"), "a flow sequence needs flows of finite size");
+                }
+                seq.count
+            }
+        };
+        for k in 0..repeats {
+            let index = connections.len() as u32;
+            let sport = 20_000u16.wrapping_add((i as u32 * 131 + k) as u16);
+            let sf = new_subflow(&mut endpoints, index, 0, src, dst, sport, &params, f.trace);
+            let name = if f.sequence.is_some() {
+                format!("{}#{k}", f.name)
+            } else {
+                f.name.clone()
+            };
+            let mut conn = Connection::new(
+                name,
+                index,
+                params.clone(),
+                false,
+                vec![sf],
+                cc.clone(),
+                Ss::Standard(Standard::new(params.slow_start)),
+                Scheduler::Minrtt,
+                if k == 0 { SimTime(f.start_ns) } else { SimTime::NEVER },
+                SimDuration::ZERO,
+                f.size_bytes,
+                params.receiver.rwnd_bytes,
+            );
+            if let Some(seq) = &f.sequence {
+                if k + 1 < repeats {
+                    conn.successor = Some((
+                        index + 1,
+                        GapGenerator {
+                            mean: SimDuration(seq.gap_mean_ns),
+                            distribution: seq.gap_distribution,
+                            rng: RngStream::derive(seed, StreamDomain::Workload, ((i as u64) << 32) | k as u64),
+                        },
+                    ));
+                }
+            }
+            connections.push(conn);
+        }
     }
     Names::build("mptcp_connections", cfg.mptcp_connections.iter().map(|f| &f.name))?;
     for (i, m) in cfg.mptcp_connections.iter().enumerate() {

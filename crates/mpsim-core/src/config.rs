@@ -112,6 +112,33 @@ pub struct TcpFlowConfig {
     /// Record cwnd, ssthresh, srtt and bytes in flight at every ACK.
     #[serde(default)]
     pub trace: bool,
+    /// Repeat the flow: each repetition starts a random gap after the
+    /// previous one completed. Results have one row per repetition, named
+    /// `name#k`.
+    #[serde(default)]
+    pub sequence: Option<SequenceConfig>,
+}
+
+/// Flows one after another with random gaps between them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SequenceConfig {
+    /// Number of flows in the sequence.
+    pub count: u32,
+    /// Mean gap between a flow's completion and the next one's first SYN.
+    pub gap_mean_ns: u64,
+    #[serde(default)]
+    pub gap_distribution: GapDistribution,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum GapDistribution {
+    #[default]
+    Exponential,
+    Constant,
+    /// Uniform on [0, 2·mean].
+    Uniform,
 }
 
 /// An MPTCP connection (RFC 8684).

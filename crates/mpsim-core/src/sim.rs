@@ -75,7 +75,10 @@ impl Simulator {
             self.core.events.schedule(s.start, Event::UdpSource(i as u32));
         }
         for (i, c) in self.connections.iter().enumerate() {
-            self.core.events.schedule(c.start, Event::TcpStart(i as u32, 0));
+            // Later flows of a sequence start when their predecessor completes.
+            if c.start != SimTime::NEVER {
+                self.core.events.schedule(c.start, Event::TcpStart(i as u32, 0));
+            }
         }
         for (i, c) in self.link_changes.iter().enumerate() {
             self.core.events.schedule(c.at, Event::LinkChange(i as u32));
@@ -119,7 +122,13 @@ impl Simulator {
             Event::UdpSource(i) => self.wake_udp_source(i),
             Event::LinkChange(i) => self.apply_link_change(i),
             Event::TraceSample => self.sample_traces(),
-            Event::TcpStart(c, r) => self.connections[c as usize].start_subflow(&mut self.core, r as usize),
+            Event::TcpStart(c, r) => {
+                let conn = &mut self.connections[c as usize];
+                if r == 0 && conn.start == SimTime::NEVER {
+                    conn.start = self.core.now;
+                }
+                conn.start_subflow(&mut self.core, r as usize)
+            }
             Event::TcpRto(c, r) => self.connections[c as usize].on_sender_timer(&mut self.core, r as usize),
             Event::TcpDelAck(c, r, generation) => {
                 self.connections[c as usize].on_delack_timer(&mut self.core, r as usize, generation)

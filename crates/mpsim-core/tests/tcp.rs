@@ -299,3 +299,40 @@ fn same_seed_same_tcp_results() {
     let c = run(&cfg).unwrap();
     assert_ne!(a.tcp_flows[0], c.tcp_flows[0]);
 }
+
+#[test]
+fn flows_in_sequence_start_a_gap_after_the_previous_completes() {
+    let mut cfg = path(10_000_000, 10 * MS, 100);
+    let mut f = flow("s", Some(100_000), Profile::Rfc);
+    f.sequence = Some(SequenceConfig {
+        count: 5,
+        gap_mean_ns: 300 * MS,
+        gap_distribution: GapDistribution::Constant,
+    });
+    cfg.tcp_flows = vec![f.clone()];
+    let r = run(&cfg).unwrap();
+    assert_eq!(r.tcp_flows.len(), 5);
+    for (k, w) in r.tcp_flows.windows(2).enumerate() {
+        assert_eq!(w[0].name, format!("s#{k}"));
+        assert_eq!(w[1].first_syn_ns.unwrap(), w[0].completed_ns.unwrap() + 300 * MS);
+    }
+    assert!(r.tcp_flows.iter().all(|t| t.bytes_delivered == 100_000));
+    // Exponential gaps: random, reproducible, mean near 300 ms over many flows.
+    f.sequence = Some(SequenceConfig {
+        count: 200,
+        gap_mean_ns: 300 * MS,
+        gap_distribution: GapDistribution::Exponential,
+    });
+    cfg.tcp_flows = vec![f];
+    cfg.stop_time_ns = 1000 * S;
+    let r = run(&cfg).unwrap();
+    let gaps: Vec<f64> = r
+        .tcp_flows
+        .windows(2)
+        .map(|w| (w[1].first_syn_ns.unwrap() - w[0].completed_ns.unwrap()) as f64 / 1e9)
+        .collect();
+    let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+    // sd of the mean of 199 exponential gaps: 0.3/sqrt(199) = 0.021 s.
+    assert!((mean - 0.3).abs() < 0.07, "mean gap {mean}");
+    assert_eq!(r, run(&cfg).unwrap());
+}

@@ -115,6 +115,30 @@ pub struct Connection {
     next_rr: usize,
     pub data_rx: DataReceiver,
     pub stats: ConnectionStats,
+    /// The next flow of a sequence: its connection index, and the generator
+    /// of the gap between this flow's completion and the next one's start
+    /// (each flow of a sequence has its own random stream).
+    pub successor: Option<(u32, GapGenerator)>,
+}
+
+/// Draws the gaps of a flow sequence.
+#[derive(Clone, Debug)]
+pub struct GapGenerator {
+    pub mean: SimDuration,
+    pub distribution: crate::config::GapDistribution,
+    pub rng: crate::rng::RngStream,
+}
+
+impl GapGenerator {
+    pub fn draw(&mut self) -> SimDuration {
+        use crate::config::GapDistribution::*;
+        let mean = self.mean.as_secs_f64();
+        SimDuration::from_secs_f64(match self.distribution {
+            Exponential => self.rng.exponential(mean),
+            Constant => mean,
+            Uniform => 2.0 * mean * self.rng.uniform(),
+        })
+    }
 }
 
 /// Puts a subflow's segments on the network.
@@ -199,6 +223,7 @@ impl Connection {
             next_rr: 0,
             data_rx: DataReceiver::new(rcv_buffer_bytes),
             stats: ConnectionStats::default(),
+            successor: None,
             subflows,
             params,
         }
@@ -311,6 +336,12 @@ impl Connection {
         if !self.mptcp && !self.is_complete() && self.subflows[0].sender.state == SenderState::Done {
             self.complete(now);
         }
+        if self.is_complete() {
+            if let Some((next, mut gaps)) = self.successor.take() {
+                let at = now + gaps.draw();
+                core.events.schedule(at, Event::TcpStart(next, 0));
+            }
+        }
         if !self.is_complete() {
             self.push(core);
         }
@@ -318,6 +349,9 @@ impl Connection {
     }
 
     fn complete(&mut self, now: SimTime) {
+        if self.stats.completed_at.is_some() {
+            return;
+        }
         self.stats.completed_at = Some(now);
         self.stats.sum_cwnd_at_completion = self.ccs.iter().map(|c| c.cwnd).sum();
         for sf in self.subflows.iter_mut() {
