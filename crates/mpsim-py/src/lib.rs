@@ -1,0 +1,79 @@
+//! Python bindings of mpsim-core, built by maturin into `mpsim._core`.
+//!
+//! The boundary is deliberately narrow: a whole scenario goes in as JSON and
+//! whole result tables come out as JSON, so nothing per packet crosses into
+//! Python. Every core error becomes a Python exception, and a panic inside the
+//! engine (a bug) is caught here and raised as [`InternalError`] instead of
+//! reaching the user as a `PanicException`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use mpsim_core::Error;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+create_exception!(
+    _core,
+    ConfigError,
+    PyValueError,
+    "An invalid scenario: the message names the field, the value and what is allowed."
+);
+create_exception!(
+    _core,
+    InternalError,
+    PyRuntimeError,
+    "A broken invariant inside the engine (a bug in mpsim, not in the scenario)."
+);
+
+fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::Config(c) => ConfigError::new_err(c.to_string()),
+        Error::Internal(m) => InternalError::new_err(m),
+    }
+}
+
+fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(to_py),
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(InternalError::new_err(format!("the engine panicked: {what}")))
+        }
+    }
+}
+
+/// Runs one scenario given as a JSON string; returns the results as a JSON
+/// string. The GIL is released while the simulation runs.
+#[pyfunction]
+fn run_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
+    let text = config_json.to_owned();
+    py.detach(move || guarded(|| mpsim_core::run_json(&text)))
+}
+
+/// Checks a scenario given as a JSON string without running it.
+#[pyfunction]
+fn validate_json(py: Python<'_>, config_json: &str) -> PyResult<()> {
+    let text = config_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+            mpsim_core::build::build(&cfg)?;
+            Ok(())
+        })
+    })
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    m.add("ConfigError", m.py().get_type::<ConfigError>())?;
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
