@@ -443,7 +443,14 @@ impl ScenarioConfig {
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            ConfigError::new(if path == "." { String::new() } else { path }, e.inner().to_string())
+            // serde_json appends the position in the JSON text, which means
+            // nothing to a user who wrote TOML or Python: keep the message.
+            let message = e.inner().to_string();
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_string(),
+                None => message,
+            };
+            ConfigError::new(if path == "." { String::new() } else { path }, message)
         })
     }
 }

@@ -1,0 +1,45 @@
+# Two commands for a fresh clone: `make run` (the main job) and `make test` (every test).
+# Everything is installed into .venv from the package registries; nothing by hand.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.deps-installed
+
+.PHONY: run test build venv bench clean lint
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt maturin \
+		numpy pyarrow pydantic typer rich matplotlib \
+		pytest pytest-timeout hypothesis ruff mypy pandas polars "dask[distributed]"
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Builds the Rust core into the package (release mode) and installs it editable.
+build: $(STAMP)
+	@echo "building the Rust core (release) into .venv ..."
+	@VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release \
+		> $(VENV)/build.log 2>&1 || { cat $(VENV)/build.log; exit 1; }
+
+run: build
+	$(BIN)/mpsim demo
+
+lint: build
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(BIN)/ruff check python tests
+	$(BIN)/ruff format --check python tests
+	$(BIN)/mypy
+
+test: lint
+	cargo test -p mpsim-core
+	$(BIN)/pytest -q
+
+bench: build
+	cargo bench -p mpsim-core --bench core
+
+clean:
+	rm -rf $(VENV) target

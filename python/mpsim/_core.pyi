@@ -1,0 +1,15 @@
+"""Type stubs of the compiled core (crates/mpsim-py)."""
+
+__version__: str
+
+class ConfigError(ValueError):
+    """An invalid scenario: the message names the field, the value and what is allowed."""
+
+class InternalError(RuntimeError):
+    """A broken invariant inside the engine: a bug in mpsim, not in the scenario."""
+
+def run_json(config_json: str) -> str:
+    """Runs one scenario (JSON) and returns its results (JSON)."""
+
+def validate_json(config_json: str) -> None:
+    """Checks a scenario (JSON) without running it; raises ConfigError."""

@@ -1,0 +1,144 @@
+"""The thin layer over the compiled core: a whole configuration goes in, whole result tables come out.
+
+The configuration is the core's own JSON form (see ``crates/mpsim-core/src/config.rs``): quantities in
+integer base units named in the field (``rate_bps``, ``delay_ns``, ``limit_pkts``). The typed scenario
+model (:mod:`mpsim.scenario`) builds it from files with unit strings; this module accepts it directly,
+which is what a test or a script that wants full control uses.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from mpsim._core import ConfigError, run_json, validate_json
+
+__all__ = ["Results", "run_config", "validate_config"]
+
+
+def _check_finite(value: Any, path: str) -> None:
+    """JSON has no NaN or infinity: name the field before the encoder fails without saying where."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{path}: {value!r} is not a finite number")
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _check_finite(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        for i, v in enumerate(value):
+            _check_finite(v, f"{path}[{i}]")
+
+
+def _encode(config: Mapping[str, Any]) -> str:
+    _check_finite(config, "")
+    return json.dumps(config, allow_nan=False)
+
+
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Raises :class:`mpsim.ConfigError` (a ``ValueError``) naming the field at fault, or returns."""
+    validate_json(_encode(config))
+
+
+def run_config(config: Mapping[str, Any]) -> Results:
+    """Runs one scenario given in the core's configuration form."""
+    return Results(json.loads(run_json(_encode(config))))
+
+
+def _table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.Table.from_pylist(rows)
+
+
+class Results:
+    """What one run reports, as Arrow tables (``.to_pandas()`` / ``polars.from_arrow`` convert them).
+
+    ``raw`` keeps the core's nested form for anything not tabulated here.
+    """
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+
+    @property
+    def seed(self) -> int:
+        return int(self.raw["seed"])
+
+    @property
+    def end_time_s(self) -> float:
+        return float(self.raw["end_time_ns"]) / 1e9
+
+    @property
+    def events_processed(self) -> int:
+        return int(self.raw["events_processed"])
+
+    @property
+    def links(self) -> pa.Table:
+        """One row per link: counters of packets and bytes enqueued, dropped by cause, delivered."""
+        return _table(self.raw["links"])
+
+    @property
+    def udp_flows(self) -> pa.Table:
+        return _table(self.raw["udp_flows"])
+
+    @property
+    def tcp_flows(self) -> pa.Table:
+        """One row per TCP flow (and per repetition of a flow sequence)."""
+        return _table(self.raw["tcp_flows"])
+
+    @property
+    def mptcp_connections(self) -> pa.Table:
+        """One row per MPTCP connection (subflows in :attr:`mptcp_subflows`)."""
+        rows = [{k: v for k, v in c.items() if k != "subflows"} for c in self.raw["mptcp_connections"]]
+        return _table(rows)
+
+    @property
+    def mptcp_subflows(self) -> pa.Table:
+        """One row per subflow, with its connection's name."""
+        rows = []
+        for c in self.raw["mptcp_connections"]:
+            for s in c["subflows"]:
+                flow = {f"{k}": v for k, v in s["flow"].items() if k != "name"}
+                rows.append(
+                    {
+                        "connection": c["name"],
+                        "subflow": s["index"],
+                        "src": s["src"],
+                        "dst": s["dst"],
+                        "established_ns": s["established_ns"],
+                        "bytes_received": s["bytes_received"],
+                        **flow,
+                    }
+                )
+        return _table(rows)
+
+    @property
+    def tcp_traces(self) -> pa.Table:
+        """Long form: one row per traced ACK of every traced flow or subflow."""
+        cols: dict[str, list[Any]] = {
+            k: [] for k in ("flow", "subflow", "time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes")
+        }
+        for t in self.raw["tcp_traces"]:
+            n = len(t["time_ns"])
+            cols["flow"].extend([t["flow"]] * n)
+            cols["subflow"].extend([t["subflow"]] * n)
+            for k in ("time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes"):
+                cols[k].extend(t[k])
+        return pa.table(cols)
+
+    @property
+    def queue_traces(self) -> pa.Table:
+        """Long form: one row per queue sample of every traced link."""
+        cols: dict[str, list[Any]] = {k: [] for k in ("link", "time_ns", "queue_pkts", "queue_bytes")}
+        for t in self.raw["queue_traces"]:
+            cols["link"].extend([t["link"]] * len(t["time_ns"]))
+            for k in ("time_ns", "queue_pkts", "queue_bytes"):
+                cols[k].extend(t[k])
+        return pa.table(cols)
+
+    def link(self, name: str) -> dict[str, Any]:
+        """The counters of one link by name."""
+        for row in self.raw["links"]:
+            if row["name"] == name:
+                return dict(row)
+        raise KeyError(name)
