@@ -13,3 +13,6 @@ def run_json(config_json: str) -> str:
 
 def validate_json(config_json: str) -> None:
     """Checks a scenario (JSON) without running it; raises ConfigError."""
+
+def run_json_timed(config_json: str) -> tuple[str, float, float]:
+    """Runs one scenario; returns (results JSON, build wall seconds, run wall seconds)."""

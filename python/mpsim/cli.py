@@ -52,24 +52,17 @@ def demo(seed: Annotated[int, typer.Option(help="Master seed of the run.")] = 1)
     flows = Table(title="Flows (5 MB each)")
     for col in ("flow", "kind", "completion s", "retransmissions", "RTOs"):
         flows.add_column(col, justify="right" if col != "flow" else "left")
-    for row in res.tcp_flows.to_pylist():
-        fct = row["fct_ns"]
-        flows.add_row(
-            row["name"],
-            "TCP Reno",
-            f"{fct / 1e9:.3f}" if fct is not None else "—",
-            str(row["retransmits_fast"] + row["retransmits_rto"]),
-            str(row["rto_count"]),
-        )
-    for row in res.mptcp_connections.to_pylist():
-        fct = row["fct_ns"]
-        flows.add_row(
-            row["name"],
-            "MPTCP LIA, 2 subflows",
-            f"{fct / 1e9:.3f}" if fct is not None else "—",
-            str(row["retransmits_fast"] + row["retransmits_rto"]),
-            str(row["rto_count"]),
-        )
+    kinds = [(res.tcp_flows, "TCP Reno"), (res.mptcp_connections, "MPTCP LIA, 2 subflows")]
+    for table, kind in kinds:
+        for row in table.to_pylist():
+            fct = row["fct_ns"]
+            flows.add_row(
+                row["name"],
+                kind,
+                f"{fct / 1e9:.3f}" if fct is not None else "—",
+                str(row["retransmits_fast"] + row["retransmits_rto"]),
+                str(row["rto_count"]),
+            )
     console.print(flows)
 
     bn = res.link("R1-R2")
@@ -88,6 +81,44 @@ def demo(seed: Annotated[int, typer.Option(help="Master seed of the run.")] = 1)
         f"{res.events_processed:,} events in {wall:.3f} s of wall time "
         f"({res.events_processed / max(wall, 1e-9):,.0f} events/s), seed {res.seed}."
     )
+
+
+@app.command()
+def bench(
+    name: Annotated[str, typer.Argument(help="Benchmark to run; `mpsim bench list` names them.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Run a fixed benchmark scenario and report wall time, events/s, packets/s and peak memory."""
+    import json as _json
+
+    from mpsim.bench import BENCHMARKS
+
+    if name == "list":
+        for key, (description, _) in BENCHMARKS.items():
+            console.print(f"[bold]{key}[/bold]  {description}")
+        return
+    if name not in BENCHMARKS:
+        raise ConfigError(f"bench: unknown benchmark '{name}'; known: {', '.join(BENCHMARKS)}")
+    with console.status(f"running {name} ..."):
+        report = BENCHMARKS[name][1]()
+    if as_json:
+        print(_json.dumps(report.to_dict(), indent=2))
+        return
+    table = Table(title=f"{name}: {BENCHMARKS[name][0]}", show_header=False)
+    rows = [
+        ("simulated seconds", f"{report.simulated_s:g}"),
+        ("bottleneck packets", f"{report.bottleneck_packets:,}"),
+        ("events", f"{report.events:,}"),
+        ("build wall s", f"{report.build_wall_s:.3f}"),
+        ("run wall s", f"{report.run_wall_s:.3f}"),
+        ("events / wall s", f"{report.events_per_s:,.0f}"),
+        ("bottleneck packets / wall s", f"{report.bottleneck_packets_per_s:,.0f}"),
+        ("peak memory MiB", f"{report.peak_memory_mib:.1f}"),
+    ]
+    rows += [(k.replace("_", " "), f"{v:.4g}" if isinstance(v, float) else str(v)) for k, v in report.extra.items()]
+    for key, value in rows:
+        table.add_row(key, value)
+    console.print(table)
 
 
 def main() -> None:

@@ -1,0 +1,131 @@
+"""Fixed benchmark scenarios (docs/performance.md gives the figures and how they were measured).
+
+Each benchmark builds its scenario, runs it once and reports the wall time of the run alone (building
+excluded), events per second, simulated bottleneck packets per wall second and the process's peak
+memory. Wall time is measured in the binding (``run_json_timed``); the engine never reads a clock.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mpsim._core import run_json_timed
+from mpsim.engine import Results, _encode
+
+MS = 1_000_000
+S = 1_000_000_000
+
+
+@dataclass
+class BenchReport:
+    name: str
+    simulated_s: float
+    bottleneck_packets: int
+    events: int
+    build_wall_s: float
+    run_wall_s: float
+    events_per_s: float
+    bottleneck_packets_per_s: float
+    peak_memory_mib: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _droptail_link(name: str, src: str, dst: str, rate_bps: int, delay_ns: int, limit_pkts: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "from": src,
+        "to": dst,
+        "rate_bps": rate_bps,
+        "delay_ns": delay_ns,
+        "queue": {"type": "drop_tail", "limit_pkts": limit_pkts},
+    }
+
+
+def dumbbell_config(n: int) -> dict[str, Any]:
+    """``dumbbell-N``: N long-lived TCP NewReno flows (profile ``ns3``, MSS 1400, IW 10), each sender on its
+    own 1 Gbit/s / 5 ms access link to R1, receivers likewise behind R2, one 100 Mbit/s / 10 ms bottleneck
+    R1→R2 with a drop-tail buffer of one BDP (344 packets: 100 Mbit/s x 40 ms over 1454-byte packets),
+    flow i starting at i/N s, 20 simulated seconds."""
+    nodes: list[dict[str, Any]] = [{"name": "R1", "kind": "router"}, {"name": "R2", "kind": "router"}]
+    links = [
+        _droptail_link("R1-R2", "R1", "R2", 100_000_000, 10 * MS, 344),
+        _droptail_link("R2-R1", "R2", "R1", 100_000_000, 10 * MS, 344),
+    ]
+    flows = []
+    for i in range(n):
+        src, dst = f"S{i}", f"D{i}"
+        for host, router in ((src, "R1"), (dst, "R2")):
+            nodes.append({"name": host})
+            links.append(_droptail_link(f"{host}-{router}", host, router, 1_000_000_000, 5 * MS, 1000))
+            links.append(_droptail_link(f"{router}-{host}", router, host, 1_000_000_000, 5 * MS, 1000))
+        flows.append(
+            {
+                "name": f"f{i}",
+                "src": src,
+                "dst": dst,
+                "start_ns": i * S // n,
+                "cc": {"type": "reno"},
+                "tcp": {"profile": "ns3"},
+            }
+        )
+    return {"seed": 1, "stop_time_ns": 20 * S, "nodes": nodes, "links": links, "tcp_flows": flows}
+
+
+def _peak_memory_mib() -> float:
+    # ru_maxrss is in KiB on Linux.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def jain_index(values: list[float]) -> float:
+    """Jain's fairness index (Σx)² / (n·Σx²): 1 when all are equal, 1/n when one takes everything."""
+    total = sum(values)
+    squares = sum(v * v for v in values)
+    return total * total / (len(values) * squares) if squares > 0 else 0.0
+
+
+def run_scenario_bench(name: str, config: dict[str, Any], bottleneck: str) -> tuple[BenchReport, Results]:
+    """Runs one scenario and measures it; ``bottleneck`` names the link whose delivered packets count."""
+    text, build_s, run_s = run_json_timed(_encode(config))
+    res = Results(json.loads(text))
+    packets = int(res.link(bottleneck)["delivered_pkts"])
+    report = BenchReport(
+        name=name,
+        simulated_s=res.end_time_s,
+        bottleneck_packets=packets,
+        events=res.events_processed,
+        build_wall_s=build_s,
+        run_wall_s=run_s,
+        events_per_s=res.events_processed / run_s if run_s > 0 else float("inf"),
+        bottleneck_packets_per_s=packets / run_s if run_s > 0 else float("inf"),
+        peak_memory_mib=_peak_memory_mib(),
+    )
+    return report, res
+
+
+def bench_dumbbell(n: int) -> BenchReport:
+    cfg = dumbbell_config(n)
+    report, res = run_scenario_bench(f"dumbbell-{n}", cfg, "R1-R2")
+    seconds = cfg["stop_time_ns"] / S
+    goodputs = [row["bytes_delivered"] * 8 / seconds / 1e6 for row in res.tcp_flows.to_pylist()]
+    report.extra = {
+        "aggregate_goodput_mbps": sum(goodputs),
+        "jain_index": jain_index(goodputs),
+        "bottleneck_drops": res.link("R1-R2")["dropped_overflow_pkts"],
+    }
+    return report
+
+
+BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
+    "dumbbell-20": (
+        "20 long-lived NewReno flows (ns3 profile) through a 100 Mbit/s dumbbell, 20 s",
+        lambda: bench_dumbbell(20),
+    ),
+    "dumbbell-100": ("100 long-lived NewReno flows through the same dumbbell, 20 s", lambda: bench_dumbbell(100)),
+}

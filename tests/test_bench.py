@@ -1,0 +1,31 @@
+"""The benchmark scenarios: their reports are complete and the simulated outcome matches ns-3's.
+
+Speed is measured by running ``mpsim bench``, never asserted here; these tests check what the
+benchmarks simulate.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpsim.bench import BENCHMARKS, bench_dumbbell, jain_index
+
+
+def test_jain_index_bounds() -> None:
+    assert jain_index([3.0, 3.0, 3.0]) == pytest.approx(1.0)
+    assert jain_index([1.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize(("n", "ns3_goodput_mbps"), [(20, 95.1), (100, 95.6)])
+def test_dumbbell_goodput_is_within_two_percent_of_ns3(n: int, ns3_goodput_mbps: float) -> None:
+    report = bench_dumbbell(n)
+    assert report.name in BENCHMARKS
+    assert report.simulated_s == pytest.approx(20.0)
+    # 100 Mbit/s for 20 s is at most 171,939 packets of 1454 bytes.
+    assert 0.95 * 171_939 < report.bottleneck_packets <= 171_940
+    # Each data packet crosses three links, each costing an arrival and an end of transmission.
+    assert report.events >= 6 * report.bottleneck_packets
+    goodput = report.extra["aggregate_goodput_mbps"]
+    assert abs(goodput - ns3_goodput_mbps) / ns3_goodput_mbps < 0.02
+    assert 0.0 < report.extra["jain_index"] <= 1.0
+    assert report.run_wall_s > 0 and report.peak_memory_mib > 0
