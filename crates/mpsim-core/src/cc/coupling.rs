@@ -186,4 +186,54 @@ mod tests {
         assert_eq!(s.cwnd, 11_000);
         assert_eq!(cnt, 0);
     }
+
+    #[test]
+    fn configurations_parse_with_defaults_and_reject_unknown_fields() {
+        use crate::transport::tcp::config::CcConfig;
+        let parse = |j: &str| serde_json::from_str::<CcConfig>(j);
+        for ty in ["lia", "olia", "balia"] {
+            let paper = parse(&format!(r#"{{"type":"{ty}"}}"#)).unwrap();
+            let linux = parse(&format!(r#"{{"type":"{ty}","flavour":"linux"}}"#)).unwrap();
+            let flavours = |c: &CcConfig| match c {
+                CcConfig::Lia { config } => config.flavour,
+                CcConfig::Olia { config } => config.flavour,
+                CcConfig::Balia { config } => config.flavour,
+                _ => unreachable!(),
+            };
+            assert_eq!(flavours(&paper), Flavour::Paper);
+            assert_eq!(flavours(&linux), Flavour::Linux);
+            assert!(parse(&format!(r#"{{"type":"{ty}","flavour":"kernel"}}"#)).is_err());
+            assert!(parse(&format!(r#"{{"type":"{ty}","flavor":"linux"}}"#)).is_err());
+        }
+        assert_eq!(
+            parse(r#"{"type":"ewtcp"}"#).unwrap(),
+            CcConfig::Ewtcp {
+                config: Default::default()
+            }
+        );
+        match parse(r#"{"type":"ewtcp","a":0.5}"#).unwrap() {
+            CcConfig::Ewtcp { config } => assert_eq!(config.a, Some(0.5)),
+            c => panic!("{c:?}"),
+        }
+        match parse(r#"{"type":"semicoupled"}"#).unwrap() {
+            CcConfig::Semicoupled { config } => assert_eq!(config.a, 1.0),
+            c => panic!("{c:?}"),
+        }
+        assert!(parse(r#"{"type":"coupled"}"#).is_ok());
+        assert!(parse(r#"{"type":"coupled","a":1}"#).is_err());
+    }
+
+    #[test]
+    fn a_bad_weight_names_the_field() {
+        use crate::transport::tcp::config::CcConfig;
+        let cc: CcConfig = serde_json::from_str(r#"{"type":"semicoupled","a":-1}"#).unwrap();
+        let e = crate::build::resolve_tcp("mptcp_connections[0]", &Default::default(), &Some(cc), true)
+            .err()
+            .expect("rejected");
+        let text = e.to_string();
+        assert!(
+            text.contains("mptcp_connections[0].cc.a") && text.contains("-1"),
+            "{text}"
+        );
+    }
 }

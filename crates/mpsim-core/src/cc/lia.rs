@@ -112,7 +112,9 @@ impl Lia {
         let sum: u128 = s
             .iter()
             .filter(|sf| coupling::counts(sf))
-            .map(|sf| ((coupling::cwnd_pkts(sf) as u128) << ALPHA_SCALE_DEN) * best_rtt / coupling::srtt_us8(sf) as u128)
+            .map(|sf| {
+                ((coupling::cwnd_pkts(sf) as u128) << ALPHA_SCALE_DEN) * best_rtt / coupling::srtt_us8(sf) as u128
+            })
             .sum();
         let den = (sum * sum).max(1);
         let alpha = ((best_w << ALPHA_SCALE_NUM) / den) as u64;
