@@ -234,3 +234,177 @@ fn coupled_algorithms_move_traffic_to_the_less_lossy_path() {
         assert!(f > uncoupled + 0.08, "{name}: {f:.3} vs uncoupled {uncoupled:.3}");
     }
 }
+
+// ----- property: bounded windows, no faster than Reno ------------------------
+
+mod properties {
+    use mpsim_core::cc::*;
+    use mpsim_core::time::{SimDuration, SimTime};
+    use proptest::prelude::*;
+
+    const MSS: u64 = 1000;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        /// An ACK of `segs` segments on subflow r.
+        Ack { r: usize, segs: u64 },
+        /// Fast recovery starts on subflow r (SACK: cwnd = ssthresh).
+        Loss { r: usize },
+        /// Fast recovery ends on subflow r (cwnd = ssthresh).
+        Exit { r: usize },
+        /// A retransmission timeout on subflow r (cwnd = 1 MSS).
+        Rto { r: usize },
+        /// A new RTT estimate on subflow r.
+        Rtt { r: usize, ms: u64 },
+        /// Subflow r becomes established.
+        Join { r: usize },
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            8 => (0..4usize, 1..4u64).prop_map(|(r, segs)| Op::Ack { r, segs }),
+            1 => (0..4usize).prop_map(|r| Op::Loss { r }),
+            1 => (0..4usize).prop_map(|r| Op::Exit { r }),
+            1 => (0..4usize).prop_map(|r| Op::Rto { r }),
+            1 => (0..4usize, 1..400u64).prop_map(|(r, ms)| Op::Rtt { r, ms }),
+            1 => (0..4usize).prop_map(|r| Op::Join { r }),
+        ]
+    }
+
+    fn subflow() -> impl Strategy<Value = (u64, u64, bool)> {
+        (1..200u64, 1..400u64, prop::bool::weighted(0.8))
+    }
+
+    /// Every coupled algorithm in both flavours, and how much faster than
+    /// Reno's acked·MSS/cwnd a subflow may grow per ACK: 1 for all but OLIA,
+    /// whose α_r ≤ 1/n ≤ 1/2 adds up to half of Reno's increase on a best
+    /// path that does not have the largest window (its first term alone is
+    /// at most 1/w_r); the kernel's OLIA counter also rounds 1023/1024 up.
+    fn algorithms() -> Vec<(&'static str, Cc, f64)> {
+        let reno = RenoConfig::default();
+        let mut v = Vec::new();
+        for flavour in [Flavour::Paper, Flavour::Linux] {
+            v.push(("lia", Cc::Lia(Lia::new(LiaConfig { flavour }).with_reno(reno)), 1.0));
+            v.push((
+                "olia",
+                Cc::Olia(Olia::new(OliaConfig { flavour }).with_reno(reno)),
+                1.5 * 1024.0 / 1023.0,
+            ));
+            v.push((
+                "balia",
+                Cc::Balia(Balia::new(BaliaConfig { flavour }).with_reno(reno)),
+                1.0,
+            ));
+        }
+        v.push((
+            "ewtcp",
+            Cc::Ewtcp(Ewtcp::new(EwtcpConfig::default()).with_reno(reno)),
+            1.0,
+        ));
+        v.push((
+            "coupled",
+            Cc::Coupled(Coupled::new(CoupledConfig::default()).with_reno(reno)),
+            1.0,
+        ));
+        v.push((
+            "semicoupled",
+            Cc::SemiCoupled(SemiCoupled::new(SemiCoupledConfig::default()).with_reno(reno)),
+            1.0,
+        ));
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn windows_stay_bounded_and_never_outgrow_reno(
+            init in prop::collection::vec(subflow(), 1..=4),
+            ops in prop::collection::vec(op(), 0..300),
+        ) {
+            for (name, mut cc, factor) in algorithms() {
+                let mut s: Vec<SubflowCc> = init
+                    .iter()
+                    .map(|&(pkts, ms, est)| {
+                        let mut sf = SubflowCc::new(MSS as u32, pkts * MSS, pkts * MSS);
+                        sf.srtt = SimDuration::from_millis(ms);
+                        sf.established = est;
+                        sf
+                    })
+                    .collect();
+                cc.on_subflows_changed(&s);
+                let n = s.len();
+                // Per subflow since its last loss: growth from congestion
+                // avoidance, and what Reno would have grown (Σ acked·MSS/cwnd).
+                let mut growth = vec![0.0f64; n];
+                let mut reno = vec![0.0f64; n];
+                let now = SimTime::ZERO;
+                for o in &ops {
+                    match *o {
+                        Op::Ack { r, segs } if r < n && s[r].established && !s[r].in_recovery => {
+                            let acked = segs * MSS;
+                            s[r].bytes_acked += acked;
+                            if s[r].in_slow_start() {
+                                // Slow start is not congestion avoidance's.
+                                s[r].cwnd = (s[r].cwnd + acked).min(s[r].ssthresh);
+                                continue;
+                            }
+                            let before = s[r].cwnd;
+                            let info = AckInfo { now, acked_bytes: acked, cwnd_limited: true };
+                            cc.on_ack(&mut s, r, &info);
+                            growth[r] += s[r].cwnd.saturating_sub(before) as f64;
+                            reno[r] += (acked * MSS) as f64 / before as f64;
+                            prop_assert!(
+                                growth[r] <= factor * reno[r] + 2.0 * MSS as f64,
+                                "{name}: subflow {r} grew {} B where Reno would grow {} B", growth[r], reno[r]
+                            );
+                        }
+                        Op::Loss { r } if r < n && s[r].established && !s[r].in_recovery => {
+                            s[r].bytes_in_flight = s[r].cwnd;
+                            let ssthresh = cc.ssthresh_after_loss(&s, r, now);
+                            s[r].ssthresh = ssthresh;
+                            s[r].cwnd = ssthresh;
+                            s[r].in_recovery = true;
+                            s[r].loss_events += 1;
+                            // Reno's credit carried over a loss is Reno's own
+                            // business; start the comparison afresh.
+                            s[r].ca_credit = 0;
+                            growth[r] = 0.0;
+                            reno[r] = 0.0;
+                        }
+                        Op::Exit { r } if r < n && s[r].in_recovery => {
+                            s[r].cwnd = s[r].ssthresh.max(MSS);
+                            s[r].in_recovery = false;
+                            cc.on_recovery_exit(&mut s, r, now);
+                        }
+                        Op::Rto { r } if r < n && s[r].established => {
+                            s[r].bytes_in_flight = s[r].cwnd;
+                            s[r].ssthresh = cc.ssthresh_after_loss(&s, r, now);
+                            s[r].cwnd = MSS;
+                            s[r].in_recovery = false;
+                            s[r].ca_credit = 0;
+                            s[r].loss_events += 1;
+                            cc.on_rto(&mut s, r, now);
+                            growth[r] = 0.0;
+                            reno[r] = 0.0;
+                        }
+                        Op::Rtt { r, ms } if r < n => s[r].srtt = SimDuration::from_millis(ms),
+                        Op::Join { r } if r < n && !s[r].established => {
+                            s[r].established = true;
+                            cc.on_subflows_changed(&s);
+                        }
+                        _ => {}
+                    }
+                    for (i, sf) in s.iter().enumerate() {
+                        // Every algorithm's floor is one MSS (Reno's
+                        // ssthresh floor is 2 MSS; COUPLED and the kernel's
+                        // BALIA allow 1).
+                        prop_assert!(sf.cwnd >= MSS, "{name}: subflow {i} cwnd {}", sf.cwnd);
+                        prop_assert!(sf.ssthresh >= MSS, "{name}: subflow {i} ssthresh {}", sf.ssthresh);
+                        prop_assert!(sf.cwnd < 1 << 40, "{name}: subflow {i} cwnd {}", sf.cwnd);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -408,6 +408,19 @@ mod tests {
     }
 
     #[test]
+    fn a_best_path_without_the_largest_window_can_outgrow_reno() {
+        // rtt = (10, 1000) ms, w = (5, 10) packets, no loss yet (all in B),
+        // M = {1}, B\M = {0}, α_0 = 1/2. Per 1000 B acked on path 0:
+        // 10^6·[(5000/100)/(500 + 10)² + 0.5/5000] = 192.2 + 100 = 292.2 B,
+        // above Reno's 10^6/5000 = 200 B (bounded by 1.5× Reno: α ≤ 1/2).
+        let cc = Olia::new(OliaConfig::default());
+        let s = vec![sf(5, 10), sf(10, 1000)];
+        let want = 1e6 * (50.0 / 510.0f64.powi(2) + 0.5 / 5000.0);
+        assert!(close(cc.increase_bytes(&s, 0, 1000), want));
+        assert!(want > 200.0 && want < 300.0);
+    }
+
+    #[test]
     fn one_subflow_is_reno() {
         let mut s = vec![sf(10, 10), sf(20, 40)];
         s[1].established = false;
