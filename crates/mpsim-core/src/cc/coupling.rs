@@ -227,9 +227,9 @@ mod tests {
     fn a_bad_weight_names_the_field() {
         use crate::transport::tcp::config::CcConfig;
         let cc: CcConfig = serde_json::from_str(r#"{"type":"semicoupled","a":-1}"#).unwrap();
-        let e = crate::build::resolve_tcp("mptcp_connections[0]", &Default::default(), &Some(cc), true)
-            .err()
-            .expect("rejected");
+        let Err(e) = crate::build::resolve_tcp("mptcp_connections[0]", &Default::default(), &Some(cc), true) else {
+            panic!("a negative weight was accepted");
+        };
         let text = e.to_string();
         assert!(
             text.contains("mptcp_connections[0].cc.a") && text.contains("-1"),
