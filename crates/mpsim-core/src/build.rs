@@ -179,12 +179,27 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
             }
             Cc::Cubic(Cubic::new(*cubic))
         }
-        CcConfig::Ewtcp { config } => Cc::Ewtcp(crate::cc::Ewtcp::new(*config)),
-        CcConfig::Coupled { config } => Cc::Coupled(crate::cc::Coupled::new(*config)),
-        CcConfig::Semicoupled { config } => Cc::SemiCoupled(crate::cc::SemiCoupled::new(*config)),
-        CcConfig::Lia { config } => Cc::Lia(crate::cc::Lia::new(*config)),
-        CcConfig::Olia { config } => Cc::Olia(crate::cc::Olia::new(*config)),
-        CcConfig::Balia { config } => Cc::Balia(crate::cc::Balia::new(*config)),
+        CcConfig::Ewtcp { config } => {
+            if let Some(a) = config.a {
+                if !(a.is_finite() && a > 0.0) {
+                    return err(format!("{path}.cc.a"), format!("must be a positive number, got {a}"));
+                }
+            }
+            Cc::Ewtcp(crate::cc::Ewtcp::new(*config).with_reno(t.reno))
+        }
+        CcConfig::Coupled { config } => Cc::Coupled(crate::cc::Coupled::new(*config).with_reno(t.reno)),
+        CcConfig::Semicoupled { config } => {
+            if !(config.a.is_finite() && config.a > 0.0) {
+                return err(
+                    format!("{path}.cc.a"),
+                    format!("must be a positive number, got {}", config.a),
+                );
+            }
+            Cc::SemiCoupled(crate::cc::SemiCoupled::new(*config).with_reno(t.reno))
+        }
+        CcConfig::Lia { config } => Cc::Lia(crate::cc::Lia::new(*config).with_reno(t.reno)),
+        CcConfig::Olia { config } => Cc::Olia(crate::cc::Olia::new(*config).with_reno(t.reno)),
+        CcConfig::Balia { config } => Cc::Balia(crate::cc::Balia::new(*config).with_reno(t.reno)),
         CcConfig::Mpcubic { config } => Cc::MpCubic(crate::cc::MpCubic::new(*config)),
         CcConfig::Unmpcubic { config } => Cc::UnMpCubic(crate::cc::UnMpCubic::new(*config)),
     };

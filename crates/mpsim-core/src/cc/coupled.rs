@@ -1,27 +1,121 @@
-//! COUPLED (Couple+ paper Table I; Kelly & Voice 2005, Han et al. 2006): increase 1/w_total per ACK, decrease w_total/2.
+//! COUPLED (Couple+ paper Table I, row "COUPLED [24], [25]"; Kelly & Voice
+//! 2005, Han et al. 2006): fully coupled AIMD, Δw_t = 1/w_total per ACK and a
+//! decrease of w_total/2 on the subflow that saw the loss. It moves all
+//! traffic to the least congested paths and may abandon the others; here a
+//! subflow keeps at least one MSS so that it can still probe its path.
 
-use super::{AckInfo, CongestionAvoidance, SubflowCc};
+use super::coupling;
+use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct CoupledConfig {}
 
 #[derive(Clone, Debug, Default)]
 pub struct Coupled {
     pub config: CoupledConfig,
+    /// Single-path behaviour (one subflow taking part): the connection's Reno.
+    reno: Reno,
+    /// Per subflow: fraction of a byte of increase carried to the next ACK.
+    frac: Vec<f64>,
+}
+
+/// cwnd_total, bytes, over the subflows taking part (ssthresh for one in
+/// fast recovery).
+fn total(s: &[SubflowCc]) -> f64 {
+    s.iter()
+        .filter(|sf| coupling::counts(sf))
+        .map(coupling::paper_window)
+        .sum()
 }
 
 impl Coupled {
     pub fn new(config: CoupledConfig) -> Self {
-        Coupled { config }
+        Coupled {
+            config,
+            ..Coupled::default()
+        }
+    }
+
+    pub fn with_reno(mut self, reno: RenoConfig) -> Self {
+        self.reno = Reno::new(reno);
+        self
+    }
+
+    /// Couple+ Table I: Δw_t = 1/w_total per packet acknowledged, so
+    /// acked·MSS/cwnd_total bytes.
+    pub fn increase_bytes(s: &[SubflowCc], r: usize, acked: u64) -> f64 {
+        acked as f64 * s[r].mss as f64 / total(s)
     }
 }
 
 impl CongestionAvoidance for Coupled {
-    fn on_ack(&mut self, _s: &mut [SubflowCc], _r: usize, _ack: &AckInfo) {}
+    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
+        if !ack.cwnd_limited || ack.acked_bytes == 0 {
+            return;
+        }
+        if self.frac.len() < s.len() {
+            self.frac.resize(s.len(), 0.0);
+        }
+        if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
+            return self.reno.on_ack(s, r, ack);
+        }
+        let inc = Self::increase_bytes(s, r, ack.acked_bytes);
+        coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+    }
 
-    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {
-        (s[r].cwnd / 2).max(2 * s[r].mss as u64)
+    /// Couple+ Table I: w_t − w_total/2 (cwnd of the subflow at the loss,
+    /// w_total over the subflows taking part), at least one MSS.
+    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
+        if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
+            return self.reno.ssthresh_after_loss(s, r, now);
+        }
+        let half_total = (total(s) / 2.0) as u64;
+        s[r].cwnd.saturating_sub(half_total).max(s[r].mss as u64)
+    }
+
+    fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        if self.frac.len() < s.len() {
+            self.frac.resize(s.len(), 0.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coupling::test_util::*;
+    use super::*;
+
+    #[test]
+    fn increase_and_decrease_use_the_total_window() {
+        // w = (10, 30) packets: per 1000 B acked, 10^6/40000 = 25 B.
+        let mut s = vec![sf(10, 10), sf(30, 40)];
+        assert!(close(Coupled::increase_bytes(&s, 0, 1000), 25.0));
+        let mut cc = Coupled::new(CoupledConfig::default());
+        cc.on_ack(&mut s, 0, &ack(3000));
+        assert_eq!(s[0].cwnd, 10_075);
+        // Loss on subflow 1: 30000 − 40075/2 = 9963 (40075/2 = 20037.5 → 20037).
+        assert_eq!(cc.ssthresh_after_loss(&s, 1, SimTime::ZERO), 9_963);
+        // Loss on subflow 0: 10075 − 20037 < 0 → one MSS.
+        assert_eq!(cc.ssthresh_after_loss(&s, 0, SimTime::ZERO), 1_000);
+    }
+
+    #[test]
+    fn a_subflow_in_recovery_counts_with_its_ssthresh() {
+        let mut s = vec![sf(10, 10), sf(30, 40)];
+        s[1].in_recovery = true;
+        s[1].ssthresh = 15_000;
+        // w_total = 10000 + 15000: 10^6/25000 = 40 B.
+        assert!(close(Coupled::increase_bytes(&s, 0, 1000), 40.0));
     }
 }

@@ -1,27 +1,135 @@
-//! EWTCP (Couple+ paper Table I; Honda et al. 2009): each subflow runs Reno with increase a/w_r per ACK, a = 1/sqrt(n).
+//! EWTCP, equally weighted TCP (Couple+ paper Table I, row "EWTCP [23]";
+//! Honda et al. 2009): every subflow runs AIMD on its own with the increase
+//! scaled down, Δw_t = a/w_t per ACK with a = 1/sqrt(n), and the decrease
+//! w_t/2 of Reno. Nothing but n couples the subflows.
 
-use super::{AckInfo, CongestionAvoidance, SubflowCc};
+use super::coupling;
+use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EwtcpConfig {}
+#[serde(default, deny_unknown_fields)]
+pub struct EwtcpConfig {
+    /// The weight a of the increase a/w_t; `None` is Table I's 1/sqrt(n),
+    /// n = the number of subflows taking part.
+    pub a: Option<f64>,
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Ewtcp {
     pub config: EwtcpConfig,
+    /// Single-path behaviour (one subflow taking part): the connection's Reno.
+    reno: Reno,
+    /// Per subflow: fraction of a byte of increase carried to the next ACK.
+    frac: Vec<f64>,
 }
 
 impl Ewtcp {
     pub fn new(config: EwtcpConfig) -> Self {
-        Ewtcp { config }
+        Ewtcp {
+            config,
+            ..Ewtcp::default()
+        }
+    }
+
+    /// The Reno whose halving EWTCP uses, and which runs alone while only
+    /// one subflow takes part.
+    pub fn with_reno(mut self, reno: RenoConfig) -> Self {
+        self.reno = Reno::new(reno);
+        self
+    }
+
+    /// Couple+ Table I: a = 1/sqrt(n) unless configured.
+    pub fn weight(&self, s: &[SubflowCc]) -> f64 {
+        self.config
+            .a
+            .unwrap_or_else(|| 1.0 / (coupling::counted(s).max(1) as f64).sqrt())
+    }
+
+    /// Couple+ Table I: Δw_t = a/w_t per packet acknowledged, so
+    /// acked·MSS·a/cwnd_t bytes for an ACK of `acked` bytes.
+    pub fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> f64 {
+        self.weight(s) * acked as f64 * s[r].mss as f64 / s[r].cwnd as f64
     }
 }
 
 impl CongestionAvoidance for Ewtcp {
-    fn on_ack(&mut self, _s: &mut [SubflowCc], _r: usize, _ack: &AckInfo) {}
+    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
+        if !ack.cwnd_limited || ack.acked_bytes == 0 {
+            return;
+        }
+        if self.frac.len() < s.len() {
+            self.frac.resize(s.len(), 0.0);
+        }
+        if self.config.a.is_none() && (coupling::counted(s) <= 1 || !coupling::counts(&s[r])) {
+            // n = 1: a = 1, Reno itself.
+            return self.reno.on_ack(s, r, ack);
+        }
+        let inc = self.increase_bytes(s, r, ack.acked_bytes);
+        coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+    }
 
-    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {
-        (s[r].cwnd / 2).max(2 * s[r].mss as u64)
+    /// Couple+ Table I: decrease w_t/2, i.e. Reno's halving.
+    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
+        self.reno.ssthresh_after_loss(s, r, now)
+    }
+
+    fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        if self.frac.len() < s.len() {
+            self.frac.resize(s.len(), 0.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coupling::test_util::*;
+    use super::*;
+
+    #[test]
+    fn increase_is_scaled_by_one_over_sqrt_n() {
+        // n = 2: a = 1/sqrt(2); w = 10 packets: per 1000 B acked,
+        // 1000·1000/(sqrt(2)·10000) = 70.71 B. n = 4: a = 1/2, 50 B.
+        let s = vec![sf(10, 10), sf(20, 40)];
+        let cc = Ewtcp::new(EwtcpConfig::default());
+        assert!(close(cc.increase_bytes(&s, 0, 1000), 100.0 / 2f64.sqrt()));
+        // On the 20-packet subflow: 50/sqrt(2) = 35.36 B.
+        assert!(close(cc.increase_bytes(&s, 1, 1000), 50.0 / 2f64.sqrt()));
+        let s4 = vec![sf(10, 10), sf(20, 40), sf(5, 5), sf(5, 5)];
+        assert!(close(cc.increase_bytes(&s4, 0, 1000), 50.0));
+        let mut s = s;
+        let mut cc = cc;
+        cc.on_ack(&mut s, 0, &ack(1000));
+        assert_eq!(s[0].cwnd, 10_070);
+    }
+
+    #[test]
+    fn configured_weight_and_reno_decrease() {
+        let s = vec![sf(10, 10), sf(20, 40)];
+        let mut cc = Ewtcp::new(EwtcpConfig { a: Some(0.25) });
+        assert!(close(cc.increase_bytes(&s, 0, 2000), 50.0));
+        let mut s = s;
+        s[1].bytes_in_flight = 19_000;
+        assert_eq!(cc.ssthresh_after_loss(&s, 1, SimTime::ZERO), 9_500);
+    }
+
+    #[test]
+    fn one_subflow_is_reno() {
+        let mut s = vec![sf(10, 10), sf(20, 40)];
+        s[1].established = false;
+        let mut cc = Ewtcp::new(EwtcpConfig::default());
+        for _ in 0..10 {
+            cc.on_ack(&mut s, 0, &ack(1000));
+        }
+        assert_eq!(s[0].cwnd, 11_000);
     }
 }

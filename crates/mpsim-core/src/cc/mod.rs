@@ -13,6 +13,7 @@
 
 pub mod balia;
 pub mod coupled;
+pub mod coupling;
 pub mod cubic;
 pub mod ewtcp;
 pub mod lia;
@@ -26,6 +27,7 @@ use crate::time::{SimDuration, SimTime};
 
 pub use balia::{Balia, BaliaConfig};
 pub use coupled::{Coupled, CoupledConfig};
+pub use coupling::Flavour;
 pub use cubic::{Cubic, CubicConfig};
 pub use ewtcp::{Ewtcp, EwtcpConfig};
 pub use lia::{Lia, LiaConfig};

@@ -1,27 +1,122 @@
-//! SEMI-COUPLED (Couple+ paper Table I; Wischik et al. 2009): increase a/w_total per ACK, decrease w_r/2.
+//! SEMI-COUPLED (Couple+ paper Table I, row "SEMI-COUPLED [4]"): the increase
+//! is coupled, Δw_t = a/w_total per ACK with a constant a, the decrease is
+//! each subflow's own, w_t/2. It keeps some traffic on every path while
+//! preferring the less congested ones.
 
-use super::{AckInfo, CongestionAvoidance, SubflowCc};
+use super::coupling;
+use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SemiCoupledConfig {}
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SemiCoupledConfig {
+    /// The constant a of the increase a/w_total (Table I leaves it open;
+    /// 1 makes a lone subflow Reno).
+    pub a: f64,
+}
+
+impl Default for SemiCoupledConfig {
+    fn default() -> Self {
+        SemiCoupledConfig { a: 1.0 }
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct SemiCoupled {
     pub config: SemiCoupledConfig,
+    /// Single-path behaviour (one subflow taking part) and the halving.
+    reno: Reno,
+    /// Per subflow: fraction of a byte of increase carried to the next ACK.
+    frac: Vec<f64>,
 }
 
 impl SemiCoupled {
     pub fn new(config: SemiCoupledConfig) -> Self {
-        SemiCoupled { config }
+        SemiCoupled {
+            config,
+            ..SemiCoupled::default()
+        }
+    }
+
+    pub fn with_reno(mut self, reno: RenoConfig) -> Self {
+        self.reno = Reno::new(reno);
+        self
+    }
+
+    /// Couple+ Table I: Δw_t = a/w_total per packet acknowledged, so
+    /// acked·MSS·a/cwnd_total bytes; cwnd_total over the subflows taking
+    /// part (ssthresh for one in fast recovery).
+    pub fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> f64 {
+        let total: f64 = s
+            .iter()
+            .filter(|sf| coupling::counts(sf))
+            .map(coupling::paper_window)
+            .sum();
+        self.config.a * acked as f64 * s[r].mss as f64 / total
     }
 }
 
 impl CongestionAvoidance for SemiCoupled {
-    fn on_ack(&mut self, _s: &mut [SubflowCc], _r: usize, _ack: &AckInfo) {}
+    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
+        if !ack.cwnd_limited || ack.acked_bytes == 0 {
+            return;
+        }
+        if self.frac.len() < s.len() {
+            self.frac.resize(s.len(), 0.0);
+        }
+        if self.config.a == 1.0 && (coupling::counted(s) <= 1 || !coupling::counts(&s[r])) {
+            // w_total = w_t and a = 1: Reno itself.
+            return self.reno.on_ack(s, r, ack);
+        }
+        if !coupling::counts(&s[r]) {
+            return;
+        }
+        let inc = self.increase_bytes(s, r, ack.acked_bytes);
+        coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+    }
 
-    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {
-        (s[r].cwnd / 2).max(2 * s[r].mss as u64)
+    /// Couple+ Table I: decrease w_t/2, Reno's halving.
+    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
+        self.reno.ssthresh_after_loss(s, r, now)
+    }
+
+    fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        if self.frac.len() < s.len() {
+            self.frac.resize(s.len(), 0.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coupling::test_util::*;
+    use super::*;
+
+    #[test]
+    fn increase_is_a_over_total_window() {
+        // w = (10, 30) packets: per 1000 B acked, 10^6/40000 = 25 B on
+        // either subflow; with a = 0.5, 12.5 B.
+        let s = vec![sf(10, 10), sf(30, 40)];
+        let cc = SemiCoupled::new(SemiCoupledConfig::default());
+        assert!(close(cc.increase_bytes(&s, 0, 1000), 25.0));
+        assert!(close(cc.increase_bytes(&s, 1, 1000), 25.0));
+        let half = SemiCoupled::new(SemiCoupledConfig { a: 0.5 });
+        assert!(close(half.increase_bytes(&s, 1, 1000), 12.5));
+        let mut s = s;
+        let mut cc = cc;
+        cc.on_ack(&mut s, 1, &ack(2000));
+        assert_eq!(s[1].cwnd, 30_050);
+        // The halving is the subflow's own (RFC 5681 eq. (4) by default).
+        s[1].bytes_in_flight = 30_000;
+        assert_eq!(cc.ssthresh_after_loss(&s, 1, SimTime::ZERO), 15_000);
     }
 }

@@ -1,0 +1,239 @@
+//! What the coupled congestion-avoidance algorithms (EWTCP, COUPLED,
+//! SEMI-COUPLED, LIA, OLIA, BALIA) share: which subflows take part in the
+//! coupled sums, which window and RTT they contribute, how a fractional
+//! increase in bytes reaches an integer window, and the Linux kernel's
+//! per-ACK-event Reno counter. docs/algorithms.md, "Coupled congestion
+//! avoidance", gives the readings.
+
+use super::SubflowCc;
+
+/// Which version of a coupled algorithm runs.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flavour {
+    /// The published formulas: increases counted in acknowledged bytes,
+    /// computed in floating point from the current windows.
+    #[default]
+    Paper,
+    /// What the out-of-tree Linux MPTCP kernel v0.9x does: one counter step
+    /// per ACK event, windows in whole packets, its fixed-point arithmetic and
+    /// integer divisions (reference-semantics.md §2.1–2.3).
+    Linux,
+}
+
+/// RFC 6356 §3 / kernel `mptcp_sk_can_send && srtt_us`: a subflow takes part
+/// in the coupled sums when it can send and has an RTT sample.
+#[inline]
+pub(crate) fn counts(sf: &SubflowCc) -> bool {
+    sf.established && sf.srtt.0 > 0
+}
+
+/// Number of subflows that take part in the coupled sums.
+#[inline]
+pub(crate) fn counted(s: &[SubflowCc]) -> usize {
+    s.iter().filter(|sf| counts(sf)).count()
+}
+
+/// Number of established subflows (the kernel's `cnt_established`, which
+/// does not ask for an RTT sample).
+#[inline]
+pub(crate) fn established(s: &[SubflowCc]) -> usize {
+    s.iter().filter(|sf| sf.established).count()
+}
+
+/// The window, in bytes, a subflow contributes to the paper flavour's sums:
+/// ssthresh while it is in fast recovery (the window the fluid models assume
+/// right after the halving; cwnd is inflated or follows PRR there), else cwnd.
+#[inline]
+pub(crate) fn paper_window(sf: &SubflowCc) -> f64 {
+    if sf.in_recovery {
+        sf.ssthresh as f64
+    } else {
+        sf.cwnd as f64
+    }
+}
+
+/// Smoothed RTT in nanoseconds, as f64.
+#[inline]
+pub(crate) fn rtt_ns(sf: &SubflowCc) -> f64 {
+    sf.srtt.0 as f64
+}
+
+/// The kernel's `srtt_us`: eight times the smoothed RTT in microseconds
+/// (at least 1 so that it can divide).
+#[inline]
+pub(crate) fn srtt_us8(sf: &SubflowCc) -> u64 {
+    (sf.srtt.0 * 8 / 1000).max(1)
+}
+
+/// cwnd in whole packets (the kernel's `snd_cwnd`), at least 1.
+#[inline]
+pub(crate) fn cwnd_pkts(sf: &SubflowCc) -> u64 {
+    (sf.cwnd / sf.mss as u64).max(1)
+}
+
+/// Adds a (possibly negative) increase of `inc_bytes` to cwnd: the whole
+/// bytes go to cwnd, the fraction is carried in `frac` to the next ACK so
+/// that no increase is lost to rounding. cwnd never falls below one MSS.
+#[inline]
+pub(crate) fn apply_increase(sf: &mut SubflowCc, frac: &mut f64, inc_bytes: f64) {
+    let floor = sf.mss as u64;
+    if !inc_bytes.is_finite() {
+        return;
+    }
+    *frac += inc_bytes;
+    let whole = frac.floor();
+    *frac -= whole;
+    if whole >= 0.0 {
+        sf.cwnd = sf.cwnd.saturating_add(whole as u64);
+    } else {
+        sf.cwnd = sf.cwnd.saturating_sub((-whole) as u64).max(floor);
+    }
+}
+
+/// Linux `tcp_reno_ssthresh`: max(cwnd/2, 2) in whole packets, as bytes.
+#[inline]
+pub(crate) fn linux_reno_ssthresh(sf: &SubflowCc) -> u64 {
+    (cwnd_pkts(sf) / 2).max(2) * sf.mss as u64
+}
+
+/// The kernel's additive-increase counter (`mptcp_ccc_cong_avoid`,
+/// `mptcp_balia_cong_avoid`): one step per ACK event; once the counter has
+/// reached `threshold`, cwnd grows by one packet and the counter restarts.
+/// Returns whether cwnd grew.
+#[inline]
+pub(crate) fn linux_counter_step(sf: &mut SubflowCc, cnt: &mut u64, threshold: u64) -> bool {
+    if *cnt >= threshold {
+        sf.cwnd = cwnd_pkts(sf) * sf.mss as u64 + sf.mss as u64;
+        *cnt = 0;
+        true
+    } else {
+        *cnt += 1;
+        false
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::SubflowCc;
+    use crate::time::SimDuration;
+
+    pub const MSS: u64 = 1000;
+
+    /// An established subflow in congestion avoidance with `cwnd_pkts`
+    /// packets of 1000 bytes and the given smoothed RTT.
+    pub fn sf(cwnd_pkts: u64, rtt_ms: u64) -> SubflowCc {
+        let mut s = SubflowCc::new(MSS as u32, cwnd_pkts * MSS, cwnd_pkts * MSS / 2);
+        s.established = true;
+        s.srtt = SimDuration::from_millis(rtt_ms);
+        s.left_slow_start = true;
+        s
+    }
+
+    pub fn ack(bytes: u64) -> crate::cc::AckInfo {
+        crate::cc::AckInfo {
+            now: crate::time::SimTime::ZERO,
+            acked_bytes: bytes,
+            cwnd_limited: true,
+        }
+    }
+
+    pub fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_util::*;
+    use super::*;
+
+    #[test]
+    fn fractions_carry_over_and_negative_increases_respect_the_floor() {
+        let mut s = sf(10, 10);
+        let mut frac = 0.0;
+        apply_increase(&mut s, &mut frac, 0.6);
+        assert_eq!(s.cwnd, 10_000);
+        apply_increase(&mut s, &mut frac, 0.6);
+        assert_eq!(s.cwnd, 10_001);
+        assert!(close(frac, 0.2));
+        apply_increase(&mut s, &mut frac, -1.7);
+        // 0.2 − 1.7 = −1.5: floor −2, carry 0.5.
+        assert_eq!(s.cwnd, 9_999);
+        assert!(close(frac, 0.5));
+        apply_increase(&mut s, &mut frac, -1e9);
+        assert_eq!(s.cwnd, MSS);
+    }
+
+    #[test]
+    fn paper_window_is_ssthresh_in_recovery() {
+        let mut s = sf(10, 10);
+        s.ssthresh = 4000;
+        s.cwnd = 7000;
+        assert_eq!(paper_window(&s), 7000.0);
+        s.in_recovery = true;
+        assert_eq!(paper_window(&s), 4000.0);
+    }
+
+    #[test]
+    fn kernel_counter_grows_after_threshold_plus_one_events() {
+        let mut s = sf(10, 10);
+        let mut cnt = 0;
+        for _ in 0..10 {
+            assert!(!linux_counter_step(&mut s, &mut cnt, 10));
+        }
+        assert!(linux_counter_step(&mut s, &mut cnt, 10));
+        assert_eq!(s.cwnd, 11_000);
+        assert_eq!(cnt, 0);
+    }
+
+    #[test]
+    fn configurations_parse_with_defaults_and_reject_unknown_fields() {
+        use crate::transport::tcp::config::CcConfig;
+        let parse = |j: &str| serde_json::from_str::<CcConfig>(j);
+        for ty in ["lia", "olia", "balia"] {
+            let paper = parse(&format!(r#"{{"type":"{ty}"}}"#)).unwrap();
+            let linux = parse(&format!(r#"{{"type":"{ty}","flavour":"linux"}}"#)).unwrap();
+            let flavours = |c: &CcConfig| match c {
+                CcConfig::Lia { config } => config.flavour,
+                CcConfig::Olia { config } => config.flavour,
+                CcConfig::Balia { config } => config.flavour,
+                _ => unreachable!(),
+            };
+            assert_eq!(flavours(&paper), Flavour::Paper);
+            assert_eq!(flavours(&linux), Flavour::Linux);
+            assert!(parse(&format!(r#"{{"type":"{ty}","flavour":"kernel"}}"#)).is_err());
+            assert!(parse(&format!(r#"{{"type":"{ty}","flavor":"linux"}}"#)).is_err());
+        }
+        assert_eq!(
+            parse(r#"{"type":"ewtcp"}"#).unwrap(),
+            CcConfig::Ewtcp {
+                config: Default::default()
+            }
+        );
+        match parse(r#"{"type":"ewtcp","a":0.5}"#).unwrap() {
+            CcConfig::Ewtcp { config } => assert_eq!(config.a, Some(0.5)),
+            c => panic!("{c:?}"),
+        }
+        match parse(r#"{"type":"semicoupled"}"#).unwrap() {
+            CcConfig::Semicoupled { config } => assert_eq!(config.a, 1.0),
+            c => panic!("{c:?}"),
+        }
+        assert!(parse(r#"{"type":"coupled"}"#).is_ok());
+        assert!(parse(r#"{"type":"coupled","a":1}"#).is_err());
+    }
+
+    #[test]
+    fn a_bad_weight_names_the_field() {
+        use crate::transport::tcp::config::CcConfig;
+        let cc: CcConfig = serde_json::from_str(r#"{"type":"semicoupled","a":-1}"#).unwrap();
+        let Err(e) = crate::build::resolve_tcp("mptcp_connections[0]", &Default::default(), &Some(cc), true) else {
+            panic!("a negative weight was accepted");
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains("mptcp_connections[0].cc.a") && text.contains("-1"),
+            "{text}"
+        );
+    }
+}
