@@ -55,43 +55,51 @@ impl Default for MpCubicConfig {
     }
 }
 
-/// Time-average of a subflow's window over its congestion epochs.
+/// Time-averages of a subflow's window and smoothed RTT over its
+/// congestion epochs: the w̄_s and RTT_s of the paper's steady-state model.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WindowAverage {
+pub struct EpochAverage {
     /// ∫ cwnd dt over the running epoch, segment·seconds.
-    area: f64,
+    window_area: f64,
+    /// ∫ srtt dt over the running epoch, seconds².
+    rtt_area: f64,
     /// Length of the running epoch so far, seconds.
     span: f64,
-    /// Last time the integral was brought up to date, and the window since then (segments).
-    last: Option<(SimTime, f64)>,
-    /// Mean window (segments) of the last complete epoch.
-    pub last_epoch_mean: Option<f64>,
+    /// Last time the integrals were brought up to date, and the window
+    /// (segments) and srtt (seconds) since then.
+    last: Option<(SimTime, f64, f64)>,
+    /// Mean window (segments) and srtt (seconds) of the last complete epoch.
+    pub last_epoch_mean: Option<(f64, f64)>,
 }
 
-impl WindowAverage {
-    /// Brings the integral up to `now` and records the window from now on.
-    pub fn sample(&mut self, now: SimTime, cwnd: f64) {
-        if let Some((t, w)) = self.last {
+impl EpochAverage {
+    /// Brings the integrals up to `now` and records window and srtt from now on.
+    pub fn sample(&mut self, now: SimTime, sf: &SubflowCc) {
+        if let Some((t, w, rtt)) = self.last {
             let dt = now.saturating_since(t).as_secs_f64();
-            self.area += w * dt;
+            self.window_area += w * dt;
+            self.rtt_area += rtt * dt;
             self.span += dt;
         }
-        self.last = Some((now, cwnd));
+        self.last = Some((now, sf.cwnd as f64 / sf.mss as f64, sf.srtt.as_secs_f64()));
     }
 
-    /// A loss closes the running epoch.
-    pub fn close_epoch(&mut self, now: SimTime, cwnd_after: f64) {
-        self.sample(now, cwnd_after);
+    /// A loss closes the running epoch (`sf` holds the window set after it).
+    pub fn close_epoch(&mut self, now: SimTime, sf: &SubflowCc) {
+        self.sample(now, sf);
         if self.span > 0.0 {
-            self.last_epoch_mean = Some(self.area / self.span);
+            self.last_epoch_mean = Some((self.window_area / self.span, self.rtt_area / self.span));
         }
-        self.area = 0.0;
+        self.window_area = 0.0;
+        self.rtt_area = 0.0;
         self.span = 0.0;
     }
 
-    /// w̄: the last complete epoch's mean, or `current` before the first loss.
-    pub fn mean(&self, current: f64) -> f64 {
-        self.last_epoch_mean.unwrap_or(current)
+    /// (w̄ segments, RTT seconds): the last complete epoch's means, or the
+    /// subflow's current window and srtt before its first loss.
+    pub fn mean(&self, sf: &SubflowCc) -> (f64, f64) {
+        self.last_epoch_mean
+            .unwrap_or((sf.cwnd as f64 / sf.mss as f64, sf.srtt.as_secs_f64()))
     }
 }
 
@@ -129,7 +137,7 @@ pub struct MpCubic {
     /// Per-subflow CUBIC state, indexed like the subflows.
     pub state: Vec<CubicState>,
     /// Per-subflow window averages w̄.
-    pub avg: Vec<WindowAverage>,
+    pub avg: Vec<EpochAverage>,
     /// (δ_s, δ_s^MTCP) of each subflow's current epoch.
     pub delta: Vec<(f64, f64)>,
 }
@@ -153,8 +161,8 @@ impl MpCubic {
         let avg = &self.avg;
         let taking_part = move |i: usize| {
             let sf: &SubflowCc = &s[i];
-            let rtt = sf.srtt.as_secs_f64();
-            (sf.established && rtt > 0.0).then(|| (avg[i].mean(sf.cwnd as f64 / sf.mss as f64), rtt))
+            let (w, rtt) = avg[i].mean(sf);
+            (sf.established && rtt > 0.0 && sf.srtt.as_secs_f64() > 0.0).then_some((w, rtt))
         };
         match taking_part(r) {
             Some((w_r, _)) => deltas((0..s.len()).filter_map(taking_part), w_r, self.config.k),
@@ -171,7 +179,7 @@ impl CongestionAvoidance for MpCubic {
             return;
         }
         let mss = s[r].mss as f64;
-        self.avg[r].sample(ack.now, s[r].cwnd as f64 / mss);
+        self.avg[r].sample(ack.now, &s[r]);
         if self.state[r].needs_epoch() {
             let (delta, delta_tcp) = self.linking(s, r);
             self.delta[r] = (delta, delta_tcp);
@@ -189,29 +197,31 @@ impl CongestionAvoidance for MpCubic {
             self.state[r].begin_epoch(ack.now, s[r].cwnd as f64 / mss, c, friendly);
         }
         self.state[r].on_ack(&mut s[r], ack);
-        self.avg[r].sample(ack.now, s[r].cwnd as f64 / mss);
+        self.avg[r].sample(ack.now, &s[r]);
     }
 
     /// CUBIC's multiplicative decrease by β_cubic (Sec. III: "decreased by
     /// factor β as used in regular Cubic") with fast convergence.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
         self.ensure(s.len());
-        let sf = &s[r];
+        let mut sf = s[r].clone();
         let ssthresh = self.state[r].on_congestion(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence);
-        self.avg[r].close_epoch(now, ssthresh as f64 / sf.mss as f64);
+        // The window from here on is about the new ssthresh.
+        sf.cwnd = ssthresh;
+        self.avg[r].close_epoch(now, &sf);
         ssthresh
     }
 
     fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
         self.ensure(s.len());
         self.state[r].epoch_start = None;
-        self.avg[r].sample(now, s[r].cwnd as f64 / s[r].mss as f64);
+        self.avg[r].sample(now, &s[r]);
     }
 
     fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
         self.ensure(s.len());
         self.state[r].on_timeout();
-        self.avg[r].sample(now, s[r].cwnd as f64 / s[r].mss as f64);
+        self.avg[r].sample(now, &s[r]);
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
@@ -303,14 +313,20 @@ mod tests {
     }
 
     #[test]
-    fn window_average_is_time_weighted() {
-        let mut a = WindowAverage::default();
+    fn epoch_average_is_time_weighted() {
+        let mut a = EpochAverage::default();
         let t = |ms| SimTime::ZERO + SimDuration::from_millis(ms);
-        a.sample(t(0), 10.0);
-        a.sample(t(1000), 20.0);
-        // 10 segments for 1 s, 20 for 3 s: mean 17.5.
-        a.close_epoch(t(4000), 14.0);
-        assert_eq!(a.last_epoch_mean, Some(17.5));
-        assert_eq!(a.mean(99.0), 17.5);
+        let mut sf = SubflowCc::new(1000, 10_000, u64::MAX);
+        sf.srtt = SimDuration::from_millis(100);
+        a.sample(t(0), &sf);
+        sf.cwnd = 20_000;
+        sf.srtt = SimDuration::from_millis(140);
+        a.sample(t(1000), &sf);
+        // 10 segments / 100 ms for 1 s, 20 / 140 ms for 3 s: means 17.5 and 130 ms.
+        sf.cwnd = 14_000;
+        a.close_epoch(t(4000), &sf);
+        let (w, rtt) = a.last_epoch_mean.unwrap();
+        assert!(close(w, 17.5, 1e-12) && close(rtt, 0.13, 1e-12));
+        assert_eq!(a.mean(&sf), (w, rtt));
     }
 }
