@@ -165,18 +165,7 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
         }
         CcConfig::Uncoupled => Cc::Reno(Reno::new(t.reno)),
         CcConfig::Cubic { cubic } => {
-            if !(cubic.beta > 0.0 && cubic.beta < 1.0) {
-                return err(
-                    format!("{path}.cc.beta"),
-                    format!("must be in (0, 1), got {}", cubic.beta),
-                );
-            }
-            if !(cubic.c.is_finite() && cubic.c > 0.0) {
-                return err(
-                    format!("{path}.cc.c"),
-                    format!("must be a positive number, got {}", cubic.c),
-                );
-            }
+            check_cubic(path, cubic.c, cubic.beta)?;
             Cc::Cubic(Cubic::new(*cubic))
         }
         CcConfig::Ewtcp { config } => {
@@ -200,13 +189,41 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
         CcConfig::Lia { config } => Cc::Lia(crate::cc::Lia::new(*config).with_reno(t.reno)),
         CcConfig::Olia { config } => Cc::Olia(crate::cc::Olia::new(*config).with_reno(t.reno)),
         CcConfig::Balia { config } => Cc::Balia(crate::cc::Balia::new(*config).with_reno(t.reno)),
-        CcConfig::Mpcubic { config } => Cc::MpCubic(crate::cc::MpCubic::new(*config)),
-        CcConfig::Unmpcubic { config } => Cc::UnMpCubic(crate::cc::UnMpCubic::new(*config)),
+        CcConfig::Mpcubic { config } => {
+            check_cubic(path, config.c, config.beta)?;
+            if !(config.k >= 0.0 && config.k <= 4.0) {
+                return err(
+                    format!("{path}.cc.k"),
+                    format!("must be in [0, 4] (MPCubic Sec. III), got {}", config.k),
+                );
+            }
+            Cc::MpCubic(crate::cc::MpCubic::new(*config))
+        }
+        CcConfig::Unmpcubic { config } => {
+            check_cubic(path, config.c, config.beta)?;
+            if let Some(s) = config.scale {
+                if !(s > 0.0 && s <= 1.0) {
+                    return err(format!("{path}.cc.scale"), format!("must be in (0, 1], got {s}"));
+                }
+            }
+            Cc::UnMpCubic(crate::cc::UnMpCubic::new(*config))
+        }
     };
     Ok((t, cc))
 }
 
 type Res<T> = Result<T, ConfigError>;
+
+/// CUBIC's C and β_cubic (RFC 9438 §4.2, §4.6), shared by its multipath variants.
+fn check_cubic(path: &str, c: f64, beta: f64) -> Res<()> {
+    if !(beta > 0.0 && beta < 1.0) {
+        return err(format!("{path}.cc.beta"), format!("must be in (0, 1), got {beta}"));
+    }
+    if !(c.is_finite() && c > 0.0) {
+        return err(format!("{path}.cc.c"), format!("must be a positive number, got {c}"));
+    }
+    Ok(())
+}
 
 fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Res<T> {
     Err(ConfigError::new(path, msg))
