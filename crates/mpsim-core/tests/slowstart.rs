@@ -355,3 +355,4 @@ fn slow_start_configuration_is_validated() {
     assert_eq!(ss, css());
 }
 
+
