@@ -307,7 +307,10 @@ fn check_slow_start(path: &str, ss: &SlowStartConfig) -> Res<()> {
         SlowStartConfig::Lisa { config } => {
             let (min, max) = (config.min_credit_segments, config.max_credit_segments);
             if min == 0 {
-                return err(format!("{path}.min_credit_segments"), "must be at least 1 packet, got 0");
+                return err(
+                    format!("{path}.min_credit_segments"),
+                    "must be at least 1 packet, got 0",
+                );
             }
             if max < min {
                 return err(

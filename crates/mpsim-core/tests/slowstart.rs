@@ -318,15 +318,24 @@ fn coupled_slow_starts_combine_with_any_congestion_avoidance() {
 fn slow_start_configuration_is_validated() {
     let cases = [
         (r#"{"type":"css","alpha":1.0}"#, "slow_start.alpha"),
-        (r#"{"type":"css","con_ssthresh_bytes":0}"#, "slow_start.con_ssthresh_bytes"),
+        (
+            r#"{"type":"css","con_ssthresh_bytes":0}"#,
+            "slow_start.con_ssthresh_bytes",
+        ),
         (r#"{"type":"css","max_increase_mss":0}"#, "slow_start.max_increase_mss"),
-        (r#"{"type":"lisa","min_credit_segments":0}"#, "slow_start.min_credit_segments"),
+        (
+            r#"{"type":"lisa","min_credit_segments":0}"#,
+            "slow_start.min_credit_segments",
+        ),
         (
             r#"{"type":"lisa","min_credit_segments":5,"max_credit_segments":4}"#,
             "slow_start.max_credit_segments",
         ),
         (r#"{"type":"gsam","k_ns":0}"#, "slow_start.k_ns"),
-        (r#"{"type":"gsam","bottleneck_rate_bps":0}"#, "slow_start.bottleneck_rate_bps"),
+        (
+            r#"{"type":"gsam","bottleneck_rate_bps":0}"#,
+            "slow_start.bottleneck_rate_bps",
+        ),
         (
             r#"{"type":"gsam","bottleneck_buffer_pkts":4,"bottleneck_buffer_bytes":4000}"#,
             "slow_start.bottleneck_buffer_bytes",
@@ -354,5 +363,3 @@ fn slow_start_configuration_is_validated() {
     let ss: SlowStartConfig = serde_json::from_str(r#"{"type":"css"}"#).unwrap();
     assert_eq!(ss, css());
 }
-
-

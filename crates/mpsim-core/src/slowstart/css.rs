@@ -242,7 +242,11 @@ mod tests {
         let mut s = vec![sf(20, 100), sf(10, 200)];
         c.on_subflow_start(&mut s, 1, SimTime::ZERO);
         assert!((c.subflow_alpha(0) - 1.236_317_8).abs() < 1e-6);
-        assert!((c.subflow_alpha(1) - 1.528_481_7).abs() < 1e-6, "{}", c.subflow_alpha(1));
+        assert!(
+            (c.subflow_alpha(1) - 1.528_481_7).abs() < 1e-6,
+            "{}",
+            c.subflow_alpha(1)
+        );
     }
 
     #[test]
