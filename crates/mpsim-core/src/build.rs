@@ -13,7 +13,7 @@ use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
-use crate::slowstart::{Ss, Standard};
+use crate::slowstart::{SlowStartConfig, Ss, Standard};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::tcp::receiver::TcpReceiver;
@@ -326,6 +326,60 @@ fn check_queue(path: &str, q: &QueueConfig) -> Res<()> {
             }
             if limit_pkts == 0 {
                 return err(format!("{path}.limit_pkts"), "must be at least 1 packet, got 0");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The coupled slow starts' parameters.
+fn check_slow_start(path: &str, ss: &SlowStartConfig) -> Res<()> {
+    match *ss {
+        SlowStartConfig::Standard => Ok(()),
+        SlowStartConfig::Lisa { config } => {
+            let (min, max) = (config.min_credit_segments, config.max_credit_segments);
+            if min == 0 {
+                return err(
+                    format!("{path}.min_credit_segments"),
+                    "must be at least 1 packet, got 0",
+                );
+            }
+            if max < min {
+                return err(
+                    format!("{path}.max_credit_segments"),
+                    format!("must be at least min_credit_segments ({min}), got {max}"),
+                );
+            }
+            Ok(())
+        }
+        SlowStartConfig::Css { config } => {
+            if config.con_ssthresh_bytes == 0 {
+                return err(format!("{path}.con_ssthresh_bytes"), "must be at least 1 byte, got 0");
+            }
+            if !(config.alpha.is_finite() && config.alpha > 1.0) {
+                return err(
+                    format!("{path}.alpha"),
+                    format!("must be a finite growth factor > 1, got {}", config.alpha),
+                );
+            }
+            if config.max_increase_mss == 0 {
+                return err(format!("{path}.max_increase_mss"), "must be at least 1, got 0");
+            }
+            Ok(())
+        }
+        SlowStartConfig::Gsam { config } => {
+            if config.k_ns == Some(0) {
+                return err(format!("{path}.k_ns"), "must be a positive time, got 0");
+            }
+            check_positive_rate(&format!("{path}.bottleneck_rate_bps"), config.bottleneck_rate_bps)?;
+            if config.bottleneck_buffer_pkts.is_some() && config.bottleneck_buffer_bytes.is_some() {
+                return err(
+                    format!("{path}.bottleneck_buffer_bytes"),
+                    "give the buffer in packets or in bytes, not both",
+                );
+            }
+            if config.base_rtt_ns == Some(0) {
+                return err(format!("{path}.base_rtt_ns"), "must be a positive time, got 0");
             }
             Ok(())
         }
@@ -708,6 +762,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             }
         }
         let (params, cc) = resolve_tcp(&p, &m.tcp, &m.cc, true)?;
+        check_slow_start(&format!("{p}.slow_start"), &m.slow_start)?;
         let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
         if rcv_buffer < params.mss as u64 {
             return err(
@@ -731,7 +786,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             true,
             subflows,
             cc,
-            m.slow_start.build(params.slow_start),
+            m.slow_start.build(params.slow_start, pairs.len()),
             m.scheduler,
             SimTime(m.start_ns),
             SimDuration(m.join_delay_ns),

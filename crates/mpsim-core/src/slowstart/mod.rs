@@ -90,13 +90,15 @@ pub enum SlowStartConfig {
 }
 
 impl SlowStartConfig {
-    /// The strategy, with the profile's standard slow start where needed.
-    pub fn build(&self, standard: StandardConfig) -> Ss {
+    /// The strategy for a connection of `n_subflows` subflows (coupled
+    /// strategies size their per-subflow state here, once), with the
+    /// profile's standard slow start where needed.
+    pub fn build(&self, standard: StandardConfig, n_subflows: usize) -> Ss {
         match self {
             SlowStartConfig::Standard => Ss::Standard(Standard::new(standard)),
-            SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard)),
-            SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard)),
-            SlowStartConfig::Gsam { config } => Ss::Gsam(Gsam::new(*config, standard)),
+            SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard, n_subflows)),
+            SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard, n_subflows)),
+            SlowStartConfig::Gsam { config } => Ss::Gsam(Gsam::new(*config, standard, n_subflows)),
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
 use crate::packet::{Packet, Payload};
 use crate::sim::Core;
-use crate::slowstart::Ss;
+use crate::slowstart::{SlowStart, Ss};
 use crate::time::{SimDuration, SimTime};
 
 /// MPTCP option bytes on the wire (RFC 8684 §3), as Linux v0.9x sends them.
@@ -362,6 +362,16 @@ impl Connection {
     /// Bookkeeping after any sender event: traces and the moment the last
     /// subflow leaves slow start.
     fn after_event(&mut self, now: SimTime, r: usize) {
+        // A coupled slow start (CSS Alg. 1) can end the slow start of
+        // subflows other than the one whose ACK it processed.
+        for j in 0..self.subflows.len() {
+            let c = &mut self.ccs[j];
+            if c.established && !c.left_slow_start && !c.in_slow_start() {
+                self.subflows[j].sender.note_slow_start_exit(now, c.cwnd);
+                c.left_slow_start = true;
+                self.ss.on_exit(&mut self.ccs, j, now);
+            }
+        }
         let sf = &mut self.subflows[r];
         if let Some(t) = sf.trace.as_mut() {
             let c = &self.ccs[r];

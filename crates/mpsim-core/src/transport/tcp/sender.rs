@@ -540,7 +540,7 @@ impl TcpSender {
     }
 
     /// Records the first exit from slow start.
-    fn note_slow_start_exit(&mut self, now: SimTime, cwnd: u64) {
+    pub fn note_slow_start_exit(&mut self, now: SimTime, cwnd: u64) {
         if self.stats.slow_start_exit_at.is_none() {
             self.stats.slow_start_exit_at = Some(now);
             self.stats.cwnd_at_slow_start_exit = cwnd;
