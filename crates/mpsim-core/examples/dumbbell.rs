@@ -81,6 +81,7 @@ pub fn dumbbell(n: usize) -> ScenarioConfig {
         tcp_flows: flows,
         mptcp_connections: vec![],
         trace: TraceConfig::default(),
+        stop_when_complete: vec![],
     }
 }
 

@@ -819,8 +819,48 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         }
     }
 
+    // A flow of a sequence is named `name#k`: watching `name` waits for all of them.
+    let mut watched_remaining = 0;
+    for (i, name) in cfg.stop_when_complete.iter().enumerate() {
+        let mut found = false;
+        for c in connections.iter_mut() {
+            let base = c.name.split_once('#').map_or(c.name.as_str(), |(b, _)| b);
+            if c.name == *name || base == name {
+                found = true;
+                if !c.watched {
+                    c.watched = true;
+                    watched_remaining += 1;
+                }
+            }
+        }
+        if !found {
+            let known: Vec<&str> = cfg
+                .tcp_flows
+                .iter()
+                .map(|f| f.name.as_str())
+                .chain(cfg.mptcp_connections.iter().map(|m| m.name.as_str()))
+                .collect();
+            return err(
+                format!("stop_when_complete[{i}]"),
+                format!(
+                    "unknown flow or connection '{name}' (known: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            );
+        }
+    }
+
     let mut sim = Simulator {
-        core: Core { net, ..Core::default() },
+        core: Core {
+            net,
+            watch: !cfg.stop_when_complete.is_empty(),
+            watched_remaining,
+            ..Core::default()
+        },
         seed,
         stop_time: SimTime(cfg.stop_time_ns),
         endpoints,

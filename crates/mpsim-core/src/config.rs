@@ -44,6 +44,12 @@ pub struct ScenarioConfig {
     pub mptcp_connections: Vec<MptcpConnectionConfig>,
     #[serde(default)]
     pub trace: TraceConfig,
+    /// Names of TCP flows (a sequence counts as a whole) and MPTCP
+    /// connections: the run ends as soon as all of them have completed,
+    /// even if other traffic (long-lived flows, UDP) would go on until
+    /// `stop_time_ns`. Empty: run to `stop_time_ns` or until no event is left.
+    #[serde(default)]
+    pub stop_when_complete: Vec<String>,
 }
 
 /// TCP settings of a flow or of an MPTCP connection's subflows. Every field

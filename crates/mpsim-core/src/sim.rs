@@ -20,6 +20,11 @@ pub struct Core {
     pub net: Network,
     /// Reused buffer for packets a queue drops in bulk (no allocation per event).
     pub(crate) drop_scratch: Vec<QueuedPacket>,
+    /// Whether the run ends once every watched connection has completed
+    /// (`ScenarioConfig::stop_when_complete`).
+    pub(crate) watch: bool,
+    /// Watched connections that have not completed yet.
+    pub(crate) watched_remaining: u32,
 }
 
 /// Who receives packets delivered to an [`EndpointId`].
@@ -107,6 +112,9 @@ impl Simulator {
             self.core.now = time;
             self.events_processed += 1;
             self.dispatch(event);
+            if self.core.watch && self.core.watched_remaining == 0 {
+                return;
+            }
         }
     }
 

@@ -336,3 +336,29 @@ fn flows_in_sequence_start_a_gap_after_the_previous_completes() {
     assert!((mean - 0.3).abs() < 0.07, "mean gap {mean}");
     assert_eq!(r, run(&cfg).unwrap());
 }
+
+#[test]
+fn stop_when_complete_ends_the_run_at_the_watched_completion_and_changes_nothing_before() {
+    let mut cfg = path(10_000_000, 10 * MS, 50);
+    cfg.stop_time_ns = 30 * S;
+    cfg.tcp_flows = vec![
+        flow("short", Some(200 * 1400), Profile::Rfc),
+        flow("bulk", None, Profile::Rfc),
+    ];
+    cfg.udp_flows = vec![cbr("u", "A", "B", 500_000, 1000, 0, None)];
+    let full = run(&cfg).unwrap();
+    cfg.stop_when_complete = vec!["short".into()];
+    let early = run(&cfg).unwrap();
+    let done = full.tcp_flows[0].completed_ns.expect("the short flow completes");
+    assert_eq!(early.end_time_ns, done);
+    assert!(early.events_processed < full.events_processed);
+    assert_eq!(early.tcp_flows[0], full.tcp_flows[0]);
+    assert!(early.tcp_flows[1].completed_ns.is_none());
+
+    cfg.stop_when_complete = vec!["shrot".into()];
+    let e = run(&cfg).unwrap_err().to_string();
+    assert!(
+        e.contains("stop_when_complete[0]: unknown flow or connection 'shrot'"),
+        "{e}"
+    );
+}

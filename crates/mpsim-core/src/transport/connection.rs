@@ -119,6 +119,8 @@ pub struct Connection {
     /// of the gap between this flow's completion and the next one's start
     /// (each flow of a sequence has its own random stream).
     pub successor: Option<(u32, GapGenerator)>,
+    /// Whether the run waits for this connection (`stop_when_complete`).
+    pub watched: bool,
 }
 
 /// Draws the gaps of a flow sequence.
@@ -224,6 +226,7 @@ impl Connection {
             data_rx: DataReceiver::new(rcv_buffer_bytes),
             stats: ConnectionStats::default(),
             successor: None,
+            watched: false,
             subflows,
             params,
         }
@@ -330,11 +333,11 @@ impl Connection {
             }
             self.data_wnd = hdr.rwnd;
             if self.data_end != u64::MAX && self.data_una > self.data_end && !self.is_complete() {
-                self.complete(now);
+                self.complete(now, core);
             }
         }
         if !self.mptcp && !self.is_complete() && self.subflows[0].sender.state == SenderState::Done {
-            self.complete(now);
+            self.complete(now, core);
         }
         if self.is_complete() {
             if let Some((next, mut gaps)) = self.successor.take() {
@@ -348,11 +351,14 @@ impl Connection {
         self.after_event(now, r);
     }
 
-    fn complete(&mut self, now: SimTime) {
+    fn complete(&mut self, now: SimTime, core: &mut Core) {
         if self.stats.completed_at.is_some() {
             return;
         }
         self.stats.completed_at = Some(now);
+        if self.watched {
+            core.watched_remaining -= 1;
+        }
         self.stats.sum_cwnd_at_completion = self.ccs.iter().map(|c| c.cwnd).sum();
         for sf in self.subflows.iter_mut() {
             sf.sender.close(now);
