@@ -1,0 +1,286 @@
+"""What an experiment of the catalogue is, and the pieces its scenarios are built from.
+
+An experiment is a family of core configurations indexed by (x value, variant, run): the paper's
+figure sweeps x, draws one curve per variant and averages over runs. Variants are the papers' own:
+
+- ``tcp``: single-path TCP (NewReno) on the first path;
+- ``mptcp``: MPTCP with LIA (RFC 6356) and standard, uncoupled slow start on every subflow;
+- ``lisa``, ``css``, ``gsam``: the same MPTCP with the coupled slow start of that name.
+
+Every experiment runs all three coupled slow starts, also those its paper did not compare.
+
+Flows are named by role so that one extractor serves every experiment: ``measured…`` are the flows
+the figure reports, ``competing…`` the regular TCP flows whose fate some figures show, anything else
+is background traffic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+MS = 1_000_000
+S = 1_000_000_000
+
+VARIANTS: tuple[str, ...] = ("tcp", "mptcp", "lisa", "css", "gsam")
+"""Every experiment's variants, in the order of the papers' legends."""
+
+CoreConfig = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One sub-figure: a metric (a column of the results) against the experiment's x."""
+
+    metric: str
+    label: str
+    log_y: bool = False
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named reproduction of one paper figure.
+
+    ``build(x, variant, run)`` returns the core configuration of one run; runs are numbered from 1 and
+    the same run number gives every variant the same random draws (start times, loss), so variants are
+    compared under common random numbers.
+    """
+
+    name: str
+    paper: str
+    figure: str
+    description: str
+    x_name: str
+    x_label: str
+    x_values: tuple[Any, ...]
+    quick_x_values: tuple[Any, ...]
+    build: Callable[[Any, str, int], CoreConfig]
+    panels: tuple[Panel, ...]
+    claims: tuple[str, ...]
+    variants: tuple[str, ...] = VARIANTS
+    runs: int = 10
+    quick_runs: int = 3
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
+        """Every (x, variant, run, core configuration) of the experiment."""
+        xs = self.quick_x_values if quick else self.x_values
+        n = runs if runs is not None else (self.quick_runs if quick else self.runs)
+        return [(x, v, r, self.build(x, v, r)) for v in self.variants for x in xs for r in range(1, n + 1)]
+
+
+def run_random(experiment: str, run: int, *salt: object) -> random.Random:
+    """The random stream of one run of an experiment: the same for every variant and x value unless salted.
+
+    ``random.Random`` seeded with a string hashes it with SHA-512, so the draws are the same on every
+    machine and Python version.
+    """
+    return random.Random(":".join([experiment, str(run), *map(str, salt)]))
+
+
+# ---------------------------------------------------------------------------------------------- network
+
+
+def queue(limit_pkts: int) -> dict[str, Any]:
+    return {"type": "drop_tail", "limit_pkts": limit_pkts}
+
+
+def duplex(
+    a: str,
+    b: str,
+    rate_bps: int,
+    delay_ns: int,
+    queue_ab: Mapping[str, Any] | None = None,
+    queue_ba: Mapping[str, Any] | None = None,
+    loss: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Two links ``a-b`` and ``b-a``; queues default to 1000-packet drop-tail (never the constraint)."""
+    links = []
+    for name, src, dst, q in ((f"{a}-{b}", a, b, queue_ab), (f"{b}-{a}", b, a, queue_ba)):
+        link: dict[str, Any] = {
+            "name": name,
+            "from": src,
+            "to": dst,
+            "rate_bps": rate_bps,
+            "delay_ns": delay_ns,
+            "queue": dict(q) if q is not None else queue(1000),
+        }
+        if loss is not None:
+            link["loss"] = dict(loss)
+        links.append(link)
+    return links
+
+
+def hosts(*names: str) -> list[dict[str, Any]]:
+    return [{"name": n} for n in names]
+
+
+def routers(*names: str) -> list[dict[str, Any]]:
+    return [{"name": n, "kind": "router"} for n in names]
+
+
+def interface(address: str, host: str, peer: str) -> dict[str, Any]:
+    """An address of a multi-homed ``host`` bound to its links to and from ``peer``."""
+    return {"name": address, "node": host, "out_link": f"{host}-{peer}", "in_link": f"{peer}-{host}"}
+
+
+# ---------------------------------------------------------------------------------------------- flows
+
+
+def slow_start(
+    variant: str, gsam: Mapping[str, Any] | None = None, lisa: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The slow-start setting of an MPTCP variant."""
+    if variant == "mptcp":
+        return {"type": "standard"}
+    if variant == "gsam":
+        return {"type": "gsam", **(gsam or {})}
+    if variant == "lisa":
+        return {"type": "lisa", **(lisa or {})}
+    if variant == "css":
+        return {"type": "css"}
+    raise ValueError(f"variant: unknown '{variant}'; allowed: {', '.join(VARIANTS)}")
+
+
+def transfer(
+    variant: str,
+    name: str,
+    src_addrs: Sequence[str],
+    dst_addrs: Sequence[str],
+    size_bytes: int | None,
+    start_ns: int,
+    tcp: Mapping[str, Any],
+    join_delay_ns: int = 0,
+    gsam: Mapping[str, Any] | None = None,
+    lisa: Mapping[str, Any] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """One transfer of ``variant``: ``("tcp_flows", …)`` on the first address pair for ``tcp``, else
+    ``("mptcp_connections", …)`` over every address pair with LIA and the variant's slow start."""
+    if variant == "tcp":
+        flow = {
+            "name": name,
+            "src": src_addrs[0],
+            "dst": dst_addrs[0],
+            "start_ns": start_ns,
+            "cc": {"type": "reno"},
+            "tcp": dict(tcp),
+        }
+        if size_bytes is not None:
+            flow["size_bytes"] = size_bytes
+        return "tcp_flows", flow
+    conn = {
+        "name": name,
+        "src_addrs": list(src_addrs),
+        "dst_addrs": list(dst_addrs),
+        "start_ns": start_ns,
+        "join_delay_ns": join_delay_ns,
+        "cc": {"type": "lia"},
+        "slow_start": slow_start(variant, gsam, lisa),
+        "tcp": dict(tcp),
+    }
+    if size_bytes is not None:
+        conn["size_bytes"] = size_bytes
+    return "mptcp_connections", conn
+
+
+def add(cfg: CoreConfig, entry: tuple[str, dict[str, Any]]) -> None:
+    kind, item = entry
+    cfg.setdefault(kind, []).append(item)
+
+
+def cbr(
+    name: str, src: str, dst: str, rate_bps: int, size: int, start_ns: int = 0, stop_ns: int | None = None
+) -> dict[str, Any]:
+    flow: dict[str, Any] = {
+        "name": name,
+        "src": src,
+        "dst": dst,
+        "packet_size_bytes": size,
+        "start_ns": start_ns,
+        "pattern": {"type": "cbr", "rate_bps": rate_bps},
+    }
+    if stop_ns is not None:
+        flow["stop_ns"] = stop_ns
+    return flow
+
+
+# ---------------------------------------------------------------------------------------------- metrics
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def _flow_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One dict per TCP flow and MPTCP connection with the measures every figure uses (segments of MSS)."""
+    rows = []
+    for f in raw["tcp_flows"]:
+        rows.append(
+            {
+                "name": f["name"],
+                "fct_ns": f["fct_ns"],
+                "retransmissions": f["retransmits_fast"] + f["retransmits_rto"],
+                "rto_count": f["rto_count"],
+                "cwnd_end": f["cwnd_bytes_at_end"],
+                "r_ss": f["retransmits_before_slow_start_exit"],
+                "cwnd_ss_exit": f["cwnd_bytes_at_slow_start_exit"],
+                "bytes": f["bytes_delivered"],
+            }
+        )
+    for c in raw["mptcp_connections"]:
+        rows.append(
+            {
+                "name": c["name"],
+                "fct_ns": c["fct_ns"],
+                "retransmissions": c["retransmits_fast"] + c["retransmits_rto"],
+                "rto_count": c["rto_count"],
+                "cwnd_end": c["sum_cwnd_bytes_at_completion"] or c["sum_cwnd_bytes_at_end"],
+                "r_ss": c["retransmits_before_all_left_slow_start"],
+                "cwnd_ss_exit": c["sum_cwnd_bytes_at_all_left_slow_start"],
+                "bytes": c["bytes_delivered"],
+            }
+        )
+    return rows
+
+
+def _mss_of(config: Mapping[str, Any]) -> int:
+    for kind in ("tcp_flows", "mptcp_connections"):
+        for f in config.get(kind, []):
+            if f["name"].startswith("measured"):
+                return int(f.get("tcp", {}).get("mss", 1400))
+    return 1400
+
+
+def experiment_metrics(raw: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
+    """The row of one run: means over the ``measured`` flows, and over the ``competing`` TCP flows.
+
+    ``fct_s`` is NaN when a measured flow did not complete before the run's time limit; ``incomplete``
+    counts such flows so that no figure averages them silently.
+    """
+    mss = _mss_of(config)
+    rows = _flow_rows(raw)
+    measured = [r for r in rows if r["name"].startswith("measured")]
+    competing = [r for r in rows if r["name"].startswith("competing")]
+    done = [r for r in measured if r["fct_ns"] is not None]
+
+    def fct(rs: list[dict[str, Any]]) -> float:
+        if not rs or any(r["fct_ns"] is None for r in rs):
+            return float("nan")
+        return _mean([r["fct_ns"] / 1e9 for r in rs])
+
+    ss_exit = [r["cwnd_ss_exit"] for r in measured if r["cwnd_ss_exit"] is not None]
+    return {
+        "fct_s": fct(measured),
+        "retransmissions": _mean([r["retransmissions"] for r in measured]),
+        "rto_count": _mean([r["rto_count"] for r in measured]),
+        "sum_cwnd_pkts": _mean([r["cwnd_end"] / mss for r in measured]),
+        "r_ss": _mean([r["r_ss"] for r in measured]),
+        "sum_cwnd_ss_exit_pkts": _mean([c / mss for c in ss_exit]),
+        "goodput_mbps": _mean([r["bytes"] * 8 / r["fct_ns"] * 1e3 for r in done]),
+        "incomplete": len(measured) - len(done),
+        "competing_fct_s": fct(competing),
+        "competing_retransmissions": _mean([r["retransmissions"] for r in competing]),
+        "end_time_s": raw["end_time_ns"] / 1e9,
+    }

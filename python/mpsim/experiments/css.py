@@ -1,0 +1,303 @@
+"""Reproductions of the CSS paper (Wang et al., "Coupled Slow-Start", GLOBECOM 2017), §IV, Figs. 3–7.
+
+The paper's ns-3 setting (§IV-A): 1400-byte packets, IW 10, ssthresh and con_ssthresh 65535 **bytes**
+(about 47 packets, so that con_ssthresh/baseRTT matches the 5 Mbit/s bottleneck at 100 ms), LIA in
+congestion avoidance, a long-lived TCP flow and a 500 kbit/s UDP flow as background, 10 runs per point.
+The short transfer starts at a random time in [2 s, 5 s]; that draw is what differs between runs.
+The readings this module had to choose are listed in docs/reproduction.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mpsim.experiments.base import (
+    MS,
+    CoreConfig,
+    Experiment,
+    Panel,
+    S,
+    add,
+    cbr,
+    duplex,
+    hosts,
+    queue,
+    routers,
+    run_random,
+    transfer,
+)
+
+PAPER = "CSS: Wang et al., Coupled Slow-Start, GLOBECOM 2017"
+PKT = 1400
+ACCESS_BPS = 100_000_000
+BOTTLENECK_BPS = 5_000_000
+SSTHRESH_BYTES = 65_535
+
+# ns-3 of the paper's era: per-ACK slow start (ns-3 profile), delayed ACKs (CSS §III-B: alpha 1.5 assumes
+# them), NewReno recovery without SACK or timestamps, ssthresh 65535 bytes.
+TCP = {
+    "profile": "ns3",
+    "mss": PKT,
+    "initial_cwnd_segments": 10,
+    "initial_ssthresh_bytes": SSTHRESH_BYTES,
+    "sack": False,
+    "recovery": "new_reno",
+    "timestamps": False,
+}
+# Fig. 1(c): the second subflow starts about 0.25 s after the first, i.e. ~0.15 s after the first
+# subflow's handshake (one 100 ms RTT).
+JOIN_DELAY_NS = 150 * MS
+RUN_LIMIT_NS = 70 * S
+
+
+def _gsam(buffer_pkts: int) -> dict[str, Any]:
+    return {"bottleneck_rate_bps": BOTTLENECK_BPS, "bottleneck_buffer_pkts": buffer_pkts}
+
+
+def shared(buffer_pkts: int) -> CoreConfig:
+    """Fig. 2(a): S0 (two interfaces), S2, S3 → R1 → 5 Mbit/s, 30 ms, B packets → R2 → D0, D2, D3.
+
+    Access links 100 Mbit/s, 10 ms one way, so the base RTT is 2·(10 + 30 + 10) = 100 ms.
+    """
+    links = [
+        *duplex("S0a", "R1", ACCESS_BPS, 10 * MS),
+        *duplex("S0b", "R1", ACCESS_BPS, 10 * MS),
+        *duplex("S2", "R1", ACCESS_BPS, 10 * MS),
+        *duplex("S3", "R1", ACCESS_BPS, 10 * MS),
+        *duplex("R1", "R2", BOTTLENECK_BPS, 30 * MS, queue(buffer_pkts), queue(buffer_pkts)),
+        *duplex("R2", "D0", ACCESS_BPS, 10 * MS),
+        *duplex("R2", "D2", ACCESS_BPS, 10 * MS),
+        *duplex("R2", "D3", ACCESS_BPS, 10 * MS),
+    ]
+    return {
+        "nodes": hosts("S0", "S2", "S3", "D0", "D2", "D3") + routers("R1", "R2"),
+        "links": [_rename_s0(link) for link in links],
+        "addresses": [
+            {"name": "S0.a", "node": "S0", "out_link": "S0a-R1", "in_link": "R1-S0a"},
+            {"name": "S0.b", "node": "S0", "out_link": "S0b-R1", "in_link": "R1-S0b"},
+        ],
+    }
+
+
+def _rename_s0(link: dict[str, Any]) -> dict[str, Any]:
+    """S0's two interfaces are two links of the one host S0, named S0a-R1 and S0b-R1."""
+    for end in ("from", "to"):
+        if link[end] in ("S0a", "S0b"):
+            link[end] = "S0"
+    return link
+
+
+def nonshared(buffer_pkts: int) -> CoreConfig:
+    """Fig. 2(b): two disjoint 5 Mbit/s, 30 ms bottlenecks A (R1a→R2a) and B (R1b→R2b), each with a
+    long-lived TCP flow and a 500 kbit/s UDP flow; the short transfer's subflow i uses path i."""
+    links = []
+    for p in ("a", "b"):
+        links += duplex(f"S0{p}", f"R1{p}", ACCESS_BPS, 10 * MS)
+        links += duplex(f"R1{p}", f"R2{p}", BOTTLENECK_BPS, 30 * MS, queue(buffer_pkts), queue(buffer_pkts))
+        links += duplex(f"R2{p}", "D0", ACCESS_BPS, 10 * MS)
+    for h, p in (("1", "a"), ("2", "a"), ("3", "b"), ("4", "b")):
+        links += duplex(f"S{h}", f"R1{p}", ACCESS_BPS, 10 * MS)
+        links += duplex(f"R2{p}", f"D{h}", ACCESS_BPS, 10 * MS)
+    for link in links:
+        for end in ("from", "to"):
+            if link[end] in ("S0a", "S0b"):
+                link[end] = "S0"
+    return {
+        "nodes": hosts("S0", "S1", "S2", "S3", "S4", "D0", "D1", "D2", "D3", "D4")
+        + routers("R1a", "R2a", "R1b", "R2b"),
+        "links": links,
+        "addresses": [
+            {"name": "S0.a", "node": "S0", "out_link": "S0a-R1a", "in_link": "R1a-S0a"},
+            {"name": "S0.b", "node": "S0", "out_link": "S0b-R1b", "in_link": "R1b-S0b"},
+        ],
+    }
+
+
+def _background(cfg: CoreConfig, pairs_tcp: list[tuple[str, str]], pairs_udp: list[tuple[str, str]]) -> None:
+    for i, (s, d) in enumerate(pairs_tcp):
+        add(cfg, transfer("tcp", f"background-tcp{i}", [s], [d], None, 0, TCP))
+    cfg["udp_flows"] = [cbr(f"background-udp{i}", s, d, 500_000, PKT) for i, (s, d) in enumerate(pairs_udp)]
+
+
+def _short_transfer(name: str, variant: str, run: int, size_pkts: int, buffer_pkts: int, cfg: CoreConfig) -> None:
+    start = 2 * S + int(run_random(name, run).uniform(0.0, 3.0) * S)
+    add(
+        cfg,
+        transfer(
+            variant,
+            "measured",
+            ["S0.a", "S0.b"],
+            ["D0"],
+            size_pkts * PKT,
+            start,
+            TCP,
+            JOIN_DELAY_NS,
+            gsam=_gsam(buffer_pkts),
+        ),
+    )
+    cfg["stop_when_complete"] = ["measured"]
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+
+
+def _shared_run(name: str, size_pkts: int, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
+    cfg = {"seed": run, **shared(buffer_pkts)}
+    _background(cfg, [("S2", "D2")], [("S3", "D3")])
+    _short_transfer(name, variant, run, size_pkts, buffer_pkts, cfg)
+    return cfg
+
+
+def _nonshared_run(name: str, size_pkts: int, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
+    cfg = {"seed": run, **nonshared(buffer_pkts)}
+    _background(cfg, [("S2", "D2"), ("S3", "D3")], [("S1", "D1"), ("S4", "D4")])
+    _short_transfer(name, variant, run, size_pkts, buffer_pkts, cfg)
+    return cfg
+
+
+BUFFER_PKTS = 47
+FILE_SIZES = (50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)
+QUICK_FILE_SIZES = (50, 200, 400, 700, 1000)
+
+FCT = Panel("fct_s", "Completion time (s)")
+RETX = Panel("retransmissions", "Retransmissions (packets)")
+SUM_CWND = Panel("sum_cwnd_pkts", "Sum of cwnd at completion (packets)")
+
+
+def _css_shared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("css-shared-filesize", int(x), BUFFER_PKTS, variant, run)
+
+
+def _css_shared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("css-shared-buffer", 400, int(x), variant, run)
+
+
+def _css_nonshared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
+    return _nonshared_run("css-nonshared-buffer", 400, int(x), variant, run)
+
+
+def _css_nonshared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
+    return _nonshared_run("css-nonshared-filesize", int(x), BUFFER_PKTS, variant, run)
+
+
+LONG_FLOW_PKTS = 4000
+SHORT_FLOWS = 80
+SHORT_FLOW_PKTS = 200
+SHORT_GAP_MEAN_S = 1.2
+
+
+def _css_longlived(x: Any, variant: str, run: int) -> CoreConfig:
+    """Fig. 4: a 4000-packet TCP flow from S2 while 80 short 200-packet transfers of the variant
+    start in sequence with gaps uniform on [0, 2.4 s] (mean 1.2 s); the long flow's time is reported."""
+    buffer_pkts = int(x)
+    cfg: CoreConfig = {"seed": run, **shared(buffer_pkts)}
+    add(cfg, transfer("tcp", "measured", ["S2"], ["D2"], LONG_FLOW_PKTS * PKT, 0, TCP))
+    cfg["udp_flows"] = [cbr("background-udp", "S3", "D3", 500_000, PKT)]
+    rng = run_random("css-longlived", run)
+    t = 0.0
+    for k in range(SHORT_FLOWS):
+        add(
+            cfg,
+            transfer(
+                variant,
+                f"short{k}",
+                ["S0.a", "S0.b"],
+                ["D0"],
+                SHORT_FLOW_PKTS * PKT,
+                int(t * S),
+                TCP,
+                JOIN_DELAY_NS,
+                gsam=_gsam(buffer_pkts),
+            ),
+        )
+        t += rng.uniform(0.0, 2 * SHORT_GAP_MEAN_S)
+    cfg["stop_when_complete"] = ["measured"]
+    cfg["stop_time_ns"] = 300 * S
+    return cfg
+
+
+EXPERIMENTS = [
+    Experiment(
+        name="css-shared-filesize",
+        paper=PAPER,
+        figure="Fig. 3 (a, b), §IV-B",
+        description="Shared 5 Mbit/s bottleneck, buffer 47 packets: completion time and retransmissions vs file size",
+        x_name="file_size_pkts",
+        x_label="File size (packets of 1400 B)",
+        x_values=FILE_SIZES,
+        quick_x_values=QUICK_FILE_SIZES,
+        build=_css_shared_filesize,
+        panels=(FCT, RETX),
+        claims=(
+            "TCP completes sooner than MPTCP and LISA for files under 400 packets.",
+            "CSS cuts MPTCP's retransmissions by about half.",
+            "CSS completes about 0.5 s sooner than MPTCP on average (up to 1.5 s).",
+            "LISA and MPTCP give nearly the same results.",
+        ),
+    ),
+    Experiment(
+        name="css-shared-buffer",
+        paper=PAPER,
+        figure="Fig. 5 (a, b, c), §IV-B",
+        description="Shared bottleneck, 400-packet file: completion time, retransmissions, sum of cwnd vs buffer",
+        x_name="buffer_pkts",
+        x_label="Bottleneck buffer (packets)",
+        x_values=tuple(range(20, 131, 5)),
+        quick_x_values=(20, 30, 47, 70, 100, 130),
+        build=_css_shared_buffer,
+        panels=(FCT, RETX, SUM_CWND),
+        claims=(
+            "Retransmissions and completion times fall as the buffer grows, for every scheme.",
+            "Above 30 packets CSS cuts packet loss drastically and completes sooner than MPTCP.",
+            "Above 70 packets CSS and TCP lose no packets.",
+            "Above 115 packets MPTCP's and LISA's sum of cwnd exceeds CSS's (about 2·ssthresh against ssthresh).",
+        ),
+    ),
+    Experiment(
+        name="css-longlived",
+        paper=PAPER,
+        figure="Fig. 4, §IV-B",
+        description="Completion time of a 4000-packet TCP flow while 80 short transfers of each scheme come and go",
+        x_name="buffer_pkts",
+        x_label="Bottleneck buffer (packets)",
+        x_values=tuple(range(20, 96, 5)),
+        quick_x_values=(20, 45, 70, 95),
+        build=_css_longlived,
+        panels=(FCT,),
+        claims=(
+            "At 45 packets the long flow takes 265 % of its TCP-neighbour time when the short flows use MPTCP or LISA.",
+            "With CSS short flows the long flow fares about as with TCP short flows.",
+        ),
+        quick_runs=2,
+    ),
+    Experiment(
+        name="css-nonshared-buffer",
+        paper=PAPER,
+        figure="Fig. 6 (a, b, c), §IV-C",
+        description="Two disjoint 5 Mbit/s bottlenecks, 400-packet file: completion, retransmissions, cwnd vs buffer",
+        x_name="buffer_pkts",
+        x_label="Bottleneck buffer (packets)",
+        x_values=tuple(range(20, 71, 5)),
+        quick_x_values=(20, 35, 50, 65, 70),
+        build=_css_nonshared_buffer,
+        panels=(FCT, RETX, SUM_CWND),
+        claims=(
+            "Below 65 packets CSS cuts packet loss significantly, with up to 45 % goodput gain over MPTCP.",
+            "Above 65 packets MPTCP and LISA complete sooner than CSS.",
+        ),
+    ),
+    Experiment(
+        name="css-nonshared-filesize",
+        paper=PAPER,
+        figure="Fig. 7 (a, b), §IV-C",
+        description="Two disjoint bottlenecks, buffer 47 packets: completion time and retransmissions vs file size",
+        x_name="file_size_pkts",
+        x_label="File size (packets of 1400 B)",
+        x_values=FILE_SIZES,
+        quick_x_values=QUICK_FILE_SIZES,
+        build=_css_nonshared_filesize,
+        panels=(FCT, RETX),
+        claims=(
+            "CSS completes about 1.2 s sooner than MPTCP on average.",
+            "CSS cuts packet loss by 50-67 % for files above 100 packets.",
+        ),
+    ),
+]
