@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from mpsim import ConfigError, __version__, run_config
@@ -90,12 +92,23 @@ def demo(seed: Annotated[int, typer.Option(help="Master seed of the run.")] = 1)
     )
 
 
+# Each module defines ``register(app)``; a new command is a new module and one line here.
+COMMANDS = (
+    "mpsim.commands.run",
+    "mpsim.commands.sweep",
+    "mpsim.commands.plot",
+)
+for _module in COMMANDS:
+    importlib.import_module(_module).register(app)
+
+
 def main() -> None:
     """Entry point: configuration errors end with status 2 and one line per problem, never a traceback."""
     try:
         app()
     except ConfigError as e:
-        err_console.print(f"[red]error:[/red] {e}")
+        for line in str(e).splitlines() or [str(e)]:
+            err_console.print(f"[red]error:[/red] {escape(line)}")
         sys.exit(2)
 
 
