@@ -108,7 +108,7 @@ def main() -> None:
         app()
     except ConfigError as e:
         for line in str(e).splitlines() or [str(e)]:
-            err_console.print(f"[red]error:[/red] {escape(line)}")
+            err_console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
         sys.exit(2)
 
 

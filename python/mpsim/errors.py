@@ -177,6 +177,12 @@ def problems_from_validation(error: ValidationError, root: type[BaseModel], pref
     out: list[Problem] = []
     seen: set[str] = set()
     for err in error.errors(include_url=False):
+        inner = (err.get("ctx") or {}).get("error")
+        if isinstance(inner, ScenarioError) and not err["loc"]:
+            # A model whose own constructor already reported its problems (Scenario.__init__).
+            out += [p for p in inner.problems if str(p) not in seen]
+            seen.update(str(p) for p in inner.problems)
+            continue
         loc = tuple(err["loc"])
         path, owner = _clean(loc[:-1] if err["type"] == "extra_forbidden" else loc, root)
         if err["type"] == "extra_forbidden":

@@ -100,7 +100,6 @@ def register(app: typer.Typer) -> None:
 
         scenario = mpsim.load(file)
         net = scenario.network()
-        console.print(
-            f"{file}: valid ({len(net.hosts) + len(net.routers)} nodes, {sum(len(link.to_core()) for link in net.links)} links, "
-            f"{len(scenario.flows)} flows)"
-        )
+        n_links = sum(len(link.to_core()) for link in net.links)
+        n_nodes = len(net.hosts) + len(net.routers)
+        console.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
