@@ -114,7 +114,8 @@ class Results:
 
     @property
     def tcp_traces(self) -> pa.Table:
-        """Long form: one row per traced ACK of every traced flow or subflow."""
+        """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is
+        2^64 - 1 while unlimited)."""
         cols: dict[str, list[Any]] = {
             k: [] for k in ("flow", "subflow", "time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes")
         }
@@ -124,7 +125,9 @@ class Results:
             cols["subflow"].extend([t["subflow"]] * n)
             for k in ("time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes"):
                 cols[k].extend(t[k])
-        return pa.table(cols)
+        # ssthresh is u64::MAX while unlimited (before the first loss): unsigned columns hold it.
+        types = {"flow": pa.string(), "subflow": pa.uint32()}
+        return pa.table({k: pa.array(v, types.get(k, pa.uint64())) for k, v in cols.items()})
 
     @property
     def queue_traces(self) -> pa.Table:
