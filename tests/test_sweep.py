@@ -86,7 +86,7 @@ def test_set_path_by_name_index_and_through_strings() -> None:
     assert data["flows"][0]["cc"] == {"type": "cubic", "beta": 0.5}
     assert data["flows"][1]["size"] == "1MB"
     assert data["topology"]["buffer"] == "20pkt"
-    with pytest.raises(KeyError, match="flows.c: no item named 'c' \\(known: a, b\\)"):
+    with pytest.raises(KeyError, match=r"flows\.c: no item named 'c' \(known: a, b\)"):
         set_path(data, "flows.c.size", 1)
 
 
