@@ -7,5 +7,23 @@ into Arrow tables, sweeps and plots.
 from mpsim._core import ConfigError, InternalError
 from mpsim._core import __version__ as __version__
 from mpsim.engine import Results, run_config, validate_config
+from mpsim.errors import Problem, ScenarioError
+from mpsim.scenario import Scenario, load, run
+from mpsim.topologies import dumbbell, fat_tree, non_shared, shared_bottleneck
 
-__all__ = ["ConfigError", "InternalError", "Results", "run_config", "validate_config"]
+__all__ = [
+    "ConfigError",
+    "InternalError",
+    "Problem",
+    "Results",
+    "Scenario",
+    "ScenarioError",
+    "dumbbell",
+    "fat_tree",
+    "load",
+    "non_shared",
+    "run",
+    "run_config",
+    "shared_bottleneck",
+    "validate_config",
+]

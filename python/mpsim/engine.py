@@ -114,7 +114,8 @@ class Results:
 
     @property
     def tcp_traces(self) -> pa.Table:
-        """Long form: one row per traced ACK of every traced flow or subflow."""
+        """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is
+        2^64 - 1 while unlimited)."""
         cols: dict[str, list[Any]] = {
             k: [] for k in ("flow", "subflow", "time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes")
         }
@@ -124,7 +125,9 @@ class Results:
             cols["subflow"].extend([t["subflow"]] * n)
             for k in ("time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes"):
                 cols[k].extend(t[k])
-        return pa.table(cols)
+        # ssthresh is u64::MAX while unlimited (before the first loss): unsigned columns hold it.
+        types = {"flow": pa.string(), "subflow": pa.uint32()}
+        return pa.table({k: pa.array(v, types.get(k, pa.uint64())) for k, v in cols.items()})
 
     @property
     def queue_traces(self) -> pa.Table:
@@ -136,9 +139,69 @@ class Results:
                 cols[k].extend(t[k])
         return pa.table(cols)
 
+    @property
+    def flows(self) -> pa.Table:
+        """One row per transfer: every TCP flow (and repetition of a sequence) and MPTCP connection.
+
+        Columns: ``name``, ``kind`` (``tcp`` / ``mptcp``), ``subflows``, ``start_s``, ``fct_s``
+        (first SYN to the ACK of the last byte; null when unfinished), ``bytes_delivered``,
+        ``retransmissions`` (fast + timeout), ``rto_count``, ``cwnd_bytes_at_end`` (summed over
+        subflows).
+        """
+        rows: list[dict[str, Any]] = []
+        for f in self.raw["tcp_flows"]:
+            rows.append(_flow_row(f, "tcp", 1, f["cwnd_bytes_at_end"]))
+        for c in self.raw["mptcp_connections"]:
+            rows.append(_flow_row(c, "mptcp", len(c["subflows"]), c["sum_cwnd_bytes_at_end"]))
+        schema = pa.schema(
+            [
+                ("name", pa.string()),
+                ("kind", pa.string()),
+                ("subflows", pa.int64()),
+                ("start_s", pa.float64()),
+                ("fct_s", pa.float64()),
+                ("bytes_delivered", pa.int64()),
+                ("retransmissions", pa.int64()),
+                ("rto_count", pa.int64()),
+                ("cwnd_bytes_at_end", pa.int64()),
+            ]
+        )
+        return pa.Table.from_pylist(rows, schema=schema)
+
+    def tables(self) -> dict[str, pa.Table]:
+        """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
+        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``)."""
+        names = ("flows", "tcp_flows", "mptcp_connections", "mptcp_subflows", "udp_flows", "links")
+        return {n: getattr(self, n) for n in (*names, "tcp_traces", "queue_traces")}
+
+    def to_pandas(self, table: str = "flows") -> Any:
+        """One table as a pandas DataFrame."""
+        return getattr(self, table).to_pandas()
+
+    def to_polars(self, table: str = "flows") -> Any:
+        """One table as a polars DataFrame."""
+        import polars as pl
+
+        return pl.from_arrow(getattr(self, table))
+
     def link(self, name: str) -> dict[str, Any]:
         """The counters of one link by name."""
         for row in self.raw["links"]:
             if row["name"] == name:
                 return dict(row)
         raise KeyError(name)
+
+
+def _flow_row(f: dict[str, Any], kind: str, subflows: int, cwnd: int) -> dict[str, Any]:
+    fct = f["fct_ns"]
+    return {
+        "name": f["name"],
+        "kind": kind,
+        "subflows": subflows,
+        "start_s": f["start_ns"] / 1e9,
+        "fct_s": fct / 1e9 if fct is not None else None,
+        "bytes_delivered": f["bytes_delivered"],
+        "retransmissions": f["retransmits_fast"] + f["retransmits_rto"],
+        "rto_count": f["rto_count"],
+        "cwnd_bytes_at_end": cwnd,
+    }

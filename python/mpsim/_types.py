@@ -1,0 +1,117 @@
+"""Field types shared by the scenario models: quantities with units, probabilities, packet counts."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict
+from pydantic_core import PydanticCustomError
+
+from mpsim import units
+from mpsim.units import Buffer, SizeSpec
+
+
+class Model(BaseModel):
+    """Base of every scenario model: unknown keys are errors, Python names work beside aliases."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False)
+
+
+def did_you_mean(word: str, allowed: Iterable[str]) -> str:
+    """`` did you mean 'lia'?`` when a close match exists, else the empty string."""
+    close = difflib.get_close_matches(word, list(allowed), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def unknown_name(kind: str, name: object, allowed: Iterable[str]) -> PydanticCustomError:
+    allowed = list(allowed)
+    hint = did_you_mean(name, allowed) if isinstance(name, str) else ""
+    return PydanticCustomError(
+        "unknown_name",
+        "unknown {kind} {name}{hint} (allowed: {allowed})",
+        {"kind": kind, "name": repr(name), "hint": hint, "allowed": ", ".join(allowed)},
+    )
+
+
+def _wrap(parse: Callable[[object], Any]) -> Callable[[object], Any]:
+    def validate(value: object) -> Any:
+        try:
+            return parse(value)
+        except units.UnitError as e:
+            raise PydanticCustomError("unit", str(e)) from None
+
+    return validate
+
+
+def _positive(parse: Callable[[object], int], what: str) -> Callable[[object], int]:
+    def validate(value: object) -> int:
+        n = parse(value)
+        if n <= 0:
+            raise units.UnitError(f"must be a positive {what}, got {value!r}")
+        return n
+
+    return validate
+
+
+def _size_positive(value: object) -> SizeSpec:
+    if isinstance(value, SizeSpec):
+        return value
+    s = units.parse_size(value)
+    if s.value <= 0:
+        raise units.UnitError(f"must be at least 1 byte or 1 packet, got {value!r}")
+    return s
+
+
+def _buffer_positive(value: object) -> Buffer:
+    if isinstance(value, Buffer):
+        return value
+    b = units.parse_buffer(value)
+    if b.value <= 0:
+        raise units.UnitError(f"must be at least 1 packet or 1 byte, got {value!r}")
+    return b
+
+
+def _packets(value: object) -> int:
+    b = units.parse_buffer(value)
+    if b.unit != "pkts":
+        raise units.UnitError(f"must be a number of packets (e.g. '100pkt'), got {value!r}")
+    if b.value <= 0:
+        raise units.UnitError(f"must be at least 1 packet, got {value!r}")
+    return b.value
+
+
+def _packets_float(value: object) -> float:
+    if isinstance(value, str):
+        text = value.strip()
+        for suffix in units.PKT_UNITS:
+            if text.endswith(suffix):
+                text = text[: -len(suffix)]
+                break
+        try:
+            value = float(text)
+        except ValueError:
+            raise units.UnitError(f"cannot read {value!r} as a number of packets") from None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value or value < 0:
+        raise units.UnitError(f"must be a number of packets >= 0, got {value!r}")
+    return float(value)
+
+
+Rate = Annotated[int, PlainValidator(_wrap(_positive(units.parse_rate, "rate"))), PlainSerializer(units.format_rate)]
+"""A positive rate in bit/s, written ``"5Mbps"`` or as a number of bit/s."""
+Duration = Annotated[int, PlainValidator(_wrap(units.parse_time)), PlainSerializer(units.format_time)]
+"""A time >= 0 in ns, written ``"30ms"`` or as a number of seconds."""
+PositiveDuration = Annotated[
+    int, PlainValidator(_wrap(_positive(units.parse_time, "duration"))), PlainSerializer(units.format_time)
+]
+Size = Annotated[SizeSpec, PlainValidator(_wrap(_size_positive)), PlainSerializer(str)]
+"""A positive size in bytes (``"280KB"``) or in full segments (``"200pkt"``)."""
+BufferSize = Annotated[Buffer, PlainValidator(_wrap(_buffer_positive)), PlainSerializer(str)]
+"""A positive queue capacity in packets (``"47pkt"``, or a plain number) or bytes (``"64KB"``)."""
+Packets = Annotated[int, PlainValidator(_wrap(_packets))]
+PacketsFloat = Annotated[float, PlainValidator(_wrap(_packets_float))]
+Probability = Annotated[float, PlainValidator(_wrap(units.parse_probability))]
+"""A probability in [0, 1], or a percentage string such as ``"0.01%"``."""
+Flag = Annotated[bool, Strict()]
+"""``true`` or ``false`` (no strings such as ``"yes"``)."""

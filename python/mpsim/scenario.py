@@ -1,0 +1,807 @@
+"""The scenario model: a typed, validated description of one run, loaded from TOML or built in Python.
+
+A scenario is a network (a preset from :mod:`mpsim.topologies` and/or hosts, routers, links,
+addresses, routes and link changes written out), flows (TCP, MPTCP, UDP), what to trace, a run
+duration and a seed. :meth:`Scenario.to_core` turns it into the core's configuration form
+(``crates/mpsim-core/src/config.rs``); :func:`run` runs it. Every problem in a file is reported at
+once, one line each, naming the path of the field (:class:`mpsim.errors.ScenarioError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BeforeValidator, ConfigDict, Field, PlainValidator, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+
+from mpsim._core import ConfigError
+from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
+from mpsim.engine import Results, run_config, validate_config
+from mpsim.errors import Problem, ScenarioError, problems_from_validation
+from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
+from mpsim.units import UnitError, format_time, parse_time
+
+__all__ = [
+    "CC_ALGORITHMS",
+    "DEFAULT_MSS",
+    "SLOW_STARTS",
+    "CongestionControl",
+    "MptcpFlow",
+    "Scenario",
+    "Sequence",
+    "SlowStart",
+    "TcpFlow",
+    "TcpOptions",
+    "Trace",
+    "UdpFlow",
+    "UniformStart",
+    "load",
+    "run",
+]
+
+DEFAULT_MSS = 1400
+"""Payload bytes per segment of every profile (``linux``, ``ns3``, ``rfc``), used for sizes in packets."""
+
+# ---------------------------------------------------------------------------------------------- algorithms
+
+CC_ALGORITHMS: dict[str, frozenset[str] | None] = {
+    "reno": frozenset({"counting"}),
+    "cubic": frozenset({"c", "beta", "fast_convergence", "reno_friendly"}),
+    "uncoupled": frozenset(),
+    "ewtcp": None,
+    "coupled": None,
+    "semicoupled": None,
+    "lia": None,
+    "olia": None,
+    "balia": None,
+    "mpcubic": None,
+    "unmpcubic": None,
+}
+"""Congestion-avoidance algorithms and their parameters (``None``: the core checks the parameters)."""
+
+SLOW_STARTS: dict[str, frozenset[str] | None] = {"standard": frozenset(), "lisa": None, "css": None, "gsam": None}
+
+# RFC 9438 §4.2 C = 0.4, §4.6 beta_cubic = 0.7, §4.7 fast convergence and §4.3 the Reno-friendly
+# region on: the core needs all four whenever any CUBIC parameter table is given.
+_CUBIC_DEFAULTS = {"c": 0.4, "beta": 0.7, "fast_convergence": True, "reno_friendly": True}
+
+
+class _Algorithm(Model):
+    """``"lia"`` or ``{type = "cubic", beta = 0.7}``: a name and the algorithm's parameters."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    KIND: ClassVar[str] = "algorithm"
+    KNOWN: ClassVar[dict[str, frozenset[str] | None]] = {}
+
+    type: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = {"type": value}
+        if not isinstance(value, dict):
+            return value
+        name = value.get("type")
+        if name is None:
+            raise PydanticCustomError(
+                "needs_type", "needs a 'type' (allowed: {allowed})", {"allowed": ", ".join(cls.KNOWN)}
+            )
+        if name not in cls.KNOWN:
+            raise unknown_name(cls.KIND, name, cls.KNOWN)
+        params = cls.KNOWN[name]
+        if params is not None:
+            extra = sorted(set(value) - {"type"} - params)
+            if extra:
+                allowed = ", ".join(sorted(params)) or "none"
+                raise PydanticCustomError(
+                    "unknown_parameter",
+                    "unknown parameter {key} of {name}{hint} (allowed: {allowed})",
+                    {"key": repr(extra[0]), "name": name, "hint": did_you_mean(extra[0], params), "allowed": allowed},
+                )
+        return value
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+    def to_core(self) -> dict[str, Any]:
+        out = {"type": self.type, **self.params}
+        if self.type == "cubic":
+            out = {"type": "cubic", **_CUBIC_DEFAULTS, **self.params}
+        return out
+
+
+class CongestionControl(_Algorithm):
+    KIND: ClassVar[str] = "algorithm"
+    KNOWN: ClassVar[dict[str, frozenset[str] | None]] = CC_ALGORITHMS
+
+
+class SlowStart(_Algorithm):
+    KIND: ClassVar[str] = "slow start"
+    KNOWN: ClassVar[dict[str, frozenset[str] | None]] = SLOW_STARTS
+
+
+# ---------------------------------------------------------------------------------------------- flows
+
+
+@dataclass(frozen=True)
+class UniformStart:
+    """A start time drawn uniformly in [lo, hi] ns from the run's seed and the flow's name."""
+
+    lo: int
+    hi: int
+
+    def draw(self, seed: int, name: str) -> int:
+        digest = hashlib.sha256(f"mpsim-start/{seed}/{name}".encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "little")).randint(self.lo, self.hi)
+
+
+def _start(value: Any) -> int | UniformStart:
+    if isinstance(value, UniformStart):
+        return value
+    if isinstance(value, dict):
+        if set(value) != {"uniform"} or not isinstance(value["uniform"], list) or len(value["uniform"]) != 2:
+            raise PydanticCustomError(
+                "start",
+                "a random start is written {{uniform = [earliest, latest]}}, got {value}",
+                {"value": repr(value)},
+            )
+        try:
+            lo, hi = (parse_time(v) for v in value["uniform"])
+        except UnitError as e:
+            raise PydanticCustomError("unit", str(e)) from None
+        if hi < lo:
+            raise PydanticCustomError(
+                "start", "uniform start: the latest is before the earliest, got {v}", {"v": value}
+            )
+        return UniformStart(lo, hi)
+    try:
+        return parse_time(value)
+    except UnitError as e:
+        raise PydanticCustomError("unit", str(e)) from None
+
+
+Start = Annotated[int | UniformStart, PlainValidator(_start)]
+"""A time (``"2s"``) or a random one (``{uniform = ["2s", "5s"]}``)."""
+
+
+class TcpOptions(Model):
+    """TCP settings; every field left out takes the profile's value (docs/algorithms.md)."""
+
+    profile: Literal["linux", "ns3", "rfc"] = "linux"
+    mss: int | None = Field(None, ge=64, le=65_535)
+    """Payload bytes per segment (1400 in every profile)."""
+    initial_cwnd: int | None = Field(None, ge=1, le=10_000)
+    """Initial window, segments (profiles: 10)."""
+    initial_ssthresh: Size | None = None
+    """Initial ssthresh: bytes (CSS: ``"65535B"``) or packets; unlimited when left out."""
+    recovery: Literal["new_reno", "sack", "prr"] | None = None
+    sack: Flag | None = None
+    timestamps: Flag | None = None
+    limited_transmit: Flag | None = None
+    delayed_ack: Flag | None = None
+    delack_segments: int | None = Field(None, ge=1)
+    delack_timeout: PositiveDuration | None = None
+    quickack_segments: int | None = Field(None, ge=0)
+    min_rto: PositiveDuration | None = None
+    initial_rto: PositiveDuration | None = None
+    rwnd: Size | None = None
+    """Receive buffer of a TCP flow (the advertised window)."""
+    ack_counting: Literal["bytes", "per_ack"] | None = None
+
+    @property
+    def mss_bytes(self) -> int:
+        return self.mss or DEFAULT_MSS
+
+    def to_core(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"profile": self.profile}
+        plain: tuple[str, ...] = (
+            "mss",
+            "recovery",
+            "sack",
+            "timestamps",
+            "limited_transmit",
+            "delayed_ack",
+            "delack_segments",
+        )
+        plain += ("quickack_segments", "ack_counting")
+        for key in plain:
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.initial_cwnd is not None:
+            out["initial_cwnd_segments"] = self.initial_cwnd
+        if self.initial_ssthresh is not None:
+            out["initial_ssthresh_bytes"] = self.initial_ssthresh.to_bytes(self.mss_bytes)
+        if self.rwnd is not None:
+            out["rwnd_bytes"] = self.rwnd.to_bytes(self.mss_bytes)
+        for key in ("delack_timeout", "min_rto", "initial_rto"):
+            if getattr(self, key) is not None:
+                out[f"{key}_ns"] = getattr(self, key)
+        return out
+
+
+class Sequence(Model):
+    """``count`` flows one after another, each starting a random gap after the previous one completed."""
+
+    count: int = Field(ge=1, le=1_000_000)
+    gap: Duration
+    """Mean gap (CSS Fig. 4: 1.2 s, uniform)."""
+    distribution: Literal["exponential", "constant", "uniform"] = "exponential"
+    """``uniform`` is uniform on [0, 2·gap]."""
+
+
+def _listify(value: Any) -> Any:
+    return [value] if isinstance(value, str) else value
+
+
+class _FlowBase(Model):
+    name: str = Field(min_length=1)
+    start: Start = 0
+    """When the first packet (SYN) is sent: ``"2s"`` or ``{uniform = ["2s", "5s"]}``."""
+
+
+class TcpFlow(_FlowBase):
+    """A single-path TCP transfer from ``src`` to ``dst`` (addresses or node names)."""
+
+    type: Literal["tcp"] = "tcp"
+    src: str
+    dst: str
+    size: Size | None = None
+    """Bytes (``"280KB"``) or full segments (``"200pkt"``); a flow without end when left out."""
+    cc: CongestionControl | None = None
+    """Congestion avoidance; the profile's (CUBIC for linux and ns3, Reno for rfc) when left out."""
+    tcp: TcpOptions = TcpOptions()
+    trace: Flag = False
+    """Record cwnd, ssthresh, srtt and bytes in flight at every ACK."""
+    sequence: Sequence | None = None
+    copies: int = Field(1, ge=1, le=100_000)
+    """Identical flows started together, named ``name#0``, ``name#1``, ..."""
+
+
+class MptcpFlow(_FlowBase):
+    """An MPTCP connection from ``src`` to ``dst``: addresses, lists of them, or node names (a node
+    stands for all its addresses)."""
+
+    type: Literal["mptcp"]
+    src: Annotated[list[str], BeforeValidator(_listify), Field(min_length=1)]
+    dst: Annotated[list[str], BeforeValidator(_listify), Field(min_length=1)]
+    size: Size | None = None
+    cc: CongestionControl | None = None
+    """Coupled congestion avoidance; LIA when left out."""
+    slow_start: SlowStart | None = None
+    """``standard`` (uncoupled, the default), ``lisa``, ``css`` or ``gsam``."""
+    path_manager: Literal["fullmesh", "ndiffports"] | None = None
+    """``fullmesh``: one subflow per (source, destination) address pair; ``ndiffports``: ``subflows``
+    subflows over the first pair. ``ndiffports`` when ``subflows`` is given, else ``fullmesh``."""
+    subflows: int | None = Field(None, ge=1, le=64)
+    scheduler: Literal["minrtt", "roundrobin", "redundant"] = "minrtt"
+    join_delay: Duration = 0
+    rcv_buffer: Size | None = None
+    tcp: TcpOptions = TcpOptions()
+    trace: Flag = False
+    copies: int = Field(1, ge=1, le=100_000)
+
+
+class UdpFlow(_FlowBase):
+    """A UDP source: constant bit rate, or on/off with exponential (or Pareto) period lengths."""
+
+    type: Literal["udp"]
+    src: str
+    dst: str
+    rate: Rate
+    packet_size: Size = Field(default_factory=lambda: _bytes(1500))
+    """Size of each packet on the wire, headers included."""
+    stop: Duration | None = None
+    pattern: Literal["cbr", "on_off"] = "cbr"
+    on: PositiveDuration | None = None
+    """Mean on period (``on_off``)."""
+    off: PositiveDuration | None = None
+    """Mean off period (``on_off``)."""
+    pareto_shape: float | None = Field(None, gt=1)
+    """Pareto-distributed periods of this shape instead of exponential ones."""
+
+    @model_validator(mode="after")
+    def _pattern(self) -> UdpFlow:
+        if self.pattern == "on_off" and (self.on is None or self.off is None):
+            raise PydanticCustomError("on_off", "an on_off source needs 'on' and 'off' (mean period lengths)")
+        if self.pattern == "cbr" and (self.on is not None or self.off is not None or self.pareto_shape is not None):
+            raise PydanticCustomError("on_off", "'on', 'off' and 'pareto_shape' apply to pattern = \"on_off\" only")
+        if self.packet_size.unit != "bytes":
+            raise PydanticCustomError(
+                "packet_size", "the packet size of a UDP flow is in bytes, got {v}", {"v": str(self.packet_size)}
+            )
+        return self
+
+
+def _bytes(n: int) -> Any:
+    from mpsim.units import SizeSpec
+
+    return SizeSpec(n, "bytes")
+
+
+Flow = Annotated[TcpFlow | MptcpFlow | UdpFlow, Field(discriminator="type")]
+
+
+class Trace(Model):
+    """What to record over time."""
+
+    flows: list[str] = []
+    """Flows (names) whose cwnd, ssthresh, srtt and bytes in flight are recorded at every ACK."""
+    queues: list[str] = []
+    """Links (names) whose queue occupancy is recorded."""
+    queue_interval: PositiveDuration | None = None
+    """One queue sample per interval; every change when left out."""
+
+
+# ---------------------------------------------------------------------------------------------- scenario
+
+# Core field names and the names a scenario uses for them, to translate the core's error paths.
+_CORE_FIELDS = {
+    "rate_bps": "rate",
+    "delay_ns": "delay",
+    "limit_pkts": "limit",
+    "limit_bytes": "limit",
+    "min_th_pkts": "min_th",
+    "max_th_pkts": "max_th",
+    "mean_pkt_size_bytes": "mean_pkt_size",
+    "target_ns": "target",
+    "interval_ns": "interval",
+    "size_bytes": "size",
+    "start_ns": "start",
+    "stop_ns": "stop",
+    "at_ns": "at",
+    "initial_cwnd_segments": "initial_cwnd",
+    "initial_ssthresh_bytes": "initial_ssthresh",
+    "delack_timeout_ns": "delack_timeout",
+    "min_rto_ns": "min_rto",
+    "initial_rto_ns": "initial_rto",
+    "rwnd_bytes": "rwnd",
+    "rcv_buffer_bytes": "rcv_buffer",
+    "join_delay_ns": "join_delay",
+    "packet_size_bytes": "packet_size",
+    "src_addrs": "src",
+    "dst_addrs": "dst",
+    "queue_links": "queues",
+    "queue_sample_interval_ns": "queue_interval",
+}
+
+
+class Scenario(Model):
+    """One run: network, flows, traces, duration and seed."""
+
+    seed: int = Field(1, ge=0, lt=2**64)
+    duration: PositiveDuration
+    """The run stops at this simulated time (or earlier when nothing is left to do)."""
+    topology: Preset | None = None
+    hosts: list[str] = []
+    routers: list[str] = []
+    links: list[Link] = []
+    addresses: list[Address] = []
+    routes: list[Route] = []
+    link_changes: list[LinkChange] = []
+    flows: list[Flow] = []
+    trace: Trace = Trace()
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as e:
+            raise ScenarioError(problems_from_validation(e, Scenario)) from None
+
+    # ------------------------------------------------------------------ loading
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
+        """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`."""
+        try:
+            scenario = cls.model_validate(dict(data))
+        except ValidationError as e:
+            raise ScenarioError(problems_from_validation(e, cls)) from None
+        scenario.check()
+        return scenario
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Scenario:
+        return cls.from_dict(read_toml(path))
+
+    # ------------------------------------------------------------------ checks
+
+    def network(self) -> Network:
+        """The preset's network (if any) followed by what is written out."""
+        own = Network(
+            hosts=self.hosts,
+            routers=self.routers,
+            links=self.links,
+            addresses=self.addresses,
+            routes=self.routes,
+            link_changes=self.link_changes,
+        )
+        return self.topology.expand().merged(own) if self.topology is not None else own
+
+    def problems(self) -> list[Problem]:
+        """Every cross-field problem: unknown or duplicate names, impossible combinations."""
+        return _Checker(self).run()
+
+    def check(self) -> None:
+        """Raises :class:`ScenarioError` listing every problem; then lets the core check the rest."""
+        problems = self.problems()
+        if problems:
+            raise ScenarioError(problems)
+        cfg, paths = self._core()
+        try:
+            validate_config(cfg)
+        except ConfigError as e:
+            raise ScenarioError([_translate(str(e), paths)]) from None
+
+    # ------------------------------------------------------------------ core form
+
+    def to_core(self, seed: int | None = None) -> dict[str, Any]:
+        """The core's configuration form (``crates/mpsim-core/src/config.rs``); ``seed`` overrides."""
+        return self._core(seed)[0]
+
+    def _core(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+        seed = self.seed if seed is None else seed
+        net = self.network()
+        n_pre = len(self.topology.expand().links) if self.topology is not None else 0
+        paths: dict[str, str] = {}
+        links: list[dict[str, Any]] = []
+        for i, link in enumerate(net.links):
+            where = f"links[{i - n_pre}]" if i >= n_pre else f"topology (link '{link.forward_name}')"
+            for j, core_link in enumerate(link.to_core()):
+                paths[f"links[{len(links)}]"] = where if j == 0 else f"{where}.reverse"
+                links.append(core_link)
+        reverse = {link.forward_name: link.reverse_name for link in net.links if link.reverse_name}
+        addresses: list[dict[str, Any]] = []
+        for i, a in enumerate(net.addresses):
+            out: dict[str, Any] = {"name": a.name, "node": a.node}
+            if a.interface is not None:
+                out["out_link"] = a.interface
+                out["in_link"] = reverse.get(a.interface, a.interface)
+            if a.out_link is not None:
+                out["out_link"] = a.out_link
+            if a.in_link is not None:
+                out["in_link"] = a.in_link
+            own = i - (len(net.addresses) - len(self.addresses))
+            paths[f"addresses[{len(addresses)}]"] = (
+                f"addresses[{own}]" if own >= 0 else f"topology (address '{a.name}')"
+            )
+            addresses.append(out)
+        addrs_of = _addresses_by_node(net)
+        traced = set(self.trace.flows)
+        tcp: list[dict[str, Any]] = []
+        mptcp: list[dict[str, Any]] = []
+        udp: list[dict[str, Any]] = []
+        for i, f in enumerate(self.flows):
+            names = [f.name] if f.type == "udp" or f.copies == 1 else [f"{f.name}#{k}" for k in range(f.copies)]
+            for name in names:
+                start = f.start.draw(seed, name) if isinstance(f.start, UniformStart) else f.start
+                if isinstance(f, TcpFlow):
+                    paths[f"tcp_flows[{len(tcp)}]"] = f"flows[{i}]"
+                    tcp.append(_tcp_core(f, name, start, addrs_of, f.trace or f.name in traced))
+                elif isinstance(f, MptcpFlow):
+                    paths[f"mptcp_connections[{len(mptcp)}]"] = f"flows[{i}]"
+                    mptcp.append(_mptcp_core(f, name, start, addrs_of, f.trace or f.name in traced))
+                else:
+                    paths[f"udp_flows[{len(udp)}]"] = f"flows[{i}]"
+                    udp.append(_udp_core(f, start, addrs_of))
+        trace: dict[str, Any] = {"queue_links": list(self.trace.queues)}
+        if self.trace.queue_interval is not None:
+            trace["queue_sample_interval_ns"] = self.trace.queue_interval
+        n_routes_pre = len(net.routes) - len(self.routes)
+        for i in range(len(net.routes)):
+            paths[f"routes[{i}]"] = f"routes[{i - n_routes_pre}]"
+        cfg = {
+            "seed": seed,
+            "stop_time_ns": self.duration,
+            "nodes": [{"name": h, "kind": "host"} for h in net.hosts]
+            + [{"name": r, "kind": "router"} for r in net.routers],
+            "links": links,
+            "addresses": addresses,
+            "routes": [{"node": r.node, "dst": _one_address(r.dst, addrs_of), "via": r.via} for r in net.routes],
+            "link_changes": [c.to_core() for c in net.link_changes],
+            "udp_flows": udp,
+            "tcp_flows": tcp,
+            "mptcp_connections": mptcp,
+            "trace": trace,
+        }
+        return cfg, paths
+
+
+def _addresses_by_node(net: Network) -> dict[str, list[str]]:
+    """Each node's addresses: those listed, or one named after the node when none is."""
+    out: dict[str, list[str]] = {n: [] for n in net.hosts + net.routers}
+    for a in net.addresses:
+        out.setdefault(a.node, []).append(a.name)
+    return {n: (addrs or [n]) for n, addrs in out.items()}
+
+
+def _one_address(name: str, addrs_of: Mapping[str, list[str]]) -> str:
+    addrs = addrs_of.get(name)
+    return addrs[0] if addrs and name not in _all_addresses(addrs_of) else name
+
+
+def _all_addresses(addrs_of: Mapping[str, list[str]]) -> set[str]:
+    return {a for addrs in addrs_of.values() for a in addrs}
+
+
+def _many_addresses(names: list[str], addrs_of: Mapping[str, list[str]]) -> list[str]:
+    known = _all_addresses(addrs_of)
+    out: list[str] = []
+    for n in names:
+        out += [n] if n in known else addrs_of.get(n, [n])
+    return out
+
+
+def _tcp_core(f: TcpFlow, name: str, start: int, addrs_of: Mapping[str, list[str]], trace: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": name,
+        "src": _one_address(f.src, addrs_of),
+        "dst": _one_address(f.dst, addrs_of),
+        "start_ns": start,
+        "tcp": f.tcp.to_core(),
+        "trace": trace,
+    }
+    if f.size is not None:
+        out["size_bytes"] = f.size.to_bytes(f.tcp.mss_bytes)
+    if f.cc is not None:
+        out["cc"] = f.cc.to_core()
+    if f.sequence is not None:
+        out["sequence"] = {
+            "count": f.sequence.count,
+            "gap_mean_ns": f.sequence.gap,
+            "gap_distribution": {"type": f.sequence.distribution},
+        }
+    return out
+
+
+def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list[str]], trace: bool) -> dict[str, Any]:
+    pm = f.path_manager or ("ndiffports" if f.subflows is not None else "fullmesh")
+    out: dict[str, Any] = {
+        "name": name,
+        "src_addrs": _many_addresses(f.src, addrs_of),
+        "dst_addrs": _many_addresses(f.dst, addrs_of),
+        "start_ns": start,
+        "path_manager": {"type": pm, "subflows": f.subflows} if pm == "ndiffports" else {"type": pm},
+        "join_delay_ns": f.join_delay,
+        "scheduler": f.scheduler,
+        "tcp": f.tcp.to_core(),
+        "trace": trace,
+    }
+    if f.size is not None:
+        out["size_bytes"] = f.size.to_bytes(f.tcp.mss_bytes)
+    if f.cc is not None:
+        out["cc"] = f.cc.to_core()
+    if f.slow_start is not None:
+        out["slow_start"] = f.slow_start.to_core()
+    if f.rcv_buffer is not None:
+        out["rcv_buffer_bytes"] = f.rcv_buffer.to_bytes(f.tcp.mss_bytes)
+    return out
+
+
+def _udp_core(f: UdpFlow, start: int, addrs_of: Mapping[str, list[str]]) -> dict[str, Any]:
+    pattern: dict[str, Any] = {"type": f.pattern, "rate_bps": f.rate}
+    if f.pattern == "on_off":
+        pattern["on_mean_ns"] = f.on
+        pattern["off_mean_ns"] = f.off
+        pattern["distribution"] = (
+            {"type": "pareto", "shape": f.pareto_shape} if f.pareto_shape is not None else {"type": "exponential"}
+        )
+    out: dict[str, Any] = {
+        "name": f.name,
+        "src": _one_address(f.src, addrs_of),
+        "dst": _one_address(f.dst, addrs_of),
+        "packet_size_bytes": f.packet_size.value,
+        "start_ns": start,
+        "pattern": pattern,
+    }
+    if f.stop is not None:
+        out["stop_ns"] = f.stop
+    return out
+
+
+_CORE_ERROR = re.compile(r"^([a-z_]+\[\d+\])((?:\.[\w]+|\[\d+\])*)(?:: )?(.*)$", re.S)
+
+
+def _translate(message: str, paths: Mapping[str, str]) -> Problem:
+    """A core ``ConfigError`` (``tcp_flows[0].tcp.mss: ...``) in the scenario's terms."""
+    m = _CORE_ERROR.match(message)
+    if m is None or m.group(1) not in paths:
+        path, _, text = message.partition(": ")
+        return Problem(path, text) if text else Problem("", message)
+    rest = re.sub(r"[a-z_]+", lambda w: _CORE_FIELDS.get(w.group(0), w.group(0)), m.group(2))
+    return Problem(paths[m.group(1)] + rest, m.group(3))
+
+
+class _Checker:
+    """Cross-field checks: every name refers to something that exists, and exists once."""
+
+    def __init__(self, s: Scenario) -> None:
+        self.s = s
+        self.net = s.network()
+        self.out: list[Problem] = []
+
+    def problem(self, path: str, message: str) -> None:
+        self.out.append(Problem(path, message))
+
+    def unknown(self, path: str, kind: str, name: str, known: list[str]) -> None:
+        shown = ", ".join(sorted(known)[:12]) + (", ..." if len(known) > 12 else "")
+        self.problem(path, f"unknown {kind} '{name}'{did_you_mean(name, known)} (known: {shown or 'none'})")
+
+    def run(self) -> list[Problem]:
+        s, net = self.s, self.net
+        pre = s.topology.expand() if s.topology is not None else Network()
+        nodes: dict[str, str] = {}
+        for kind, own, pre_names in (("hosts", s.hosts, pre.hosts), ("routers", s.routers, pre.routers)):
+            for n in pre_names:
+                nodes[n] = "topology"
+            for i, n in enumerate(own):
+                if n in nodes:
+                    self.problem(f"{kind}[{i}]", f"duplicate node name '{n}' (also in {nodes[n]})")
+                nodes.setdefault(n, f"{kind}[{i}]")
+        node_names = list(nodes)
+        links: dict[str, str] = {link.forward_name: "topology" for link in pre.links}
+        for link in pre.links:
+            if link.reverse_name:
+                links[link.reverse_name] = "topology"
+        for i, link in enumerate(s.links):
+            p = f"links[{i}]"
+            for key, end in (("from", link.from_), ("to", link.to)):
+                if end not in nodes:
+                    self.unknown(f"{p}.{key}", "node", end, node_names)
+            if link.from_ == link.to:
+                self.problem(f"{p}.to", f"a link must join two different nodes, got '{link.to}' twice")
+            for key, name in (("name", link.forward_name), ("reverse.name", link.reverse_name)):
+                if name is None:
+                    continue
+                if name in links:
+                    self.problem(f"{p}.{key}", f"duplicate link name '{name}' (also in {links[name]}); give it a name")
+                links.setdefault(name, p)
+        link_names = list(links)
+        by_name = {link.forward_name: link for link in net.links}
+        ends = {}
+        for link in net.links:
+            ends[link.forward_name] = (link.from_, link.to)
+            if link.reverse_name:
+                ends[link.reverse_name] = (link.to, link.from_)
+
+        addresses: dict[str, str] = {}
+        for i, a in enumerate(s.addresses):
+            p = f"addresses[{i}]"
+            if a.name in addresses or a.name in {x.name for x in pre.addresses}:
+                self.problem(f"{p}.name", f"duplicate address name '{a.name}'")
+            addresses.setdefault(a.name, p)
+            if a.node not in nodes:
+                self.unknown(f"{p}.node", "node", a.node, node_names)
+                continue
+            if a.interface is not None:
+                bound = by_name.get(a.interface)
+                if a.interface not in ends:
+                    self.unknown(f"{p}.interface", "link", a.interface, link_names)
+                elif bound is None or bound.from_ != a.node or bound.reverse_name is None:
+                    self.problem(
+                        f"{p}.interface",
+                        f"'{a.interface}' must be a duplex link written from node '{a.node}' "
+                        "(or bind out_link and in_link)",
+                    )
+            for key, lname, at in (("out_link", a.out_link, 0), ("in_link", a.in_link, 1)):
+                if lname is None:
+                    continue
+                if lname not in ends:
+                    self.unknown(f"{p}.{key}", "link", lname, link_names)
+                elif ends[lname][at] != a.node:
+                    side = "start" if at == 0 else "end"
+                    self.problem(f"{p}.{key}", f"link '{lname}' does not {side} at node '{a.node}'")
+        addrs_of = _addresses_by_node(net)
+        all_addresses = _all_addresses(addrs_of)
+        endpoints = sorted(all_addresses | set(nodes))
+
+        for i, r in enumerate(s.routes):
+            p = f"routes[{i}]"
+            if r.node not in nodes:
+                self.unknown(f"{p}.node", "node", r.node, node_names)
+            if r.dst not in all_addresses and r.dst not in nodes:
+                self.unknown(f"{p}.dst", "address", r.dst, endpoints)
+            for j, v in enumerate(r.via):
+                if v not in ends:
+                    self.unknown(f"{p}.via[{j}]", "link", v, link_names)
+                elif ends[v][0] != r.node:
+                    self.problem(f"{p}.via[{j}]", f"link '{v}' does not start at node '{r.node}'")
+        for i, c in enumerate(s.link_changes):
+            if c.link not in ends:
+                self.unknown(f"link_changes[{i}].link", "link", c.link, link_names)
+            if c.at > s.duration:
+                self.problem(
+                    f"link_changes[{i}].at",
+                    f"{format_time(c.at)} is after the end of the run (duration = {format_time(s.duration)})",
+                )
+
+        def endpoint(path: str, name: str, single: bool) -> str | None:
+            if name in all_addresses:
+                return next(n for n, addrs in addrs_of.items() if name in addrs)
+            if name in nodes:
+                if single and len(addrs_of[name]) > 1:
+                    self.problem(
+                        path, f"node '{name}' has several addresses ({', '.join(addrs_of[name])}); name one of them"
+                    )
+                return name
+            self.unknown(path, "address or node", name, endpoints)
+            return None
+
+        flows: dict[str, str] = {}
+        for i, f in enumerate(s.flows):
+            p = f"flows[{i}]"
+            if f.name in flows:
+                self.problem(f"{p}.name", f"duplicate flow name '{f.name}' (also in {flows[f.name]})")
+            flows.setdefault(f.name, p)
+            if isinstance(f, MptcpFlow):
+                src_nodes = {endpoint(f"{p}.src[{j}]", a, False) for j, a in enumerate(f.src)}
+                dst_nodes = {endpoint(f"{p}.dst[{j}]", a, False) for j, a in enumerate(f.dst)}
+                if src_nodes & dst_nodes - {None}:
+                    self.problem(f"{p}.dst", "source and destination are on the same node")
+                if f.path_manager == "ndiffports" and f.subflows is None:
+                    self.problem(f"{p}.subflows", "the ndiffports path manager needs a number of subflows")
+                if f.path_manager == "fullmesh" and f.subflows is not None:
+                    self.problem(f"{p}.subflows", "fullmesh opens one subflow per address pair; use ndiffports")
+            else:
+                src_node = endpoint(f"{p}.src", f.src, True)
+                dst_node = endpoint(f"{p}.dst", f.dst, True)
+                if src_node is not None and src_node == dst_node:
+                    self.problem(f"{p}.dst", f"source and destination are both on node '{src_node}'")
+            if isinstance(f, TcpFlow) and f.sequence is not None:
+                if f.size is None:
+                    self.problem(f"{p}.sequence", "a sequence needs flows of finite size")
+                if f.copies > 1:
+                    self.problem(f"{p}.copies", "give either copies or a sequence, not both")
+            latest = f.start.hi if isinstance(f.start, UniformStart) else f.start
+            if latest >= s.duration:
+                self.problem(
+                    f"{p}.start",
+                    f"{format_time(latest)} is at or after the end of the run (duration = {format_time(s.duration)})",
+                )
+            if isinstance(f, UdpFlow) and f.stop is not None and f.stop <= latest:
+                self.problem(f"{p}.stop", "must be later than start")
+        for i, name in enumerate(s.trace.flows):
+            if name not in flows:
+                self.unknown(f"trace.flows[{i}]", "flow", name, list(flows))
+        for i, name in enumerate(s.trace.queues):
+            if name not in ends:
+                self.unknown(f"trace.queues[{i}]", "link", name, link_names)
+        return self.out
+
+
+# ---------------------------------------------------------------------------------------------- entry points
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file as a dict; unreadable files become a :class:`ScenarioError`."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as e:
+        raise ScenarioError([Problem(str(path), f"cannot read: {e.strerror or e}")]) from None
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError([Problem(str(path), f"not valid TOML: {e}")]) from None
+
+
+def load(path: str | Path) -> Scenario:
+    """Loads and checks a scenario file; raises :class:`ScenarioError` listing every problem."""
+    return Scenario.from_toml(path)
+
+
+def run(scenario: Scenario | str | Path | Mapping[str, Any], seed: int | None = None) -> Results:
+    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed."""
+    if isinstance(scenario, str | Path):
+        scenario = load(scenario)
+    elif not isinstance(scenario, Scenario):
+        scenario = Scenario.from_dict(scenario)
+    else:
+        scenario.check()
+    return run_config(scenario.to_core(seed))

@@ -1,0 +1,452 @@
+"""Sweeps: a base scenario times axes, named variants and seeds, run in parallel into a resumable store.
+
+A sweep file::
+
+    base = "css_shared_bottleneck.toml"   # a scenario file (relative to this one) or a [base] table
+    seeds = [1, 2, 3]                      # or: runs = 10 (seeds 1..10)
+
+    [axes]                                 # every combination of the values is a point
+    "topology.buffer" = ["20pkt", "47pkt", "100pkt"]
+
+    [variants.MPTCP]                       # each variant sets several fields
+    "flows.short.slow_start" = "standard"
+    [variants.CSS]
+    "flows.short.slow_start" = "css"
+
+Dotted paths address scenario fields; list items are picked by index or by ``name``
+(``flows.short.size``). Each point's rows come from an extractor (``Results, core config ->
+rows``), by default :func:`flow_metrics`; an experiment passes its own to :func:`run_sweep`.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import itertools
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, Literal
+
+import pyarrow as pa
+from pydantic import Field, ValidationError, model_validator
+
+from mpsim._types import Model
+from mpsim.engine import Results, run_config
+from mpsim.errors import Problem, ScenarioError, problems_from_validation
+from mpsim.scenario import DEFAULT_MSS, Scenario, read_toml
+from mpsim.store import RunStore
+
+__all__ = [
+    "Extractor",
+    "Point",
+    "SweepSpec",
+    "flow_metrics",
+    "load_sweep",
+    "run_sweep",
+    "set_path",
+]
+
+Extractor = Callable[[Results, Mapping[str, Any]], list[dict[str, Any]] | dict[str, Any]]
+"""Maps one run's results (and its core configuration) to one row or a list of rows."""
+
+
+def _mss(cfg: Mapping[str, Any], name: str) -> int:
+    for f in [*cfg.get("tcp_flows", []), *cfg.get("mptcp_connections", [])]:
+        if name == f["name"] or name.startswith(f"{f['name']}#"):
+            return int(f.get("tcp", {}).get("mss") or DEFAULT_MSS)
+    return DEFAULT_MSS
+
+
+def flow_metrics(results: Results, config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The default extractor: one row per TCP flow and MPTCP connection of the run.
+
+    ``flow``, ``kind``, ``fct_s`` (NaN when unfinished), ``retransmissions`` (fast + timeout),
+    ``rto_count``, ``sum_cwnd_pkts`` (summed over subflows, at completion for MPTCP, else at the
+    end of the run, in segments of the flow's MSS), ``goodput_mbps`` (bytes delivered / fct).
+    """
+    rows = []
+    completion = {c["name"]: c.get("sum_cwnd_bytes_at_completion") for c in results.raw["mptcp_connections"]}
+    for r in results.flows.to_pylist():
+        cwnd = completion.get(r["name"]) or r["cwnd_bytes_at_end"]
+        fct = r["fct_s"]
+        rows.append(
+            {
+                "flow": r["name"],
+                "kind": r["kind"],
+                "fct_s": float("nan") if fct is None else float(fct),
+                "retransmissions": int(r["retransmissions"]),
+                "rto_count": int(r["rto_count"]),
+                "sum_cwnd_pkts": cwnd / _mss(config, r["name"]),
+                "goodput_mbps": float("nan") if not fct else r["bytes_delivered"] * 8 / fct / 1e6,
+            }
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------- paths
+
+
+def _flatten(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"flows": {"short": {"cc": "lia"}}}`` (TOML's unquoted dotted keys) → ``{"flows.short.cc": "lia"}``."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        path = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict) and v and not any(key in v for key in ("type", "preset", "uniform")):
+            out.update(_flatten(v, path))
+        else:
+            out[path] = v
+    return out
+
+
+def set_path(data: dict[str, Any], path: str, value: Any) -> None:
+    """Sets ``value`` at a dotted ``path`` of a scenario's dict form, in place.
+
+    A list item is named by its index or by its ``name``; a string met on the way (``cc = "lia"``)
+    becomes ``{type = "lia"}`` so that ``flows.short.cc.beta`` can be set.
+    """
+    parts = path.split(".")
+    node: Any = data
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        where = ".".join(parts[: i + 1])
+        if isinstance(node, list):
+            idx = next((j for j, item in enumerate(node) if isinstance(item, dict) and item.get("name") == part), None)
+            if idx is None and part.isdigit() and int(part) < len(node):
+                idx = int(part)
+            if idx is None:
+                names = [str(item.get("name")) for item in node if isinstance(item, dict)]
+                raise KeyError(f"{where}: no item named '{part}' (known: {', '.join(names)})")
+            if last:
+                node[idx] = value
+                return
+            if isinstance(node[idx], str):
+                node[idx] = {"type": node[idx]}
+            node = node[idx]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+                return
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif isinstance(child, str):
+                child = node[part] = {"type": child}
+            node = child
+        else:
+            raise KeyError(f"{where}: cannot set a field inside {node!r}")
+
+
+# ---------------------------------------------------------------------------------------------- spec
+
+
+class SweepSpec(Model):
+    """A sweep: a base scenario, axes of values, named variants and seeds."""
+
+    base: dict[str, Any]
+    """The base scenario in its dict (TOML) form."""
+    axes: dict[str, list[Any]] = {}
+    """Dotted path → values; every combination is a point."""
+    variants: dict[str, dict[str, Any]] = {}
+    """Name → {dotted path: value}; none means one variant named ``base``."""
+    seeds: list[int] | None = None
+    runs: int | None = Field(None, ge=1, le=1_000_000)
+    """Seeds 1..runs (when ``seeds`` is not given)."""
+    extract: str | None = None
+    """Extractor as ``"module:function"``; :func:`flow_metrics` when left out."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flatten_variants(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            data = dict(data)
+            if isinstance(data.get("variants"), dict):
+                data["variants"] = {k: _flatten(v) if isinstance(v, dict) else v for k, v in data["variants"].items()}
+            if isinstance(data.get("axes"), dict):
+                axes: dict[str, Any] = {}
+                for k, v in data["axes"].items():
+                    axes.update(_flatten({k: v}) if isinstance(v, dict) else {k: v})
+                data["axes"] = axes
+        return data
+
+    @model_validator(mode="after")
+    def _check(self) -> SweepSpec:
+        if self.seeds is not None and self.runs is not None:
+            raise ValueError("give either seeds or runs, not both")
+        for name, values in self.axes.items():
+            if not values:
+                raise ValueError(f"axis '{name}' has no values")
+        return self
+
+    @property
+    def seed_list(self) -> list[int]:
+        if self.seeds is not None:
+            return list(self.seeds)
+        return list(range(1, (self.runs or 1) + 1))
+
+    @property
+    def variant_names(self) -> list[str]:
+        return list(self.variants) or ["base"]
+
+    def points(self) -> Iterator[Point]:
+        """Every (variant, axis values, seed), variants outermost, seeds innermost."""
+        names = list(self.axes)
+        for variant in self.variant_names:
+            for combo in itertools.product(*(self.axes[n] for n in names)):
+                for seed in self.seed_list:
+                    yield Point(variant, dict(zip(names, combo, strict=True)), seed)
+
+    def scenario(self, point: Point) -> Scenario:
+        """The point's scenario; a :class:`ScenarioError` names the variant and axis values at fault."""
+        data = copy.deepcopy(self.base)
+        where = f"variants.{point.variant}" if self.variants else "base"
+        try:
+            for path, value in self.variants.get(point.variant, {}).items():
+                set_path(data, path, copy.deepcopy(value))
+            for path, value in point.axes.items():
+                set_path(data, path, copy.deepcopy(value))
+        except KeyError as e:
+            raise ScenarioError([Problem(where, str(e.args[0]))]) from None
+        try:
+            return Scenario.from_dict(data)
+        except ScenarioError as e:
+            label = ", ".join([where, *(f"{k} = {v!r}" for k, v in point.axes.items())])
+            raise ScenarioError([Problem(f"{p.path} (at {label})", p.message) for p in e.problems]) from None
+
+
+@dataclass(frozen=True)
+class Point:
+    variant: str
+    axes: dict[str, Any]
+    seed: int
+
+
+def load_sweep(path: str | Path) -> SweepSpec:
+    """Reads a sweep file; ``base`` may name a scenario file relative to it."""
+    data = read_toml(path)
+    base = data.get("base")
+    if isinstance(base, str):
+        data["base"] = read_toml(Path(path).parent / base)
+    try:
+        return SweepSpec.model_validate(data)
+    except ValidationError as e:
+        raise ScenarioError(problems_from_validation(e, SweepSpec)) from None
+
+
+# ---------------------------------------------------------------------------------------------- running
+
+
+def _extractor(spec: SweepSpec, extract: Extractor | None) -> Extractor:
+    if extract is not None:
+        return extract
+    if spec.extract is None:
+        return flow_metrics
+    module, _, name = spec.extract.partition(":")
+    try:
+        fn: Extractor = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise ScenarioError([Problem("extract", f"cannot import {spec.extract!r}: {e}")]) from None
+    return fn
+
+
+def _extractor_id(fn: Extractor) -> str:
+    return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def run_key(config: Mapping[str, Any], extractor: Extractor) -> str:
+    """Hash of a run's fully resolved core configuration (seed included) and its extractor."""
+    text = json.dumps({"config": config, "extract": _extractor_id(extractor)}, sort_keys=True, allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def execute(config: Mapping[str, Any], extractor: Extractor) -> pa.Table:
+    """Runs one configuration and returns the extracted rows (what a worker does)."""
+    res = run_config(config)
+    rows = extractor(res, config)
+    return pa.Table.from_pylist([rows] if isinstance(rows, dict) else rows)
+
+
+@dataclass
+class _Task:
+    key: str
+    config: dict[str, Any]
+    point: Point
+
+
+def _columns(table: pa.Table, task: _Task, axes: list[str]) -> pa.Table:
+    n = table.num_rows
+    meta = {"key": task.key, "variant": task.point.variant}
+    meta.update({a: _axis_text(task.point.axes[a]) for a in axes})
+    cols: dict[str, Any] = {k: pa.array([v] * n, pa.string()) for k, v in meta.items()}
+    cols["seed"] = pa.array([task.point.seed] * n, pa.int64())
+    for c in table.column_names:
+        if c not in cols:
+            cols[c] = table.column(c)
+    return pa.table(cols)
+
+
+def _axis_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def run_sweep(
+    spec: SweepSpec | str | Path,
+    out: str | Path,
+    *,
+    jobs: int | None = None,
+    executor: Literal["local", "dask"] = "local",
+    scheduler: str | None = None,
+    extract: Extractor | None = None,
+    progress: bool = True,
+) -> pa.Table:
+    """Runs every point not yet in the store under ``out``, writing each as it finishes.
+
+    ``jobs`` processes run locally (all cores by default); ``executor="dask"`` sends runs to the
+    Dask scheduler at ``scheduler``. Returns the store's rows (also written to
+    ``out/results.parquet``). A sweep interrupted at any moment resumes where it stopped.
+    """
+    if not isinstance(spec, SweepSpec):
+        spec = load_sweep(spec)
+    fn = _extractor(spec, extract)
+    store = RunStore(out)
+    axes = list(spec.axes)
+
+    tasks: list[_Task] = []
+    problems: list[Problem] = []
+    for point in spec.points():
+        try:
+            cfg = spec.scenario(point).to_core(point.seed)
+        except ScenarioError as e:
+            problems += [p for p in e.problems if p not in problems]
+            continue
+        tasks.append(_Task(run_key(cfg, fn), cfg, point))
+    if problems:
+        raise ScenarioError(problems)
+
+    store.prepare()
+    store.write_manifest(
+        {
+            "axes": axes,
+            "variants": spec.variant_names,
+            "points": [
+                {
+                    "key": t.key,
+                    "variant": t.point.variant,
+                    "seed": t.point.seed,
+                    "axes": {a: _axis_text(t.point.axes[a]) for a in axes},
+                }
+                for t in tasks
+            ],
+        }
+    )
+    done = store.done()
+    todo: dict[str, _Task] = {}
+    for t in tasks:
+        if t.key not in done and t.key not in todo:
+            todo[t.key] = t
+    failures = _run_all(list(todo.values()), store, fn, axes, jobs, executor, scheduler, progress, len(tasks))
+    store.consolidate()
+    if failures:
+        raise RuntimeError(f"{len(failures)} run(s) failed; the others are stored:\n" + "\n".join(failures))
+    return store.results()
+
+
+def _progress(enabled: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("runs"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+    )
+
+
+def _run_all(
+    todo: list[_Task],
+    store: RunStore,
+    fn: Extractor,
+    axes: list[str],
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    progress: bool,
+    total: int,
+) -> list[str]:
+    failures: list[str] = []
+    if not todo:
+        return failures
+    with _progress(progress) as bar:
+        task = bar.add_task(f"sweep ({total - len(todo)} of {total} stored before)", total=len(todo))
+
+        def finished(t: _Task, table: pa.Table | None, error: BaseException | None) -> None:
+            if error is not None:
+                failures.append(f"{t.point}: {type(error).__name__}: {error}")
+            else:
+                assert table is not None
+                store.write(t.key, _columns(table, t, axes))
+            bar.advance(task)
+
+        if executor == "dask":
+            _run_dask(todo, fn, scheduler, finished)
+        elif executor == "local":
+            _run_local(todo, fn, jobs, finished)
+        else:
+            raise ValueError(f"unknown executor {executor!r} (allowed: local, dask)")
+    return failures
+
+
+def _run_local(todo: list[_Task], fn: Extractor, jobs: int | None, finished: Callable[[_Task, Any, Any], None]) -> None:
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    if workers == 1:
+        for t in todo:
+            try:
+                table = execute(t.config, fn)
+            except Exception as e:
+                finished(t, None, e)
+            else:
+                finished(t, table, None)
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures: dict[Future[pa.Table], _Task] = {pool.submit(execute, t.config, fn): t for t in todo}
+        for fut in as_completed(futures):
+            error = fut.exception()
+            finished(futures[fut], None if error else fut.result(), error)
+
+
+def _run_dask(
+    todo: list[_Task], fn: Extractor, scheduler: str | None, finished: Callable[[_Task, Any, Any], None]
+) -> None:
+    if not scheduler:
+        raise ValueError("the dask executor needs the scheduler's address (--scheduler tcp://host:8786)")
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    with Client(scheduler) as client:  # type: ignore[no-untyped-call]
+        futures = {client.submit(execute, t.config, fn, key=f"mpsim-run-{t.key}", pure=False): t for t in todo}
+        for fut in dask_completed(list(futures)):  # type: ignore[no-untyped-call]
+            t = futures[fut]
+            try:
+                table = fut.result()
+            except Exception as e:
+                finished(t, None, e)
+            else:
+                finished(t, table, None)

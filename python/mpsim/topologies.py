@@ -1,0 +1,588 @@
+"""The network of a scenario: nodes, links with their queues and loss, addresses, routes, link changes,
+and presets (dumbbell, shared / non-shared bottleneck, k-ary fat-tree) that expand to them.
+
+Links are written once and are duplex by default: ``{from = "R1", to = "R2", rate = "5Mbps"}`` makes
+``R1-R2`` and its reverse ``R2-R1`` with the same rate, delay, queue and loss unless ``reverse``
+overrides some of them. The core's links are one-way; :meth:`Link.to_core` makes both.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from mpsim._types import (
+    BufferSize,
+    Duration,
+    Flag,
+    Model,
+    Packets,
+    PacketsFloat,
+    PositiveDuration,
+    Probability,
+    Rate,
+    Size,
+)
+from mpsim.units import Buffer, SizeSpec, format_rate, format_time
+
+__all__ = [
+    "Address",
+    "Bernoulli",
+    "Codel",
+    "DropTail",
+    "Dumbbell",
+    "FatTree",
+    "GilbertElliott",
+    "Link",
+    "LinkChange",
+    "Network",
+    "NoLoss",
+    "NonShared",
+    "Preset",
+    "Red",
+    "Route",
+    "SharedBottleneck",
+    "dumbbell",
+    "fat_tree",
+    "non_shared",
+    "shared_bottleneck",
+]
+
+# ---------------------------------------------------------------------------------------------- queues
+
+
+class DropTail(Model):
+    """First in, first out; arrivals that do not fit are dropped."""
+
+    type: Literal["drop_tail"] = "drop_tail"
+    limit: BufferSize = Buffer(100, "pkts")
+    """Packets (``"47pkt"``) or bytes (``"64KB"``) waiting, the packet in service not counted."""
+
+    def to_core(self) -> dict[str, Any]:
+        key = "limit_pkts" if self.limit.unit == "pkts" else "limit_bytes"
+        return {"type": "drop_tail", key: self.limit.value}
+
+
+class Red(Model):
+    """Random Early Detection (Floyd & Jacobson 1993), gentle by default; thresholds in packets."""
+
+    type: Literal["red"]
+    limit: Packets
+    min_th: PacketsFloat
+    max_th: PacketsFloat
+    max_p: Probability = 0.1
+    weight: Probability = 0.002
+    gentle: Flag = True
+    mean_pkt_size: Size = SizeSpec(1500, "bytes")
+
+    @model_validator(mode="after")
+    def _thresholds(self) -> Red:
+        if self.max_th <= self.min_th:
+            raise PydanticCustomError(
+                "red",
+                "max_th ({max_th}) must be greater than min_th ({min_th})",
+                {"max_th": self.max_th, "min_th": self.min_th},
+            )
+        if self.max_p <= 0 or self.weight <= 0:
+            raise PydanticCustomError("red", "max_p and weight must be greater than 0")
+        return self
+
+    def to_core(self) -> dict[str, Any]:
+        return {
+            "type": "red",
+            "limit_pkts": self.limit,
+            "min_th_pkts": self.min_th,
+            "max_th_pkts": self.max_th,
+            "max_p": self.max_p,
+            "weight": self.weight,
+            "gentle": self.gentle,
+            "mean_pkt_size_bytes": self.mean_pkt_size.to_bytes(1),
+        }
+
+
+class Codel(Model):
+    """Controlled Delay (RFC 8289): target 5 ms, interval 100 ms by default."""
+
+    type: Literal["codel"]
+    target: PositiveDuration = 5_000_000
+    interval: PositiveDuration = 100_000_000
+    limit: Packets = 1000
+
+    def to_core(self) -> dict[str, Any]:
+        return {"type": "codel", "target_ns": self.target, "interval_ns": self.interval, "limit_pkts": self.limit}
+
+
+def _tagged(value: Any) -> Any:
+    """``"codel"`` is ``{type = "codel"}``."""
+    return {"type": value} if isinstance(value, str) else value
+
+
+Queue = Annotated[Annotated[DropTail | Red | Codel, Field(discriminator="type")], BeforeValidator(_tagged)]
+
+# ---------------------------------------------------------------------------------------------- loss
+
+
+class NoLoss(Model):
+    type: Literal["none"] = "none"
+
+    def to_core(self) -> dict[str, Any]:
+        return {"type": "none"}
+
+
+class Bernoulli(Model):
+    """Each packet lost independently with probability ``p``."""
+
+    type: Literal["bernoulli"]
+    p: Probability
+
+    def to_core(self) -> dict[str, Any]:
+        return {"type": "bernoulli", "p": self.p}
+
+
+class GilbertElliott(Model):
+    """Two-state Markov chain stepped per packet: good→bad with ``p_gb``, bad→good with ``p_bg``."""
+
+    type: Literal["gilbert_elliott"]
+    p_gb: Probability
+    p_bg: Probability
+    loss_good: Probability = 0.0
+    loss_bad: Probability = 1.0
+
+    def to_core(self) -> dict[str, Any]:
+        return {
+            "type": "gilbert_elliott",
+            "p_gb": self.p_gb,
+            "p_bg": self.p_bg,
+            "loss_good": self.loss_good,
+            "loss_bad": self.loss_bad,
+        }
+
+
+def _loss_shorthand(value: Any) -> Any:
+    """``loss = 0.01`` or ``loss = "1%"`` is Bernoulli loss; ``loss = "none"`` is none."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return {"type": "bernoulli", "p": value}
+    if isinstance(value, str):
+        return {"type": "bernoulli", "p": value} if value.strip()[:1].isdigit() else {"type": value}
+    return value
+
+
+Loss = Annotated[
+    Annotated[NoLoss | Bernoulli | GilbertElliott, Field(discriminator="type")], BeforeValidator(_loss_shorthand)
+]
+
+# ---------------------------------------------------------------------------------------------- links
+
+
+def _queue_core(buffer: Buffer | None, queue: DropTail | Red | Codel | None) -> dict[str, Any] | None:
+    if queue is not None:
+        return queue.to_core()
+    if buffer is not None:
+        return DropTail(limit=buffer).to_core()
+    return None
+
+
+def _one_queue(buffer: Buffer | None, queue: object) -> None:
+    if buffer is not None and queue is not None:
+        raise PydanticCustomError(
+            "buffer_and_queue", "give either 'buffer' (a drop-tail queue of that size) or 'queue', not both"
+        )
+
+
+class LinkDirection(Model):
+    """Settings of a duplex link's reverse direction that differ from the forward one."""
+
+    name: str | None = None
+    rate: Rate | None = None
+    delay: Duration | None = None
+    buffer: BufferSize | None = None
+    queue: Queue | None = None
+    loss: Loss | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> LinkDirection:
+        _one_queue(self.buffer, self.queue)
+        return self
+
+
+class Link(Model):
+    """A link between two nodes: a queue, a transmitter of ``rate``, then a propagation ``delay``.
+
+    The name defaults to ``"{from}-{to}"``; the reverse direction of a duplex link is named
+    ``"{to}-{from}"`` (or ``reverse.name``).
+    """
+
+    name: str | None = None
+    from_: str = Field(alias="from")
+    to: str
+    rate: Rate
+    delay: Duration = 0
+    buffer: BufferSize | None = None
+    """Shorthand for a drop-tail queue of this size (``"47pkt"``); the core's default is 100 packets."""
+    queue: Queue | None = None
+    loss: Loss | None = None
+    weight: int = Field(1, ge=1)
+    """Routing cost; equal total costs become ECMP sets."""
+    up: Flag = True
+    duplex: Flag = True
+    reverse: LinkDirection | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Link:
+        _one_queue(self.buffer, self.queue)
+        if self.reverse is not None and not self.duplex:
+            raise PydanticCustomError("reverse", "'reverse' is given but the link is not duplex")
+        return self
+
+    @property
+    def forward_name(self) -> str:
+        return self.name or f"{self.from_}-{self.to}"
+
+    @property
+    def reverse_name(self) -> str | None:
+        if not self.duplex:
+            return None
+        if self.reverse is not None and self.reverse.name:
+            return self.reverse.name
+        return f"{self.to}-{self.from_}"
+
+    def to_core(self) -> list[dict[str, Any]]:
+        """One core link, or two for a duplex link (forward first)."""
+        fwd: dict[str, Any] = {
+            "name": self.forward_name,
+            "from": self.from_,
+            "to": self.to,
+            "rate_bps": self.rate,
+            "delay_ns": self.delay,
+            "weight": self.weight,
+            "up": self.up,
+        }
+        q = _queue_core(self.buffer, self.queue)
+        if q is not None:
+            fwd["queue"] = q
+        if self.loss is not None:
+            fwd["loss"] = self.loss.to_core()
+        out = [fwd]
+        rev_name = self.reverse_name
+        if rev_name is not None:
+            r = self.reverse or LinkDirection()
+            rev = dict(fwd, name=rev_name, **{"from": self.to, "to": self.from_})
+            if r.rate is not None:
+                rev["rate_bps"] = r.rate
+            if r.delay is not None:
+                rev["delay_ns"] = r.delay
+            rq = _queue_core(r.buffer, r.queue)
+            if rq is not None:
+                rev["queue"] = rq
+            if r.loss is not None:
+                rev["loss"] = r.loss.to_core()
+            out.append(rev)
+        return out
+
+
+class Address(Model):
+    """An address of a multi-homed host, bound to one of its interfaces.
+
+    ``interface = "S-A"`` binds it to a duplex link leaving the node: traffic from the address
+    leaves by that link and traffic to it arrives by the link's reverse. ``out_link`` / ``in_link``
+    bind the two directions separately.
+    """
+
+    name: str
+    node: str
+    interface: str | None = None
+    out_link: str | None = None
+    in_link: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Address:
+        if self.interface is not None and (self.out_link is not None or self.in_link is not None):
+            raise PydanticCustomError("interface", "give either 'interface' or 'out_link' / 'in_link', not both")
+        return self
+
+
+class Route(Model):
+    """A static route replacing the computed ones of ``node`` towards address ``dst``."""
+
+    node: str
+    dst: str
+    via: list[str] = Field(min_length=1)
+    """Next-hop links leaving ``node``; more than one makes an ECMP set."""
+
+
+class LinkChange(Model):
+    """Changes one direction of a link at time ``at``; fields left out keep their value."""
+
+    at: Duration
+    link: str
+    rate: Rate | None = None
+    delay: Duration | None = None
+    loss: Loss | None = None
+    up: Flag | None = None
+
+    def to_core(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"at_ns": self.at, "link": self.link}
+        if self.rate is not None:
+            out["rate_bps"] = self.rate
+        if self.delay is not None:
+            out["delay_ns"] = self.delay
+        if self.loss is not None:
+            out["loss"] = self.loss.to_core()
+        if self.up is not None:
+            out["up"] = self.up
+        return out
+
+
+class Network(Model):
+    """Nodes, links, addresses and routes, written out (a preset expands to one of these)."""
+
+    hosts: list[str] = []
+    routers: list[str] = []
+    links: list[Link] = []
+    addresses: list[Address] = []
+    routes: list[Route] = []
+    link_changes: list[LinkChange] = []
+
+    def merged(self, other: Network) -> Network:
+        return Network(
+            hosts=self.hosts + other.hosts,
+            routers=self.routers + other.routers,
+            links=self.links + other.links,
+            addresses=self.addresses + other.addresses,
+            routes=self.routes + other.routes,
+            link_changes=self.link_changes + other.link_changes,
+        )
+
+
+# ---------------------------------------------------------------------------------------------- presets
+
+
+def _link(
+    a: str,
+    b: str,
+    rate: int,
+    delay: int,
+    *,
+    buffer: Buffer | None = None,
+    queue: DropTail | Red | Codel | None = None,
+    loss: NoLoss | Bernoulli | GilbertElliott | None = None,
+) -> Link:
+    reverse = None
+    if loss is not None:
+        # Random loss on the data direction only: the reverse of a bottleneck carries the ACKs.
+        reverse = LinkDirection(loss=NoLoss())
+    return Link.model_validate(
+        {
+            "from": a,
+            "to": b,
+            "rate": format_rate(rate),
+            "delay": format_time(delay),
+            "buffer": buffer,
+            "queue": queue,
+            "loss": loss,
+            "reverse": reverse,
+        }
+    )
+
+
+def _path_delays(value: Any) -> Any:
+    return [value] if value is not None and not isinstance(value, list) else value
+
+
+class _Bottleneck(Model):
+    """Settings of the bottleneck link(s) and the access links around them (CSS paper defaults)."""
+
+    bottleneck: Rate = 5_000_000
+    """Bottleneck rate (CSS, LISA, GSAM: 5 Mbit/s)."""
+    delay: Duration = 30_000_000
+    """Bottleneck one-way delay (CSS: 30 ms, so RTT = 2·(10 + 30 + 10) = 100 ms)."""
+    buffer: BufferSize | None = None
+    """Drop-tail bottleneck buffer (CSS: the 47-packet BDP); 100 packets when neither this nor queue is given."""
+    queue: Queue | None = None
+    """Any queue for the bottleneck instead of ``buffer`` (e.g. CoDel)."""
+    loss: Loss | None = None
+    """Random loss on the bottleneck's data direction (GSAM: 0.01 %)."""
+    access: Rate = 100_000_000
+    """Rate of every other link (CSS: 100 Mbit/s)."""
+    access_delay: Duration = 10_000_000
+    """One-way delay of every other link (CSS: 10 ms)."""
+    path_delays: Annotated[list[Duration] | None, BeforeValidator(_path_delays)] = None
+    """Per-path delay of the multi-homed sender's access links (heterogeneous RTTs), one per path."""
+
+    @model_validator(mode="after")
+    def _check(self) -> _Bottleneck:
+        _one_queue(self.buffer, self.queue)
+        paths = getattr(self, "paths", None)
+        if self.path_delays is not None and paths is not None and len(self.path_delays) != paths:
+            raise PydanticCustomError(
+                "path_delays",
+                "path_delays has {n} entries but there are {paths} paths",
+                {"n": len(self.path_delays), "paths": paths},
+            )
+        return self
+
+    def _bn(self, a: str, b: str) -> Link:
+        return _link(a, b, self.bottleneck, self.delay, buffer=self.buffer, queue=self.queue, loss=self.loss)
+
+    def _access(self, a: str, b: str, delay: int | None = None) -> Link:
+        return _link(a, b, self.access, self.access_delay if delay is None else delay)
+
+    def _path_delay(self, i: int) -> int:
+        return self.access_delay if self.path_delays is None else self.path_delays[i]
+
+
+class Dumbbell(_Bottleneck):
+    """``pairs`` senders ``S1..Sn`` → router ``R1`` → bottleneck ``R1-R2`` → router ``R2`` → receivers ``D1..Dn``."""
+
+    preset: Literal["dumbbell"] = "dumbbell"
+    pairs: int = Field(1, ge=1, le=10_000)
+
+    def expand(self) -> Network:
+        hosts = [f"S{i}" for i in range(1, self.pairs + 1)] + [f"D{i}" for i in range(1, self.pairs + 1)]
+        links = [self._bn("R1", "R2")]
+        for i in range(1, self.pairs + 1):
+            links += [self._access(f"S{i}", "R1"), self._access("R2", f"D{i}")]
+        return Network(hosts=hosts, routers=["R1", "R2"], links=links)
+
+
+class SharedBottleneck(_Bottleneck):
+    """A multi-homed sender ``S0`` whose ``paths`` interfaces (addresses ``S0.1``, ``S0.2``, …) all
+    reach router ``R1``, then one bottleneck ``R1-R2`` to the receiver ``D0`` (CSS Fig. 2a, LISA
+    Fig. 3, GSAM Fig. 11a). ``background`` pairs ``S1→D1``, ``S2→D2``, … cross the same bottleneck.
+    """
+
+    preset: Literal["shared_bottleneck"] = "shared_bottleneck"
+    paths: int = Field(2, ge=1, le=64)
+    background: int = Field(0, ge=0, le=10_000)
+
+    def expand(self) -> Network:
+        hosts = ["S0", "D0"]
+        links = [self._bn("R1", "R2"), self._access("R2", "D0")]
+        addresses = []
+        for i in range(1, self.paths + 1):
+            addr = f"S0.{i}"
+            links.append(
+                self._access("S0", "R1", self._path_delay(i - 1)).model_copy(
+                    update={"name": f"{addr}-R1", "reverse": LinkDirection(name=f"R1-{addr}")}
+                )
+            )
+            addresses.append(Address(name=addr, node="S0", interface=f"{addr}-R1"))
+        for k in range(1, self.background + 1):
+            hosts += [f"S{k}", f"D{k}"]
+            links += [self._access(f"S{k}", "R1"), self._access("R2", f"D{k}")]
+        return Network(hosts=hosts, routers=["R1", "R2"], links=links, addresses=addresses)
+
+
+class NonShared(_Bottleneck):
+    """A multi-homed sender ``S0`` whose path ``i`` (address ``S0.i``) crosses its own bottleneck
+    ``Ai-Bi`` to the receiver ``D0`` (CSS Fig. 2b, LISA Fig. 4, GSAM Fig. 11c). ``background``
+    pairs per path, numbered on from 1 (with 2: ``S1``, ``S2`` on path 1, ``S3``, ``S4`` on path 2).
+    """
+
+    preset: Literal["non_shared"] = "non_shared"
+    paths: int = Field(2, ge=1, le=64)
+    background: int = Field(0, ge=0, le=10_000)
+
+    def expand(self) -> Network:
+        hosts = ["S0", "D0"]
+        routers: list[str] = []
+        links: list[Link] = []
+        addresses = []
+        k = 0
+        for i in range(1, self.paths + 1):
+            a, b, addr = f"A{i}", f"B{i}", f"S0.{i}"
+            routers += [a, b]
+            access = self._access("S0", a, self._path_delay(i - 1)).model_copy(
+                update={"name": f"{addr}-{a}", "reverse": LinkDirection(name=f"{a}-{addr}")}
+            )
+            links += [access, self._bn(a, b), self._access(b, "D0")]
+            addresses.append(Address(name=addr, node="S0", interface=f"{addr}-{a}"))
+            for _ in range(self.background):
+                k += 1
+                hosts += [f"S{k}", f"D{k}"]
+                links += [self._access(f"S{k}", a), self._access(b, f"D{k}")]
+        return Network(hosts=hosts, routers=routers, links=links, addresses=addresses)
+
+
+class FatTree(Model):
+    """A k-ary fat-tree (Al-Fares et al. 2008): ``k`` pods of ``k/2`` edge switches ``e{pod}.{j}`` and
+    ``k/2`` aggregation switches ``a{pod}.{j}``, ``(k/2)²`` core switches ``c{j}``, and ``k³/4`` hosts
+    ``h1..``, ``k/2`` per edge switch. All links have weight 1, so the core's routing spreads flows
+    over every shortest path (ECMP, per 5-tuple hash): ``(k/2)²`` of them between pods.
+    """
+
+    preset: Literal["fat_tree"] = "fat_tree"
+    k: int = Field(4, ge=2, le=48)
+    rate: Rate = 50_000_000
+    """Rate of every link (LISA §III-B: 50 Mbit/s core links)."""
+    core_rate: Rate | None = None
+    """Rate of the aggregation-core links when different from ``rate``."""
+    delay: Duration = 400_000
+    """One-way delay of every link: 12 hops make the RTT between pods (4.8 ms by default; LISA: 5 ms)."""
+    buffer: BufferSize | None = None
+    queue: Queue | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> FatTree:
+        if self.k % 2:
+            raise PydanticCustomError("fat_tree_k", "k must be even, got {k}", {"k": self.k})
+        _one_queue(self.buffer, self.queue)
+        return self
+
+    def host(self, n: int) -> str:
+        """Name of host ``n`` (1-based)."""
+        return f"h{n}"
+
+    @property
+    def n_hosts(self) -> int:
+        return self.k**3 // 4
+
+    def expand(self) -> Network:
+        k, half = self.k, self.k // 2
+
+        def link(a: str, b: str, rate: int) -> Link:
+            return _link(a, b, rate, self.delay, buffer=self.buffer, queue=self.queue)
+
+        routers = [f"c{j}" for j in range(1, half * half + 1)]
+        hosts: list[str] = []
+        links: list[Link] = []
+        for pod in range(1, k + 1):
+            for j in range(1, half + 1):
+                routers += [f"a{pod}.{j}", f"e{pod}.{j}"]
+            for e in range(1, half + 1):
+                for a in range(1, half + 1):
+                    links.append(link(f"e{pod}.{e}", f"a{pod}.{a}", self.rate))
+                for h in range(1, half + 1):
+                    n = (pod - 1) * half * half + (e - 1) * half + h
+                    hosts.append(self.host(n))
+                    links.append(link(self.host(n), f"e{pod}.{e}", self.rate))
+            for a in range(1, half + 1):
+                for c in range(1, half + 1):
+                    links.append(link(f"a{pod}.{a}", f"c{(a - 1) * half + c}", self.core_rate or self.rate))
+        return Network(hosts=hosts, routers=routers, links=links)
+
+
+Preset = Annotated[Dumbbell | SharedBottleneck | NonShared | FatTree, Field(discriminator="preset")]
+PRESET_NAMES = ("dumbbell", "shared_bottleneck", "non_shared", "fat_tree")
+
+
+def dumbbell(pairs: int = 1, **settings: Any) -> Dumbbell:
+    """``dumbbell(pairs=2, bottleneck="10Mbps", delay="20ms", buffer="50pkt")``."""
+    return Dumbbell.model_validate({"pairs": pairs, **settings})
+
+
+def shared_bottleneck(paths: int = 2, **settings: Any) -> SharedBottleneck:
+    """``shared_bottleneck(paths=2, bottleneck="5Mbps", delay="30ms", buffer="47pkt", background=2)``."""
+    return SharedBottleneck.model_validate({"paths": paths, **settings})
+
+
+def non_shared(paths: int = 2, **settings: Any) -> NonShared:
+    """``non_shared(paths=2, bottleneck="5Mbps", delay="30ms", buffer="47pkt", background=2)``."""
+    return NonShared.model_validate({"paths": paths, **settings})
+
+
+def fat_tree(k: int = 4, **settings: Any) -> FatTree:
+    """``fat_tree(4, rate="50Mbps", buffer="20pkt")``."""
+    return FatTree.model_validate({"k": k, **settings})
