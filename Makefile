@@ -24,8 +24,10 @@ build: $(STAMP)
 	@VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release \
 		> $(VENV)/build.log 2>&1 || { cat $(VENV)/build.log; exit 1; }
 
+# The main job: CSS paper Fig. 3 (completion time and retransmissions vs file size, every variant),
+# quick mode, on all local cores; prints where the table and the figure are.
 run: build
-	$(BIN)/mpsim demo
+	$(BIN)/mpsim reproduce css-shared-filesize --quick --out results
 
 lint: build
 	cargo fmt --all -- --check

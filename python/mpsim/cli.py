@@ -45,6 +45,7 @@ COMMANDS = (
     "mpsim.commands.plot",
     "mpsim.commands.demo",
     "mpsim.commands.bench",
+    "mpsim.commands.experiments",
 )
 for _module in COMMANDS:
     importlib.import_module(_module).register(app)

@@ -26,7 +26,7 @@ import importlib
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -48,6 +48,7 @@ __all__ = [
     "SweepSpec",
     "flow_metrics",
     "load_sweep",
+    "run_points",
     "run_sweep",
     "set_path",
 ]
@@ -313,26 +314,53 @@ def run_sweep(
     if not isinstance(spec, SweepSpec):
         spec = load_sweep(spec)
     fn = _extractor(spec, extract)
-    store = RunStore(out)
     axes = list(spec.axes)
 
-    tasks: list[_Task] = []
+    points: list[tuple[Point, dict[str, Any]]] = []
     problems: list[Problem] = []
     for point in spec.points():
         try:
-            cfg = spec.scenario(point).to_core(point.seed)
+            points.append((point, spec.scenario(point).to_core(point.seed)))
         except ScenarioError as e:
             problems += [p for p in e.problems if p not in problems]
-            continue
-        tasks.append(_Task(run_key(cfg, fn), cfg, point))
     if problems:
         raise ScenarioError(problems)
+    return run_points(
+        points,
+        out,
+        axes=axes,
+        variants=spec.variant_names,
+        extract=fn,
+        jobs=jobs,
+        executor=executor,
+        scheduler=scheduler,
+        progress=progress,
+    )
 
+
+def run_points(
+    points: Sequence[tuple[Point, Mapping[str, Any]]],
+    out: str | Path,
+    *,
+    axes: Sequence[str],
+    variants: Sequence[str],
+    extract: Extractor,
+    jobs: int | None = None,
+    executor: Literal["local", "dask"] = "local",
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> pa.Table:
+    """Runs every (point, core configuration) not yet in the store under ``out`` and returns the
+    store's rows for these points. What :func:`run_sweep` does once it has resolved its scenarios;
+    the experiment catalogue calls it with configurations it builds itself."""
+    store = RunStore(out)
+    fn = extract
+    tasks = [_Task(run_key(cfg, fn), dict(cfg), point) for point, cfg in points]
     store.prepare()
     store.write_manifest(
         {
-            "axes": axes,
-            "variants": spec.variant_names,
+            "axes": list(axes),
+            "variants": list(variants),
             "points": [
                 {
                     "key": t.key,
@@ -349,7 +377,7 @@ def run_sweep(
     for t in tasks:
         if t.key not in done and t.key not in todo:
             todo[t.key] = t
-    failures = _run_all(list(todo.values()), store, fn, axes, jobs, executor, scheduler, progress, len(tasks))
+    failures = _run_all(list(todo.values()), store, fn, list(axes), jobs, executor, scheduler, progress, len(tasks))
     store.consolidate()
     if failures:
         raise RuntimeError(f"{len(failures)} run(s) failed; the others are stored:\n" + "\n".join(failures))

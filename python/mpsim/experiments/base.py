@@ -62,6 +62,8 @@ class Experiment:
     variants: tuple[str, ...] = VARIANTS
     runs: int = 10
     quick_runs: int = 3
+    error_bars: str = "std"
+    """What the paper's error bars show: ``std`` or ``ci95`` (95 % confidence interval of the mean)."""
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:

@@ -1,0 +1,88 @@
+"""``mpsim experiments`` and ``mpsim reproduce``."""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+
+
+class Executor(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def experiments() -> None:
+        """List the experiments of the catalogue: the CSS, LISA and GSAM papers' figures."""
+        from mpsim.experiments import CATALOGUE
+
+        table = Table(show_lines=False)
+        table.add_column("name", style="bold", no_wrap=True)
+        table.add_column("figure", no_wrap=True)
+        table.add_column("description")
+        for exp in CATALOGUE.values():
+            table.add_row(exp.name, f"{exp.paper.split(':')[0]} {exp.figure.split(',')[0]}", exp.description)
+        console.print(table)
+
+    @app.command()
+    def reproduce(
+        name: Annotated[str, typer.Argument(help="Experiment to run (`mpsim experiments` lists them).")],
+        runs: Annotated[int | None, typer.Option(min=1, help="Runs per point (default: the paper's).")] = None,
+        jobs: Annotated[int | None, typer.Option(min=1, help="Local worker processes (default: all cores).")] = None,
+        out: Annotated[Path, typer.Option(help="Directory; results go to OUT/NAME/.")] = Path("results"),
+        quick: Annotated[bool, typer.Option("--quick", help="Fewer x values and runs, same shape.")] = False,
+        executor: Annotated[Executor, typer.Option(help="local processes, or a Dask cluster.")] = Executor.local,
+        scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (with --executor dask).")] = None,
+    ) -> None:
+        """Reproduce one paper figure: run its sweep, write results.parquet/.csv and the figure (PNG, SVG)."""
+        from mpsim import ConfigError
+        from mpsim.experiments import CATALOGUE
+        from mpsim.experiments.reproduce import reproduce as run
+
+        if name not in CATALOGUE:
+            raise ConfigError(f"reproduce: unknown experiment '{name}'; known: {', '.join(CATALOGUE)}")
+        exp = CATALOGUE[name]
+        mode = "quick" if quick else "full"
+        console.print(f"[bold]{exp.name}[/bold] ({mode}): {exp.paper}, {exp.figure}")
+        started = time.perf_counter()
+        result = run(name, out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler)
+        wall = time.perf_counter() - started
+        _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
+        console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
+        for path in result.files:
+            console.print(f"  {path}")
+
+
+def _summary(table: object, x_name: str, metrics: list[str], variants: list[str]) -> None:
+    """Means per x and variant of the figure's first metric, as a table."""
+    import pyarrow as pa
+
+    from mpsim.plots import mean_and_error
+
+    assert isinstance(table, pa.Table)
+    rows = table.to_pylist()
+    metric = metrics[0]
+    xs: list[object] = []
+    for r in rows:
+        if r["x"] not in xs:
+            xs.append(r["x"])
+    out = Table(title=f"mean {metric} by {x_name}")
+    out.add_column(x_name, justify="right")
+    for v in variants:
+        out.add_column(v, justify="right")
+    for x in xs:
+        cells = []
+        for v in variants:
+            mean, _ = mean_and_error([r[metric] for r in rows if r["x"] == x and r["variant"] == v], "none")
+            cells.append(f"{mean:.3g}")
+        out.add_row(str(x), *cells)
+    console.print(out)

@@ -1,0 +1,120 @@
+"""Runs an experiment of the catalogue through the sweep runner and writes its table and figure.
+
+``reproduce("css-shared-filesize", out="results")`` writes, under ``results/css-shared-filesize/``:
+``results.parquet`` and ``results.csv`` (one row per run: experiment, variant, x_name, x, run, seed and
+the metrics of :func:`~mpsim.experiments.base.experiment_metrics`), ``figure.png`` and ``figure.svg``
+(one panel per metric the paper plots, mean and error bar per variant), and ``store/``, the sweep
+runner's resumable store: an interrupted reproduction resumes where it stopped and never runs a
+finished run again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from mpsim.engine import Results
+from mpsim.experiments import get
+from mpsim.experiments.base import Experiment, experiment_metrics
+from mpsim.sweep import Point, run_key, run_points
+
+__all__ = ["Reproduction", "experiment_row", "reproduce"]
+
+
+def experiment_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The sweep runner's extractor for every experiment (a module-level function, so workers can run it)."""
+    return experiment_metrics(results.raw, config)
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    experiment: Experiment
+    directory: Path
+    table: pa.Table
+    files: tuple[Path, ...]
+
+
+def reproduce(
+    name: str,
+    out: str | Path = "results",
+    *,
+    quick: bool = False,
+    runs: int | None = None,
+    jobs: int | None = None,
+    executor: Literal["local", "dask"] = "local",
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> Reproduction:
+    """Runs experiment ``name`` (its quick form with fewer x values and runs when ``quick``)."""
+    exp = get(name)
+    directory = Path(out) / exp.name
+    points: list[tuple[Point, dict[str, Any]]] = []
+    meta: dict[str, tuple[Any, str, int, int]] = {}
+    for x, variant, run, cfg in exp.configs(quick, runs):
+        point = Point(variant, {exp.x_name: x}, int(cfg.get("seed", run)))
+        points.append((point, cfg))
+        meta[run_key(cfg, experiment_row)] = (x, variant, run, point.seed)
+    stored = run_points(
+        points,
+        directory / "store",
+        axes=[exp.x_name],
+        variants=list(exp.variants),
+        extract=experiment_row,
+        jobs=jobs,
+        executor=executor,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    table = _table(exp, stored, meta)
+    files = [directory / "results.parquet", directory / "results.csv"]
+    pq.write_table(table, files[0])
+    pacsv.write_csv(table, files[1])
+    files += figure(exp, table, directory / "figure")
+    return Reproduction(exp, directory, table, tuple(files))
+
+
+def _table(exp: Experiment, stored: pa.Table, meta: Mapping[str, tuple[Any, str, int, int]]) -> pa.Table:
+    metrics = [c for c in stored.column_names if c not in ("key", "variant", "seed", exp.x_name)]
+    rows = []
+    for r in stored.to_pylist():
+        x, variant, run, seed = meta[r["key"]]
+        rows.append(
+            {
+                "experiment": exp.name,
+                "variant": variant,
+                "x_name": exp.x_name,
+                "x": x,
+                "run": run,
+                "seed": seed,
+                **{m: r[m] for m in metrics},
+            }
+        )
+    order = {v: i for i, v in enumerate(exp.variants)}
+    xs = {json.dumps(x): i for i, x in enumerate(exp.x_values + exp.quick_x_values)}
+    rows.sort(key=lambda r: (order[r["variant"]], xs.get(json.dumps(r["x"]), 0), r["run"]))
+    return pa.Table.from_pylist(rows)
+
+
+def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
+    """One panel per metric of the paper's figure: mean and error bar against x, one line per variant."""
+    import matplotlib.pyplot as plt
+
+    from mpsim.plots import plot_sweep, save
+
+    n = len(exp.panels)
+    fig, axes = plt.subplots(1, n, figsize=(5.0 * n, 3.9), layout="constrained", squeeze=False)
+    errors: Literal["ci95", "std"] = "ci95" if exp.error_bars == "ci95" else "std"
+    for ax, panel in zip(axes[0], exp.panels, strict=True):
+        plot_sweep(table, "x", panel.metric, errors=errors, ax=ax, xlabel=exp.x_label, ylabel=panel.label)
+        if panel.log_y:
+            ax.set_yscale("log")
+    bars = "95 % CI" if errors == "ci95" else "±1 std"
+    fig.suptitle(f"{exp.name}: {exp.paper}, {exp.figure} (error bars {bars})", fontsize=10)
+    return save(fig, path)

@@ -1,0 +1,70 @@
+"""The experiment catalogue: every experiment runs in quick mode and produces its table and figure."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import mpsim
+from mpsim.experiments import CATALOGUE, VARIANTS, get
+from mpsim.experiments.reproduce import reproduce
+
+def same(a: object, b: object) -> bool:
+    """Tables equal row by row, NaN equal to NaN (``Table.equals`` treats NaN as unequal)."""
+    return repr(a.to_pylist()) == repr(b.to_pylist())  # type: ignore[attr-defined]
+
+
+REQUIRED = ("experiment", "variant", "x_name", "x", "run", "seed", "fct_s", "retransmissions", "rto_count")
+
+
+@pytest.mark.parametrize("name", list(CATALOGUE))
+def test_every_experiment_reproduces_in_quick_mode(name: str, tmp_path: Path) -> None:
+    exp = get(name)
+    result = reproduce(name, tmp_path, quick=True, jobs=2, progress=False)
+    directory = tmp_path / name
+    for f in ("results.parquet", "results.csv", "figure.png", "figure.svg"):
+        assert (directory / f).stat().st_size > 0, f
+    table = pq.read_table(directory / "results.parquet")
+    assert table.num_rows == len(exp.quick_x_values) * len(exp.variants) * exp.quick_runs
+    for column in (*REQUIRED, "sum_cwnd_pkts", *(p.metric for p in exp.panels)):
+        assert column in table.column_names, column
+    assert set(table.column("variant").to_pylist()) == set(exp.variants)
+    assert set(exp.variants) >= {"mptcp", "lisa", "css", "gsam"}
+    assert same(table, result.table)
+    rows = table.to_pylist()
+    # A run that did not finish is counted, never averaged silently.
+    finished = [r for r in rows if r["incomplete"] == 0]
+    assert all(not math.isnan(r["fct_s"]) for r in finished)
+    assert len(finished) == len(rows), f"{len(rows) - len(finished)} runs did not complete"
+
+
+def test_every_configuration_of_every_experiment_is_valid() -> None:
+    for exp in CATALOGUE.values():
+        for x in exp.x_values:
+            for variant in exp.variants:
+                mpsim.validate_config(exp.build(x, variant, 1))
+
+
+def test_variants_share_their_random_draws() -> None:
+    exp = get("css-shared-filesize")
+    starts = set()
+    for variant in VARIANTS:
+        cfg = exp.build(400, variant, 3)
+        (flow,) = [f for k in ("tcp_flows", "mptcp_connections") for f in cfg.get(k, []) if f["name"] == "measured"]
+        starts.add(flow["start_ns"])
+    assert len(starts) == 1
+    assert exp.build(400, "css", 3)["mptcp_connections"][0]["start_ns"] != exp.build(400, "css", 4)[
+        "mptcp_connections"
+    ][0]["start_ns"]
+
+
+def test_a_reproduction_resumes_without_running_anything_twice(tmp_path: Path) -> None:
+    first = reproduce("css-shared-filesize", tmp_path, quick=True, runs=1, jobs=1, progress=False)
+    store = tmp_path / "css-shared-filesize" / "store" / "runs"
+    stamps = {p.name: p.stat().st_mtime_ns for p in store.glob("*.parquet")}
+    second = reproduce("css-shared-filesize", tmp_path, quick=True, runs=1, jobs=1, progress=False)
+    assert {p.name: p.stat().st_mtime_ns for p in store.glob("*.parquet")} == stamps
+    assert same(first.table, second.table)
