@@ -284,3 +284,228 @@ impl SlowStart for HyStart {
         self.state[r].phase = HyStartPhase::Done;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+    const MS: u64 = 1_000_000;
+
+    /// One subflow driven ACK by ACK. Every round carries 10 segments
+    /// acknowledged one per ACK, so each round has 10 RTT samples: the
+    /// sender's SND.NXT is the end of the current round until its last
+    /// ACK, which sees the next round sent (SND.NXT 10 000 bytes further).
+    struct Script {
+        ss: HyStart,
+        s: Vec<SubflowCc>,
+        now: SimTime,
+    }
+
+    impl Script {
+        fn new(config: HyStartConfig, standard: StandardConfig) -> Self {
+            let mut sf = SubflowCc::new(MSS as u32, 10 * MSS, u64::MAX);
+            sf.established = true;
+            Script {
+                ss: HyStart::new(config, standard, 1),
+                s: vec![sf],
+                now: SimTime::ZERO,
+            }
+        }
+
+        fn rfc() -> Self {
+            Script::new(HyStartConfig::default(), StandardConfig::default())
+        }
+
+        /// One ACK of `acked` bytes carrying an RTT sample of `rtt_us`
+        /// microseconds; returns the bytes left for congestion avoidance.
+        fn ack(&mut self, acked: u64, rtt_us: u64) -> u64 {
+            let sf = &mut self.s[0];
+            sf.snd_una += acked;
+            sf.snd_nxt = (sf.snd_una / (10 * MSS) + 1) * 10 * MSS;
+            sf.latest_rtt = SimDuration::from_micros(rtt_us);
+            sf.rtt_samples += 1;
+            self.now += SimDuration::from_millis(10);
+            self.ss.on_ack(&mut self.s, 0, acked, self.now)
+        }
+
+        /// `n` one-segment ACKs with the same RTT.
+        fn acks(&mut self, n: u32, rtt_us: u64) {
+            for _ in 0..n {
+                self.ack(MSS, rtt_us);
+            }
+        }
+
+        fn st(&self) -> &HyStartState {
+            &self.ss.state[0]
+        }
+        fn cwnd(&self) -> u64 {
+            self.s[0].cwnd
+        }
+    }
+
+    #[test]
+    fn rtt_thresh_is_an_eighth_clamped_to_4_and_16_ms() {
+        let c = HyStartConfig::default();
+        assert_eq!(c.rtt_thresh(SimDuration(100 * MS)), SimDuration(12_500_000));
+        assert_eq!(c.rtt_thresh(SimDuration(20 * MS)), SimDuration(4 * MS));
+        assert_eq!(c.rtt_thresh(SimDuration(200 * MS)), SimDuration(16 * MS));
+    }
+
+    #[test]
+    fn constant_rtt_stays_in_slow_start() {
+        let mut t = Script::rfc();
+        for _ in 0..6 {
+            t.acks(10, 100_000);
+        }
+        // Six rounds of ten one-segment ACKs: cwnd = 10 + 60 segments.
+        assert_eq!(t.cwnd(), 70 * MSS);
+        assert_eq!(t.st().phase, HyStartPhase::SlowStart);
+        assert_eq!(t.st().rounds, 6);
+        assert_eq!(t.st().last_round_min_rtt, Some(SimDuration(100 * MS)));
+        assert_eq!(t.s[0].ssthresh, u64::MAX);
+        // A rise just short of RttThresh (12.5 ms) does not end slow start.
+        t.acks(10, 112_499);
+        assert_eq!(t.st().phase, HyStartPhase::SlowStart);
+        assert_eq!(t.cwnd(), 80 * MSS);
+    }
+
+    #[test]
+    fn rtt_rise_enters_conservative_slow_start_and_ends_it_after_five_rounds() {
+        let mut t = Script::rfc();
+        t.acks(20, 100_000);
+        assert_eq!(t.cwnd(), 30 * MSS);
+        // Round 3: 112.5 ms = 100 ms + RttThresh (100/8 ms). Seven samples
+        // are not enough (N_RTT_SAMPLE = 8).
+        t.acks(7, 112_500);
+        assert_eq!(t.st().phase, HyStartPhase::SlowStart);
+        assert_eq!(t.cwnd(), 37 * MSS);
+        // The eighth grows by a full segment, then enters CSS (§4.2 order:
+        // update cwnd, then test).
+        t.ack(MSS, 112_500);
+        assert_eq!(t.st().phase, HyStartPhase::Conservative);
+        assert_eq!(t.st().css_baseline_min_rtt, Some(SimDuration(112_500_000)));
+        assert_eq!(t.st().cwnd_at_first_css_entry, 38 * MSS);
+        // In CSS a segment counts a quarter: 250 bytes per ACK.
+        t.ack(MSS, 112_500);
+        assert_eq!(t.cwnd(), 38 * MSS + 250);
+        t.ack(MSS, 112_500);
+        assert_eq!(t.cwnd(), 38 * MSS + 500);
+        // The partial round of entry was the first of CSS_ROUNDS = 5.
+        assert_eq!(t.st().css_rounds_done, 1);
+        // Three more rounds at the same RTT: 2 500 bytes each, still CSS.
+        t.acks(30, 112_500);
+        assert_eq!(t.cwnd(), 38_500 + 3 * 2_500);
+        assert_eq!(t.st().phase, HyStartPhase::Conservative);
+        assert_eq!(t.s[0].ssthresh, u64::MAX);
+        // The fifth ends CSS: ssthresh = cwnd = 48 500.
+        t.acks(9, 112_500);
+        assert!(t.s[0].in_slow_start());
+        assert_eq!(t.ack(MSS, 112_500), 0);
+        assert_eq!(t.cwnd(), 48_500);
+        assert_eq!(t.s[0].ssthresh, 48_500);
+        assert!(!t.s[0].in_slow_start());
+        assert_eq!(t.st().phase, HyStartPhase::Done);
+        assert_eq!(t.st().cwnd_at_css_done, 48_500);
+    }
+
+    #[test]
+    fn rtt_below_the_baseline_resumes_slow_start() {
+        let mut t = Script::rfc();
+        t.acks(20, 100_000);
+        // Round 3 at 120 ms enters CSS on its eighth ACK, baseline 120 ms.
+        t.acks(10, 120_000);
+        assert_eq!(t.st().phase, HyStartPhase::Conservative);
+        assert_eq!(t.cwnd(), 38_500);
+        // Round 4 at 110 ms: below the baseline once it has 8 samples. Its
+        // first eight ACKs grow by a quarter segment (the eighth before the
+        // test), the last two by a full one.
+        t.acks(7, 110_000);
+        assert_eq!(t.st().phase, HyStartPhase::Conservative);
+        t.ack(MSS, 110_000);
+        assert_eq!(t.st().phase, HyStartPhase::SlowStart);
+        assert_eq!(t.st().css_baseline_min_rtt, None);
+        assert_eq!(t.st().css_spurious_exits, 1);
+        assert_eq!(t.cwnd(), 38_500 + 8 * 250);
+        t.acks(2, 110_000);
+        assert_eq!(t.cwnd(), 40_500 + 2 * MSS);
+        // HyStart++ goes on: against 110 ms the threshold is 13.75 ms.
+        t.acks(10, 123_000);
+        assert_eq!(t.st().phase, HyStartPhase::SlowStart);
+        // Then against 123 ms: 123 + 15.375 = 138.375 ms is needed.
+        t.acks(10, 138_375);
+        assert_eq!(t.st().phase, HyStartPhase::Conservative);
+        assert_eq!(t.st().css_entries, 2);
+    }
+
+    #[test]
+    fn abc_limit_and_per_ack_counting() {
+        // L = 8: a stretch ACK of 20 segments counts 8, in CSS 8/4 = 2.
+        let mut t = Script::rfc();
+        t.ack(20 * MSS, 100_000);
+        assert_eq!(t.cwnd(), 18 * MSS);
+        t.ss.state[0].phase = HyStartPhase::Conservative;
+        t.ack(20 * MSS, 100_000);
+        assert_eq!(t.cwnd(), 20 * MSS);
+        // Fractions of a byte are carried: 1 002 + 1 002 bytes add 2 004/4.
+        t.ack(1002, 100_000);
+        assert_eq!(t.cwnd(), 20 * MSS + 250);
+        t.ack(1002, 100_000);
+        assert_eq!(t.cwnd(), 20 * MSS + 501);
+        // L = infinity counts everything.
+        let mut t = Script::new(
+            HyStartConfig {
+                abc_limit_mss: None,
+                ..Default::default()
+            },
+            StandardConfig::default(),
+        );
+        t.ack(20 * MSS, 100_000);
+        assert_eq!(t.cwnd(), 30 * MSS);
+        // Per-ACK counting (ns-3): one MSS per ACK, a quarter in CSS.
+        let mut t = Script::new(
+            HyStartConfig::default(),
+            StandardConfig {
+                counting: AckCounting::PerAck,
+                abc_limit_mss: None,
+            },
+        );
+        t.ack(2 * MSS, 100_000);
+        assert_eq!(t.cwnd(), 11 * MSS);
+        t.ss.state[0].phase = HyStartPhase::Conservative;
+        t.ack(2 * MSS, 100_000);
+        assert_eq!(t.cwnd(), 11 * MSS + 250);
+    }
+
+    #[test]
+    fn after_a_loss_growth_is_the_profiles_standard_slow_start() {
+        let mut t = Script::rfc();
+        t.acks(10, 100_000);
+        // A loss: the sender set ssthresh and marked the exit; a later slow
+        // start (after a timeout) uses the profile's L = 2.
+        t.s[0].left_slow_start = true;
+        t.s[0].ssthresh = 100 * MSS;
+        t.s[0].cwnd = MSS;
+        t.ack(5 * MSS, 100_000);
+        assert_eq!(t.cwnd(), 3 * MSS);
+        assert_eq!(t.st().phase, HyStartPhase::Done);
+    }
+
+    #[test]
+    fn acks_without_growth_still_count_rounds_and_samples() {
+        let mut t = Script::rfc();
+        t.acks(20, 100_000);
+        for _ in 0..10 {
+            let sf = &mut t.s[0];
+            sf.snd_una += MSS;
+            sf.snd_nxt = (sf.snd_una / (10 * MSS) + 1) * 10 * MSS;
+            sf.latest_rtt = SimDuration(120 * MS);
+            sf.rtt_samples += 1;
+            t.ss.on_ack_without_growth(&mut t.s, 0, SimTime::ZERO);
+        }
+        assert_eq!(t.cwnd(), 30 * MSS);
+        assert_eq!(t.st().phase, HyStartPhase::Conservative);
+        assert_eq!(t.st().rounds, 3);
+        assert_eq!(t.st().last_round_min_rtt, Some(SimDuration(120 * MS)));
+    }
+}
