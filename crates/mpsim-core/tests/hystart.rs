@@ -159,7 +159,7 @@ fn css_starts_in_the_first_round_whose_minimum_rtt_shows_a_standing_queue() {
     for &m in &round_minima {
         // Base RTT, plus at most two packets queued ahead.
         assert!(
-            m >= BASE_RTT_NS && m <= BASE_RTT_NS + 2 * PKT_NS,
+            (BASE_RTT_NS..=BASE_RTT_NS + 2 * PKT_NS).contains(&m),
             "round minimum {m} ns"
         );
     }
@@ -240,7 +240,7 @@ fn hystart_with_a_coupled_slow_start_is_rejected() {
             config: Default::default(),
         },
     );
-    let e = build(&cfg).err().expect("rejected");
+    let Err(e) = build(&cfg) else { panic!("not rejected") };
     assert_eq!(e.path, "mptcp_connections[0].tcp.hystart");
     assert!(e.message.contains("'css'"), "{}", e.message);
 }
@@ -302,7 +302,7 @@ fn invalid_constants_name_their_field() {
         ("abc_limit_mss", "0"),
     ] {
         let cfg = ScenarioConfig::from_json(&flow_json(&format!(r#", "hystart": {{"{field}": {value}}}"#))).unwrap();
-        let e = build(&cfg).err().expect("rejected");
+        let Err(e) = build(&cfg) else { panic!("not rejected") };
         assert_eq!(e.path, format!("tcp_flows[0].tcp.hystart.{field}"), "{e}");
         assert!(e.message.contains(value), "{e}");
     }
