@@ -13,7 +13,7 @@ use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
-use crate::slowstart::{SlowStartConfig, Ss, Standard};
+use crate::slowstart::{HyStartConfig, SlowStartConfig};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::tcp::receiver::TcpReceiver;
@@ -143,6 +143,10 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     if let Some(c) = f.ack_counting {
         t.slow_start.counting = c;
         t.reno.counting = c;
+    }
+    if let Some(h) = f.hystart {
+        check_hystart(&format!("{p}.hystart"), &h)?;
+        t.hystart = Some(h);
     }
     let default_cc = if mptcp {
         CcConfig::Lia {
@@ -384,6 +388,44 @@ fn check_slow_start(path: &str, ss: &SlowStartConfig) -> Res<()> {
             Ok(())
         }
     }
+}
+
+/// RFC 9406 §4.3's constants.
+fn check_hystart(path: &str, h: &HyStartConfig) -> Res<()> {
+    if h.min_rtt_thresh_ns == 0 {
+        return err(format!("{path}.min_rtt_thresh_ns"), "must be a positive time, got 0");
+    }
+    if h.max_rtt_thresh_ns < h.min_rtt_thresh_ns {
+        return err(
+            format!("{path}.max_rtt_thresh_ns"),
+            format!(
+                "must be at least min_rtt_thresh_ns ({}), got {}",
+                h.min_rtt_thresh_ns, h.max_rtt_thresh_ns
+            ),
+        );
+    }
+    if h.min_rtt_divisor == 0 {
+        return err(format!("{path}.min_rtt_divisor"), "must be at least 1, got 0");
+    }
+    if h.n_rtt_sample == 0 {
+        return err(format!("{path}.n_rtt_sample"), "must be at least 1 sample, got 0");
+    }
+    if h.css_growth_divisor < 2 {
+        return err(
+            format!("{path}.css_growth_divisor"),
+            format!("must be at least 2 (RFC 9406 §4.3), got {}", h.css_growth_divisor),
+        );
+    }
+    if h.css_rounds == 0 {
+        return err(format!("{path}.css_rounds"), "must be at least 1 round, got 0");
+    }
+    if h.abc_limit_mss == Some(0) {
+        return err(
+            format!("{path}.abc_limit_mss"),
+            "must be at least 1 MSS (null for no limit), got 0",
+        );
+    }
+    Ok(())
 }
 
 /// Name → index for one kind of component, rejecting duplicates.
@@ -687,7 +729,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
                 false,
                 vec![sf],
                 cc.clone(),
-                Ss::Standard(Standard::new(params.slow_start)),
+                SlowStartConfig::Standard.build(params.slow_start, params.hystart, 1),
                 Scheduler::Minrtt,
                 if k == 0 { SimTime(f.start_ns) } else { SimTime::NEVER },
                 SimDuration::ZERO,
@@ -763,6 +805,18 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         }
         let (params, cc) = resolve_tcp(&p, &m.tcp, &m.cc, true)?;
         check_slow_start(&format!("{p}.slow_start"), &m.slow_start)?;
+        if params.hystart.is_some() && m.slow_start != SlowStartConfig::Standard {
+            let kind = match m.slow_start {
+                SlowStartConfig::Lisa { .. } => "lisa",
+                SlowStartConfig::Css { .. } => "css",
+                SlowStartConfig::Gsam { .. } => "gsam",
+                SlowStartConfig::Standard => "standard",
+            };
+            return err(
+                format!("{p}.tcp.hystart"),
+                format!("HyStart++ runs with the standard slow start only, not with slow_start type '{kind}'"),
+            );
+        }
         let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
         if rcv_buffer < params.mss as u64 {
             return err(
@@ -786,7 +840,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             true,
             subflows,
             cc,
-            m.slow_start.build(params.slow_start, pairs.len()),
+            m.slow_start.build(params.slow_start, params.hystart, pairs.len()),
             m.scheduler,
             SimTime(m.start_ns),
             SimDuration(m.join_delay_ns),

@@ -92,6 +92,11 @@ pub struct TcpOptions {
     /// Slow start and congestion avoidance per byte acknowledged or per ACK.
     #[serde(default)]
     pub ack_counting: Option<crate::cc::AckCounting>,
+    /// HyStart++ (RFC 9406) in the initial slow start of the flow or of
+    /// each of the connection's subflows: `{}` for the RFC's constants,
+    /// left out (the default) for none. Only with the standard slow start.
+    #[serde(default)]
+    pub hystart: Option<crate::slowstart::HyStartConfig>,
 }
 
 /// A single-path TCP flow.

@@ -81,6 +81,17 @@ pub struct SubflowCc {
     pub bytes_acked: u64,
     /// Losses detected on this subflow (fast recoveries and timeouts).
     pub loss_events: u64,
+    /// The sender's SND.UNA (oldest unacknowledged sequence number) as of
+    /// the latest ACK processed, in sequence-number bytes.
+    pub snd_una: u64,
+    /// The sender's SND.NXT (next new sequence number) as of the latest
+    /// ACK processed, in sequence-number bytes: HyStart++ ends its rounds
+    /// when the SND.NXT of a round's start is acknowledged (RFC 9406 §4.2).
+    pub snd_nxt: u64,
+    /// RTT samples taken on this subflow so far (the handshake's
+    /// included); a strategy compares it with the count it last saw to
+    /// know whether an ACK brought a new sample (`latest_rtt`).
+    pub rtt_samples: u64,
 }
 
 impl SubflowCc {
@@ -99,6 +110,9 @@ impl SubflowCc {
             left_slow_start: false,
             bytes_acked: 0,
             loss_events: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            rtt_samples: 0,
         }
     }
 

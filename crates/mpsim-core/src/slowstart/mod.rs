@@ -6,10 +6,13 @@
 //! start combines with any congestion avoidance. The subflow calls slow start
 //! first; the acknowledged bytes it does not use go on to congestion
 //! avoidance. Coupled strategies (LISA, CSS, GSAM) see every subflow of the
-//! connection, like coupled congestion avoidance does.
+//! connection, like coupled congestion avoidance does. HyStart++ (RFC 9406)
+//! is an option of the standard slow start: each subflow on its own leaves
+//! slow start when its round-trip time rises.
 
 pub mod css;
 pub mod gsam;
+pub mod hystart;
 pub mod lisa;
 pub mod standard;
 
@@ -18,6 +21,7 @@ use crate::time::SimTime;
 
 pub use css::{Css, CssConfig};
 pub use gsam::{Gsam, GsamConfig};
+pub use hystart::{HyStart, HyStartConfig};
 pub use lisa::{Lisa, LisaConfig};
 pub use standard::{Standard, StandardConfig};
 
@@ -27,6 +31,12 @@ pub trait SlowStart {
     /// the subflow is in slow start. Returns the acknowledged bytes left over
     /// for congestion avoidance (non-zero when cwnd reached ssthresh).
     fn on_ack(&mut self, subflows: &mut [SubflowCc], r: usize, acked_bytes: u64, now: SimTime) -> u64;
+
+    /// An ACK of new data reached subflow `r` in slow start while the window
+    /// did not limit the sender, so the window does not grow (RFC 7661).
+    /// Strategies that measure every ACK (HyStart++'s rounds and RTT
+    /// samples) see it here; they may end slow start by setting ssthresh.
+    fn on_ack_without_growth(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
 
     /// Subflow `r` is about to send its first data (LISA acts here).
     fn on_subflow_start(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
@@ -42,6 +52,8 @@ pub enum Ss {
     Lisa(Lisa),
     Css(Css),
     Gsam(Gsam),
+    /// The standard slow start with HyStart++ (RFC 9406) on every subflow.
+    HyStart(HyStart),
 }
 
 macro_rules! each_ss {
@@ -51,6 +63,7 @@ macro_rules! each_ss {
             Ss::Lisa($x) => $e,
             Ss::Css($x) => $e,
             Ss::Gsam($x) => $e,
+            Ss::HyStart($x) => $e,
         }
     };
 }
@@ -59,6 +72,10 @@ impl SlowStart for Ss {
     #[inline]
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked: u64, now: SimTime) -> u64 {
         each_ss!(self, x => x.on_ack(s, r, acked, now))
+    }
+    #[inline]
+    fn on_ack_without_growth(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        each_ss!(self, x => x.on_ack_without_growth(s, r, now))
     }
     fn on_subflow_start(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
         each_ss!(self, x => x.on_subflow_start(s, r, now))
@@ -92,10 +109,15 @@ pub enum SlowStartConfig {
 impl SlowStartConfig {
     /// The strategy for a connection of `n_subflows` subflows (coupled
     /// strategies size their per-subflow state here, once), with the
-    /// profile's standard slow start where needed.
-    pub fn build(&self, standard: StandardConfig, n_subflows: usize) -> Ss {
+    /// profile's standard slow start where needed. `hystart` adds HyStart++
+    /// to the standard slow start; the builder rejects it with the coupled
+    /// strategies, and it is ignored with them here.
+    pub fn build(&self, standard: StandardConfig, hystart: Option<HyStartConfig>, n_subflows: usize) -> Ss {
         match self {
-            SlowStartConfig::Standard => Ss::Standard(Standard::new(standard)),
+            SlowStartConfig::Standard => match hystart {
+                None => Ss::Standard(Standard::new(standard)),
+                Some(h) => Ss::HyStart(HyStart::new(h, standard, n_subflows)),
+            },
             SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard, n_subflows)),
             SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard, n_subflows)),
             SlowStartConfig::Gsam { config } => Ss::Gsam(Gsam::new(*config, standard, n_subflows)),

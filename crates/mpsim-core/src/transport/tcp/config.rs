@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::receiver::ReceiverConfig;
 use super::rtt::RttConfig;
 use crate::cc::{AckCounting, CubicConfig, HalveOf, RenoConfig};
-use crate::slowstart::StandardConfig;
+use crate::slowstart::{HyStartConfig, StandardConfig};
 use crate::time::SimDuration;
 
 /// Loss recovery after three duplicate ACKs (or SACK evidence).
@@ -115,6 +115,9 @@ pub struct TcpParams {
     pub rtt: RttConfig,
     pub receiver: ReceiverConfig,
     pub slow_start: StandardConfig,
+    /// HyStart++ (RFC 9406) on the standard slow start; `None` (every
+    /// profile's default) for none.
+    pub hystart: Option<HyStartConfig>,
     pub reno: RenoConfig,
     /// RFC 7661-style congestion window validation: the window grows only
     /// while the sender uses it.
@@ -147,6 +150,7 @@ impl Profile {
                 counting: AckCounting::Bytes,
                 abc_limit_mss: Some(2),
             },
+            hystart: None,
             reno: RenoConfig {
                 counting: AckCounting::Bytes,
                 halve: HalveOf::FlightSize,

@@ -606,6 +606,7 @@ impl TcpSender {
                 sf.srtt = self.rtt.srtt;
                 sf.min_rtt = self.rtt.min_rtt;
                 sf.latest_rtt = rtt;
+                sf.rtt_samples += 1;
             }
         }
         if hdr.ts_val > self.ts_recent {
@@ -636,6 +637,8 @@ impl TcpSender {
         if sack && self.sacked_bytes > 0 {
             self.detect_losses(params);
         }
+        ccs[r].snd_una = self.snd_una;
+        ccs[r].snd_nxt = self.snd_nxt;
 
         if self.fin_end.is_some_and(|e| self.snd_una >= e) {
             self.complete(now);
@@ -700,8 +703,11 @@ impl TcpSender {
             sf.srtt = self.rtt.srtt;
             sf.min_rtt = self.rtt.min_rtt;
             sf.latest_rtt = rtt;
+            sf.rtt_samples += 1;
         }
         ccs[r].established = true;
+        ccs[r].snd_una = self.snd_una;
+        ccs[r].snd_nxt = self.snd_nxt;
         // The third packet of the handshake, then data.
         out.send(OutSegment {
             header: TcpHeader {
@@ -920,19 +926,22 @@ impl TcpSender {
         acked: u64,
         cwnd_limited: bool,
     ) {
-        if !cwnd_limited {
-            return;
-        }
         let mut rest = acked;
         if ccs[r].in_slow_start() {
-            rest = ss.on_ack(ccs, r, acked, now);
+            if cwnd_limited {
+                rest = ss.on_ack(ccs, r, acked, now);
+            } else {
+                // No growth, but the strategy still sees the ACK (HyStart++
+                // counts its rounds and RTT samples on every ACK).
+                ss.on_ack_without_growth(ccs, r, now);
+            }
             if !ccs[r].in_slow_start() {
                 self.note_slow_start_exit(now, ccs[r].cwnd);
                 ccs[r].left_slow_start = true;
                 ss.on_exit(ccs, r, now);
             }
         }
-        if rest > 0 && !ccs[r].in_slow_start() {
+        if cwnd_limited && rest > 0 && !ccs[r].in_slow_start() {
             let info = AckInfo {
                 now,
                 acked_bytes: rest,
