@@ -12,6 +12,7 @@ import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments.reproduce import reproduce
 
+
 def same(a: object, b: object) -> bool:
     """Tables equal row by row, NaN equal to NaN (``Table.equals`` treats NaN as unequal)."""
     return repr(a.to_pylist()) == repr(b.to_pylist())  # type: ignore[attr-defined]
@@ -56,9 +57,10 @@ def test_variants_share_their_random_draws() -> None:
         (flow,) = [f for k in ("tcp_flows", "mptcp_connections") for f in cfg.get(k, []) if f["name"] == "measured"]
         starts.add(flow["start_ns"])
     assert len(starts) == 1
-    assert exp.build(400, "css", 3)["mptcp_connections"][0]["start_ns"] != exp.build(400, "css", 4)[
-        "mptcp_connections"
-    ][0]["start_ns"]
+    assert (
+        exp.build(400, "css", 3)["mptcp_connections"][0]["start_ns"]
+        != exp.build(400, "css", 4)["mptcp_connections"][0]["start_ns"]
+    )
 
 
 def test_a_reproduction_resumes_without_running_anything_twice(tmp_path: Path) -> None:

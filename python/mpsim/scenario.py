@@ -196,6 +196,9 @@ class TcpOptions(Model):
     rwnd: Size | None = None
     """Receive buffer of a TCP flow (the advertised window)."""
     ack_counting: Literal["bytes", "per_ack"] | None = None
+    hystart: bool | dict[str, Any] | None = None
+    """HyStart++ (RFC 9406) in the initial slow start: ``true`` with the RFC's constants, or a table
+    overriding some of them (``{css_rounds = 3}``); off when left out (docs/algorithms.md, HyStart++)."""
 
     @property
     def mss_bytes(self) -> int:
@@ -225,6 +228,10 @@ class TcpOptions(Model):
         for key in ("delack_timeout", "min_rto", "initial_rto"):
             if getattr(self, key) is not None:
                 out[f"{key}_ns"] = getattr(self, key)
+        if self.hystart is True:
+            out["hystart"] = {}
+        elif isinstance(self.hystart, dict):
+            out["hystart"] = dict(self.hystart)
         return out
 
 
