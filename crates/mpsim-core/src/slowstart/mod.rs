@@ -33,6 +33,10 @@ pub trait SlowStart {
 
     /// Subflow `r` left slow start (loss or ssthresh reached).
     fn on_exit(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
+
+    /// A subflow joined or left the connection: per-subflow state grows to
+    /// `subflows.len()` here (never per ACK).
+    fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
 }
 
 /// The slow-start strategies, dispatched by enum.
@@ -65,6 +69,9 @@ impl SlowStart for Ss {
     }
     fn on_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
         each_ss!(self, x => x.on_exit(s, r, now))
+    }
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        each_ss!(self, x => x.on_subflows_changed(s))
     }
 }
 
