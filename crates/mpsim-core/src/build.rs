@@ -446,7 +446,10 @@ fn resolve_subflow_events(
         if e.at_ns < m.start_ns {
             return err(
                 format!("{pe}.at_ns"),
-                format!("must not be before the connection's start_ns ({}), got {}", m.start_ns, e.at_ns),
+                format!(
+                    "must not be before the connection's start_ns ({}), got {}",
+                    m.start_ns, e.at_ns
+                ),
             );
         }
         let src = AddrId(addr_names.get(&format!("{pe}.src"), "address", &e.src)?);

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::net::queue::DropCause;
-use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
 use crate::sim::Simulator;
+use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LinkResult {

@@ -7,10 +7,10 @@ use common::*;
 use mpsim_core::build::build;
 use mpsim_core::config::*;
 use mpsim_core::results::{MptcpConnectionResult, RunResults};
+use mpsim_core::run;
 use mpsim_core::slowstart::SlowStartConfig;
 use mpsim_core::time::SimTime;
 use mpsim_core::transport::mptcp::SubflowEventOutcome;
-use mpsim_core::run;
 
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000_000_000;
@@ -114,7 +114,10 @@ fn a_subflow_added_later_doubles_the_capacity_from_then_on() {
     assert_delivered_once(c, size);
     assert_eq!(c.subflow_events[0].outcome, SubflowEventOutcome::Applied);
     assert_eq!(c.subflow_events[0].applied_ns, Some(t_add));
-    assert!(c.subflows.iter().all(|s| s.removed_ns.is_none() && s.bytes_received > 0));
+    assert!(c
+        .subflows
+        .iter()
+        .all(|s| s.removed_ns.is_none() && s.bytes_received > 0));
     // Path A alone would need fct_alone − T more after T; with twice the
     // capacity from T on, half of that: the saving is (fct_alone − T)/2.
     let fct = c.fct_ns.unwrap();
@@ -323,7 +326,10 @@ fn events_after_completion_and_removals_before_a_join_are_reported() {
     assert_delivered_once(c, 500_000);
     let b = &c.subflows[1];
     assert_eq!(b.removed_ns, Some(200 * MS));
-    assert_eq!((b.flow.first_syn_ns, b.established_ns, b.bytes_received), (None, None, 0));
+    assert_eq!(
+        (b.flow.first_syn_ns, b.established_ns, b.bytes_received),
+        (None, None, 0)
+    );
     assert_eq!(c.subflow_events[0].outcome, SubflowEventOutcome::Applied);
     assert_eq!(c.subflow_events[1].outcome, SubflowEventOutcome::ConnectionComplete);
     assert_eq!(c.subflow_events[1].applied_ns, None);
@@ -370,18 +376,54 @@ fn invalid_subflow_events_name_the_field() {
     let add = |at, src: &str, dst: &str| event(at, SubflowAction::Add, src, dst);
     let rm = |at, src: &str, dst: &str| event(at, SubflowAction::Remove, src, dst);
     let cases: Vec<(ScenarioConfig, String, &str)> = vec![
-        (base(vec![add(S, "S9", "D")], false), format!("{p}[0].src"), "unknown address 'S9'"),
-        (base(vec![add(S, "S2", "X")], false), format!("{p}[0].dst"), "unknown address 'X'"),
+        (
+            base(vec![add(S, "S9", "D")], false),
+            format!("{p}[0].src"),
+            "unknown address 'S9'",
+        ),
+        (
+            base(vec![add(S, "S2", "X")], false),
+            format!("{p}[0].dst"),
+            "unknown address 'X'",
+        ),
         // D1 is on the receiving node, not the sender's.
-        (base(vec![add(S, "D1", "D")], false), format!("{p}[0].src"), "not on the connection's sending node 'S'"),
-        (base(vec![add(S, "S2", "S1")], false), format!("{p}[0].dst"), "not on the connection's receiving node 'D'"),
-        (base(vec![add(S, "S2", "D"), add(5 * MS, "S2", "D")], false), format!("{p}[1].at_ns"), "start_ns (10000000)"),
-        (base(vec![rm(S, "S2", "D")], false), format!("{p}[0]"), "no subflow from 'S2' to 'D' exists at 1000000000 ns"),
+        (
+            base(vec![add(S, "D1", "D")], false),
+            format!("{p}[0].src"),
+            "not on the connection's sending node 'S'",
+        ),
+        (
+            base(vec![add(S, "S2", "S1")], false),
+            format!("{p}[0].dst"),
+            "not on the connection's receiving node 'D'",
+        ),
+        (
+            base(vec![add(S, "S2", "D"), add(5 * MS, "S2", "D")], false),
+            format!("{p}[1].at_ns"),
+            "start_ns (10000000)",
+        ),
+        (
+            base(vec![rm(S, "S2", "D")], false),
+            format!("{p}[0]"),
+            "no subflow from 'S2' to 'D' exists at 1000000000 ns",
+        ),
         // Removed twice: the second finds nothing (events are taken in time order).
-        (base(vec![rm(2 * S, "S1", "D"), rm(S, "S1", "D")], false), format!("{p}[0]"), "no subflow from 'S1' to 'D'"),
+        (
+            base(vec![rm(2 * S, "S1", "D"), rm(S, "S1", "D")], false),
+            format!("{p}[0]"),
+            "no subflow from 'S1' to 'D'",
+        ),
         // Removing before the add is not removing it.
-        (base(vec![rm(S, "S2", "D"), add(2 * S, "S2", "D")], false), format!("{p}[0]"), "exists at 1000000000 ns"),
-        (base(vec![rm(S, "S1", "D")], true), format!("{p}[0].index"), "2 subflows from 'S1' to 'D'"),
+        (
+            base(vec![rm(S, "S2", "D"), add(2 * S, "S2", "D")], false),
+            format!("{p}[0]"),
+            "exists at 1000000000 ns",
+        ),
+        (
+            base(vec![rm(S, "S1", "D")], true),
+            format!("{p}[0].index"),
+            "2 subflows from 'S1' to 'D'",
+        ),
         (
             base(
                 vec![SubflowEventConfig {
