@@ -311,6 +311,32 @@ fn an_add_before_establishment_joins_at_establishment() {
 }
 
 #[test]
+fn an_add_removed_while_waiting_for_establishment_is_cancelled() {
+    // The MP_CAPABLE handshake takes 40 ms; the add at 0 waits for it and
+    // its subflow is removed at 10 ms: it never opens.
+    let mut cfg = paths();
+    let mut m = conn(&["S1"], 1_000_000, CcConfig::Uncoupled);
+    m.subflow_events = vec![
+        event(0, SubflowAction::Add, "S2", "D"),
+        event(10 * MS, SubflowAction::Remove, "S2", "D"),
+    ];
+    cfg.mptcp_connections = vec![m];
+    let r = run(&cfg).unwrap();
+    let c = only(&r);
+    assert_delivered_once(c, 1_000_000);
+    let outcomes: Vec<_> = c.subflow_events.iter().map(|e| (e.outcome, e.applied_ns)).collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            (SubflowEventOutcome::Cancelled, None),
+            (SubflowEventOutcome::Applied, Some(10 * MS))
+        ]
+    );
+    assert_eq!(c.subflows[1].flow.first_syn_ns, None);
+    assert_eq!(c.subflows[1].removed_ns, Some(10 * MS));
+}
+
+#[test]
 fn events_after_completion_and_removals_before_a_join_are_reported() {
     let mut cfg = paths();
     let mut m = conn(&["S1", "S2"], 500_000, CcConfig::Uncoupled);
