@@ -16,6 +16,7 @@ use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::{HyStartConfig, SlowStartConfig};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
+use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 
@@ -48,6 +49,8 @@ fn new_subflow(
         acks_sent: 0,
         bytes_received: 0,
         trace: trace.then(TcpTrace::default),
+        added_at: None,
+        removed_at: None,
     }
 }
 use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};
@@ -459,6 +462,141 @@ impl Names {
     }
 }
 
+/// Checks an MPTCP connection's subflow events and resolves each to the
+/// subflow it adds or removes. Added subflows are appended to `pairs` in
+/// time order (ties in configuration order), so every subflow exists from
+/// the build on and per-subflow state is sized once. A `remove` must name a
+/// subflow that exists at its time: opened by the path manager or by an
+/// earlier `add`, and not removed before.
+#[allow(clippy::too_many_arguments)]
+fn resolve_subflow_events(
+    p: &str,
+    m: &MptcpConnectionConfig,
+    net: &Network,
+    addr_names: &Names,
+    srcs: &[AddrId],
+    dsts: &[AddrId],
+    pairs: &mut Vec<(AddrId, AddrId)>,
+) -> Res<Vec<SubflowEvent>> {
+    let node_of = |a: AddrId| net.addrs[a.idx()].node;
+    let node_name = |a: AddrId| &net.nodes[node_of(a).idx()].name;
+    let addr_name = |a: AddrId| &net.addrs[a.idx()].name;
+    // Field checks, in configuration order.
+    let mut resolved = Vec::with_capacity(m.subflow_events.len());
+    for (j, e) in m.subflow_events.iter().enumerate() {
+        let pe = format!("{p}.subflow_events[{j}]");
+        if e.at_ns < m.start_ns {
+            return err(
+                format!("{pe}.at_ns"),
+                format!(
+                    "must not be before the connection's start_ns ({}), got {}",
+                    m.start_ns, e.at_ns
+                ),
+            );
+        }
+        let src = AddrId(addr_names.get(&format!("{pe}.src"), "address", &e.src)?);
+        if node_of(src) != node_of(srcs[0]) {
+            return err(
+                format!("{pe}.src"),
+                format!(
+                    "address '{}' is on node '{}', not on the connection's sending node '{}'",
+                    e.src,
+                    node_name(src),
+                    node_name(srcs[0])
+                ),
+            );
+        }
+        let dst = AddrId(addr_names.get(&format!("{pe}.dst"), "address", &e.dst)?);
+        if node_of(dst) != node_of(dsts[0]) {
+            return err(
+                format!("{pe}.dst"),
+                format!(
+                    "address '{}' is on node '{}', not on the connection's receiving node '{}'",
+                    e.dst,
+                    node_name(dst),
+                    node_name(dsts[0])
+                ),
+            );
+        }
+        if e.action == SubflowAction::Add && e.index.is_some() {
+            return err(format!("{pe}.index"), "only a remove picks a subflow by index");
+        }
+        resolved.push((src, dst));
+    }
+    // The timeline: which subflows exist at each event.
+    let mut order: Vec<usize> = (0..m.subflow_events.len()).collect();
+    order.sort_by_key(|&j| m.subflow_events[j].at_ns);
+    let mut live = vec![true; pairs.len()];
+    let mut events = Vec::with_capacity(order.len());
+    for j in order {
+        let e = &m.subflow_events[j];
+        let pe = format!("{p}.subflow_events[{j}]");
+        let (src, dst) = resolved[j];
+        let subflow = match e.action {
+            SubflowAction::Add => {
+                pairs.push((src, dst));
+                live.push(true);
+                if pairs.len() > 64 {
+                    return err(pe, format!("opens subflow {}; at most 64 are allowed", pairs.len()));
+                }
+                pairs.len() - 1
+            }
+            SubflowAction::Remove => {
+                let existing: Vec<usize> = (0..pairs.len())
+                    .filter(|&r| live[r] && pairs[r] == (src, dst))
+                    .collect();
+                let r = match (e.index, existing.len()) {
+                    (Some(i), _) if existing.contains(&(i as usize)) => i as usize,
+                    (Some(i), _) => {
+                        return err(
+                            format!("{pe}.index"),
+                            format!(
+                                "no subflow {i} from '{}' to '{}' exists at {} ns (existing: {existing:?})",
+                                addr_name(src),
+                                addr_name(dst),
+                                e.at_ns
+                            ),
+                        )
+                    }
+                    (None, 1) => existing[0],
+                    (None, 0) => {
+                        return err(
+                            pe,
+                            format!(
+                                "no subflow from '{}' to '{}' exists at {} ns to remove",
+                                addr_name(src),
+                                addr_name(dst),
+                                e.at_ns
+                            ),
+                        )
+                    }
+                    (None, n) => {
+                        return err(
+                            format!("{pe}.index"),
+                            format!(
+                                "{n} subflows from '{}' to '{}' exist at {} ns (indices {existing:?}); give index to pick one",
+                                addr_name(src),
+                                addr_name(dst),
+                                e.at_ns
+                            ),
+                        )
+                    }
+                };
+                live[r] = false;
+                r
+            }
+        };
+        events.push(SubflowEvent {
+            at: SimTime(e.at_ns),
+            action: e.action,
+            subflow,
+            applied_at: None,
+            outcome: SubflowEventOutcome::Pending,
+        });
+    }
+    Ok(events)
+}
+
 /// Validates the configuration and builds the simulator.
 pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
     let seed = cfg.seed;
@@ -803,6 +941,9 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
                 return err(format!("{p}.dst_addrs"), "source and destination are on the same node");
             }
         }
+        let initial_subflows = pairs.len();
+        let mut pairs = pairs;
+        let events = resolve_subflow_events(&p, m, &net, &addr_names, &srcs, &dsts, &mut pairs)?;
         let (params, cc) = resolve_tcp(&p, &m.tcp, &m.cc, true)?;
         check_slow_start(&format!("{p}.slow_start"), &m.slow_start)?;
         if params.hystart.is_some() && m.slow_start != SlowStartConfig::Standard {
@@ -825,7 +966,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             );
         }
         let index = connections.len() as u32;
-        let subflows = pairs
+        let subflows: Vec<Subflow> = pairs
             .iter()
             .enumerate()
             .map(|(r, &(s, d))| {
@@ -833,7 +974,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
                 new_subflow(&mut endpoints, index, r, s, d, sport, &params, m.trace)
             })
             .collect();
-        connections.push(Connection::new(
+        let mut conn = Connection::new(
             m.name.clone(),
             index,
             params.clone(),
@@ -846,7 +987,9 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             SimDuration(m.join_delay_ns),
             m.size_bytes,
             rcv_buffer,
-        ));
+        );
+        conn.set_subflow_events(initial_subflows, events);
+        connections.push(conn);
     }
 
     let mut sampled = None;

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
-pub use crate::transport::mptcp::{PathManager, Scheduler};
+pub use crate::transport::mptcp::{PathManager, Scheduler, SubflowAction};
 pub use crate::transport::tcp::config::{CcConfig, Profile, Recovery};
 
 /// One simulation run.
@@ -189,6 +189,28 @@ pub struct MptcpConnectionConfig {
     /// Record every subflow's cwnd, ssthresh, srtt and bytes in flight.
     #[serde(default)]
     pub trace: bool,
+    /// Subflows opened or closed at given times, beyond those the path
+    /// manager opens (RFC 8684 §3.4 ADD_ADDR / REMOVE_ADDR, §3.3.8).
+    #[serde(default)]
+    pub subflow_events: Vec<SubflowEventConfig>,
+}
+
+/// A subflow of an MPTCP connection opened or closed at a given time.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubflowEventConfig {
+    /// When the event happens, nanoseconds (not before the connection's `start_ns`).
+    pub at_ns: u64,
+    pub action: SubflowAction,
+    /// The data sender's address of the subflow (an address of the node
+    /// holding the connection's `src_addrs`).
+    pub src: String,
+    /// The data receiver's address (an address of the node holding `dst_addrs`).
+    pub dst: String,
+    /// For `remove`: the index of the subflow to close (its row in the
+    /// results), when several subflows share the address pair (`ndiffports`).
+    #[serde(default)]
+    pub index: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -27,6 +27,8 @@ pub enum Event {
     TcpRto(u32, u16),
     /// A subflow's receiver delayed-ACK timer, with the generation it was armed in.
     TcpDelAck(u32, u16, u64),
+    /// An MPTCP connection's subflow event (connection, index into its events).
+    SubflowEvent(u32, u16),
 }
 
 #[derive(Clone, Copy, Debug)]

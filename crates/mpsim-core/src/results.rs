@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::net::queue::DropCause;
 use crate::sim::Simulator;
+use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LinkResult {
@@ -87,9 +88,26 @@ pub struct MptcpSubflowResult {
     pub src: String,
     pub dst: String,
     pub established_ns: Option<u64>,
+    /// When a subflow event opened it (`None` for the path manager's subflows).
+    pub added_ns: Option<u64>,
+    /// When a subflow event closed it.
+    pub removed_ns: Option<u64>,
     /// Payload bytes this subflow carried to the data level.
     pub bytes_received: u64,
     pub flow: TcpFlowResult,
+}
+
+/// What became of one subflow event.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SubflowEventResult {
+    pub at_ns: u64,
+    pub action: SubflowAction,
+    /// The subflow it opened or closed (index into `subflows`).
+    pub subflow: u32,
+    /// When it took effect (later than `at_ns` for an add that waited for
+    /// the connection's establishment).
+    pub applied_ns: Option<u64>,
+    pub outcome: SubflowEventOutcome,
 }
 
 /// One row per MPTCP connection.
@@ -119,6 +137,8 @@ pub struct MptcpConnectionResult {
     pub max_out_of_order_bytes: u64,
     pub data_duplicate_bytes: u64,
     pub subflows: Vec<MptcpSubflowResult>,
+    /// The connection's subflow events, in time order.
+    pub subflow_events: Vec<SubflowEventResult>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -289,6 +309,8 @@ impl Simulator {
                             src: net.addrs[c.subflows[r].src.idx()].name.clone(),
                             dst: net.addrs[c.subflows[r].dst.idx()].name.clone(),
                             established_ns: c.subflows[r].sender.stats.established_at.map(|t| t.nanos()),
+                            added_ns: c.subflows[r].added_at.map(|t| t.nanos()),
+                            removed_ns: c.subflows[r].removed_at.map(|t| t.nanos()),
                             bytes_received: c.subflows[r].bytes_received,
                             flow: row,
                         }
@@ -309,7 +331,7 @@ impl Simulator {
                     retransmits_fast: total(|f| f.retransmits_fast),
                     retransmits_rto: total(|f| f.retransmits_rto),
                     rto_count: total(|f| f.rto_count),
-                    sum_cwnd_bytes_at_end: c.ccs.iter().map(|x| x.cwnd).sum(),
+                    sum_cwnd_bytes_at_end: c.sum_cwnd(),
                     sum_cwnd_bytes_at_completion: st.completed_at.map(|_| st.sum_cwnd_at_completion),
                     all_left_slow_start_ns: st.all_left_slow_start_at.map(|t| t.nanos()),
                     sum_cwnd_bytes_at_all_left_slow_start: st
@@ -320,6 +342,17 @@ impl Simulator {
                     max_out_of_order_bytes: c.data_rx.max_held_bytes,
                     data_duplicate_bytes: c.data_rx.duplicate_bytes,
                     subflows,
+                    subflow_events: c
+                        .subflow_events
+                        .iter()
+                        .map(|e| SubflowEventResult {
+                            at_ns: e.at.nanos(),
+                            action: e.action,
+                            subflow: e.subflow as u32,
+                            applied_ns: e.applied_at.map(|t| t.nanos()),
+                            outcome: e.outcome,
+                        })
+                        .collect(),
                 }
             })
             .collect();

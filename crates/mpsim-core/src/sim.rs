@@ -88,6 +88,11 @@ impl Simulator {
         for (i, c) in self.link_changes.iter().enumerate() {
             self.core.events.schedule(c.at, Event::LinkChange(i as u32));
         }
+        for (i, c) in self.connections.iter().enumerate() {
+            for (k, e) in c.subflow_events.iter().enumerate() {
+                self.core.events.schedule(e.at, Event::SubflowEvent(i as u32, k as u16));
+            }
+        }
         if self.sampled.is_some() {
             self.core.events.schedule(SimTime::ZERO, Event::TraceSample);
         }
@@ -141,6 +146,7 @@ impl Simulator {
             Event::TcpDelAck(c, r, generation) => {
                 self.connections[c as usize].on_delack_timer(&mut self.core, r as usize, generation)
             }
+            Event::SubflowEvent(c, k) => self.connections[c as usize].on_subflow_event(&mut self.core, k as usize),
         }
     }
 

@@ -9,45 +9,6 @@ use mpsim_core::run;
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000_000_000;
 
-/// Host S with interfaces S1 (to R1) and S2 (to R2); host D reachable
-/// through both routers. Each path: access 1 Gbit/s, router→D `rate_bps`
-/// with `delay_ns` one way split over two hops.
-fn two_paths(rates: [u64; 2], one_way: [u64; 2], buffer_pkts: u32) -> ScenarioConfig {
-    let mut links = Vec::new();
-    for (i, r) in ["R1", "R2"].iter().enumerate() {
-        let d = one_way[i] / 2;
-        links.push(link(&format!("S-{r}"), "S", r, 1_000_000_000, d, droptail(10_000)));
-        links.push(link(&format!("{r}-S"), r, "S", 1_000_000_000, d, droptail(10_000)));
-        links.push(link(&format!("{r}-D"), r, "D", rates[i], d, droptail(buffer_pkts)));
-        links.push(link(&format!("D-{r}"), "D", r, 1_000_000_000, d, droptail(10_000)));
-    }
-    let mut cfg = scenario(
-        1,
-        120 * S,
-        vec![
-            node("S", NodeKind::Host),
-            node("R1", NodeKind::Router),
-            node("R2", NodeKind::Router),
-            node("D", NodeKind::Host),
-        ],
-        links,
-    );
-    let addr = |name: &str, node: &str, out: Option<&str>, inl: Option<&str>| AddressConfig {
-        name: name.into(),
-        node: node.into(),
-        out_link: out.map(Into::into),
-        in_link: inl.map(Into::into),
-    };
-    cfg.addresses = vec![
-        addr("S1", "S", Some("S-R1"), Some("R1-S")),
-        addr("S2", "S", Some("S-R2"), Some("R2-S")),
-        addr("D1", "D", Some("D-R1"), Some("R1-D")),
-        addr("D2", "D", Some("D-R2"), Some("R2-D")),
-        addr("D", "D", None, None),
-    ];
-    cfg
-}
-
 fn mptcp(name: &str, size: Option<u64>, cc: CcConfig) -> MptcpConnectionConfig {
     MptcpConnectionConfig {
         name: name.into(),

@@ -75,6 +75,17 @@ impl Css {
         }
     }
 
+    /// Grows the per-subflow state to `n` subflows (a subflow added after
+    /// the build); no allocation otherwise. A new subflow starts as if in
+    /// the initial slow start; `on_subflow_start` decides.
+    fn size(&mut self, n: usize) {
+        if self.subflow_initial_ss.len() < n {
+            self.subflow_initial_ss.resize(n, true);
+            self.subflow_alpha.resize(n, self.alpha);
+            self.fraction.resize(n, 0.0);
+        }
+    }
+
     /// Whether the connection is still in its initial (coupled) slow start.
     pub fn in_initial_slow_start(&self) -> bool {
         self.initial_ss
@@ -127,6 +138,7 @@ impl Css {
 
 impl SlowStart for Css {
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked_bytes: u64, now: SimTime) -> u64 {
+        self.size(s.len());
         // Alg. 1 lines 5–7 (a loss) and 18–19 (cwnd above ssthresh): the
         // sender marks both as leaving slow start.
         for (j, sf) in s.iter().enumerate() {
@@ -157,6 +169,7 @@ impl SlowStart for Css {
     /// Alg. 2, when subflow `r` joins (the connection's first subflow is not
     /// a join: it keeps the configured α).
     fn on_subflow_start(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        self.size(s.len());
         let joins = s.iter().enumerate().any(|(j, sf)| j != r && sf.established);
         if !joins {
             self.subflow_alpha[r] = self.alpha;
@@ -196,6 +209,10 @@ impl SlowStart for Css {
                 self.subflow_alpha[i] = math::powf(self.alpha, ratio);
             }
         }
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        self.size(s.len());
     }
 }
 

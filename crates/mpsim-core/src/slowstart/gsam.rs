@@ -84,6 +84,14 @@ impl Gsam {
         }
     }
 
+    /// Grows the per-subflow state to `n` subflows (a subflow added after
+    /// the build); no allocation otherwise.
+    fn size(&mut self, n: usize) {
+        if self.fraction.len() < n {
+            self.fraction.resize(n, 0.0);
+        }
+    }
+
     /// K for a subflow, nanoseconds (`None` before its first RTT sample
     /// when K is derived from the measured base RTT).
     pub fn threshold_ns(&self, sf: &SubflowCc) -> Option<u64> {
@@ -107,6 +115,7 @@ impl SlowStart for Gsam {
     /// latest sample, kept in [0, 1) (a sample below K while SRTT is above
     /// gives ∂ = 0, the standard growth).
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked_bytes: u64, now: SimTime) -> u64 {
+        self.size(s.len());
         let before = s[r].cwnd;
         let rest = self.standard.on_ack(s, r, acked_bytes, now);
         let Some(k) = self.threshold_ns(&s[r]) else { return rest };
@@ -130,6 +139,10 @@ impl SlowStart for Gsam {
         self.fraction[r] = inc - whole;
         s[r].cwnd = before + whole as u64;
         rest
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        self.size(s.len());
     }
 }
 

@@ -142,8 +142,17 @@ impl HyStart {
         }
     }
 
+    /// Grows the per-subflow state to cover subflow `r` (a subflow added
+    /// mid-run may call a hook before `on_subflows_changed`).
+    fn size(&mut self, n: usize) {
+        if self.state.len() < n {
+            self.state.resize(n, HyStartState::default());
+        }
+    }
+
     /// Whether subflow `r` is still in its HyStart++ slow start.
     fn active(&mut self, sf: &SubflowCc, r: usize) -> bool {
+        self.size(r + 1);
         let st = &mut self.state[r];
         if st.phase != HyStartPhase::Done && sf.left_slow_start {
             // A loss ended the initial slow start (RFC 9406 §4.2: loss in
@@ -280,7 +289,12 @@ impl SlowStart for HyStart {
         }
     }
 
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        self.size(s.len());
+    }
+
     fn on_exit(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        self.size(r + 1);
         self.state[r].phase = HyStartPhase::Done;
     }
 }

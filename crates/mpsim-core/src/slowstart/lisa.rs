@@ -55,6 +55,14 @@ impl Lisa {
         }
     }
 
+    /// Grows the per-subflow state to `n` subflows (a subflow added after
+    /// the build); no allocation otherwise.
+    fn size(&mut self, n: usize) {
+        if self.growth_to_forgo.len() < n {
+            self.growth_to_forgo.resize(n, 0);
+        }
+    }
+
     /// Growth subflow `r` has still to forgo, bytes.
     pub fn growth_to_forgo(&self, r: usize) -> u64 {
         self.growth_to_forgo[r]
@@ -90,6 +98,7 @@ impl SlowStart for Lisa {
     /// after giving a credit (Alg. 1 line 23: "do not increase cwnd when ACKs
     /// arrive").
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked_bytes: u64, now: SimTime) -> u64 {
+        self.size(s.len());
         if s[r].left_slow_start {
             // A credit only binds the initial slow start it was taken in.
             self.growth_to_forgo[r] = 0;
@@ -105,6 +114,7 @@ impl SlowStart for Lisa {
 
     /// LISA Alg. 1, run before subflow `r` sends its initial window.
     fn on_subflow_start(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        self.size(s.len());
         let max = self.config.max_credit_segments as u64;
         let min = self.config.min_credit_segments as u64;
         let mss = s[r].mss as u64;
@@ -139,6 +149,10 @@ impl SlowStart for Lisa {
         if ignore_acks && inflight >= s[old].cwnd {
             self.growth_to_forgo[old] = inflight - s[old].cwnd;
         }
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        self.size(s.len());
     }
 }
 

@@ -43,6 +43,10 @@ pub trait SlowStart {
 
     /// Subflow `r` left slow start (loss or ssthresh reached).
     fn on_exit(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
+
+    /// A subflow joined or left the connection: per-subflow state grows to
+    /// `subflows.len()` here (never per ACK).
+    fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
 }
 
 /// The slow-start strategies, dispatched by enum.
@@ -83,6 +87,9 @@ impl SlowStart for Ss {
     fn on_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
         each_ss!(self, x => x.on_exit(s, r, now))
     }
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        each_ss!(self, x => x.on_subflows_changed(s))
+    }
 }
 
 /// Which slow start a connection's subflows use.
@@ -121,6 +128,73 @@ impl SlowStartConfig {
             SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard, n_subflows)),
             SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard, n_subflows)),
             SlowStartConfig::Gsam { config } => Ss::Gsam(Gsam::new(*config, standard, n_subflows)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimDuration;
+
+    const MSS: u64 = 1000;
+
+    fn subflow(cwnd_pkts: u64, srtt_ms: u64) -> SubflowCc {
+        let mut sf = SubflowCc::new(MSS as u32, cwnd_pkts * MSS, u64::MAX);
+        sf.established = true;
+        sf.srtt = SimDuration::from_millis(srtt_ms);
+        sf.min_rtt = sf.srtt;
+        sf.latest_rtt = sf.srtt;
+        sf
+    }
+
+    /// Strategies built for one subflow meet a second one added mid-run
+    /// (the slice grown, hooks called before `on_subflows_changed`): it
+    /// starts, grows in slow start and leaves it.
+    #[test]
+    fn a_subflow_added_after_the_build_is_sized_and_grows() {
+        let configs = [
+            SlowStartConfig::Standard,
+            SlowStartConfig::Lisa {
+                config: LisaConfig::default(),
+            },
+            SlowStartConfig::Css {
+                config: CssConfig::default(),
+            },
+            SlowStartConfig::Gsam {
+                config: GsamConfig::default(),
+            },
+        ];
+        let with_hystart = configs
+            .iter()
+            .map(|c| (c.clone(), None))
+            .chain([(SlowStartConfig::Standard, Some(HyStartConfig::default()))]);
+        for (config, hystart) in with_hystart {
+            let mut ss = config.build(StandardConfig::default(), hystart, 1);
+            let now = SimTime::ZERO;
+            let mut s = vec![subflow(10, 40)];
+            ss.on_subflow_start(&mut s, 0, now);
+            for _ in 0..20 {
+                ss.on_ack(&mut s, 0, MSS, now);
+            }
+            let first = s[0].cwnd;
+            s.push(subflow(10, 40));
+            s[1].established = false;
+            ss.on_subflows_changed(&s);
+            s.push(subflow(10, 40));
+            // Subflow 2 is established and starts before any sizing hook.
+            ss.on_subflow_start(&mut s, 2, now);
+            let start = s[2].cwnd;
+            if matches!(config, SlowStartConfig::Lisa { .. }) {
+                // LISA Alg. 1 lines 5–9: subflow 0 (≥ 20 packets, in slow
+                // start) gives a credit of 10 packets to the new one.
+                assert_eq!((s[0].cwnd, start), (first - 10 * MSS, 10 * MSS));
+            }
+            ss.on_ack(&mut s, 2, MSS, now);
+            assert!(s[2].cwnd > start, "{config:?}: {} ≤ {start}", s[2].cwnd);
+            s[2].left_slow_start = true;
+            ss.on_exit(&mut s, 2, now);
+            ss.on_subflows_changed(&s);
         }
     }
 }

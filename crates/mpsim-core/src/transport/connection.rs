@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use super::mptcp::{DataReceiver, Scheduler};
+use super::mptcp::{DataReceiver, Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
 use super::tcp::config::TcpParams;
 use super::tcp::header::{TcpFlags, TcpHeader};
 use super::tcp::receiver::{RxDecision, TcpReceiver};
@@ -62,12 +62,18 @@ pub struct Subflow {
     /// Payload bytes this subflow delivered to the data level.
     pub bytes_received: u64,
     pub trace: Option<TcpTrace>,
+    /// When a subflow event opened it (`None` for the path manager's subflows).
+    pub added_at: Option<SimTime>,
+    /// When a subflow event closed it.
+    pub removed_at: Option<SimTime>,
 }
 
 /// Connection-level results computed as the run goes.
 #[derive(Clone, Debug, Default)]
 pub struct ConnectionStats {
     pub first_syn_at: Option<SimTime>,
+    /// MPTCP: when the first subflow (MP_CAPABLE) was established.
+    pub established_at: Option<SimTime>,
     pub completed_at: Option<SimTime>,
     /// Σ cwnd over subflows when the connection completed.
     pub sum_cwnd_at_completion: u64,
@@ -77,7 +83,7 @@ pub struct ConnectionStats {
     /// Retransmissions on all subflows before the last left slow start
     /// (R_ss of the LISA paper).
     pub retransmits_before_all_left_slow_start: u64,
-    /// Chunks queued for reinjection after a subflow's timeout.
+    /// Chunks queued for reinjection after a subflow's timeout or removal.
     pub reinjected_chunks: u64,
 }
 
@@ -98,6 +104,14 @@ pub struct Connection {
     /// Delay between the first subflow's establishment and the joins.
     pub join_delay: SimDuration,
     joins_scheduled: bool,
+    /// The subflows the path manager opens (the first `initial_subflows`);
+    /// the others are opened by subflow events.
+    pub initial_subflows: usize,
+    /// Subflows added and removed at given times, in time order.
+    pub subflow_events: Vec<SubflowEvent>,
+    /// Add events (indices into `subflow_events`) that came before the
+    /// connection was established and wait for it.
+    deferred_adds: Vec<usize>,
     /// Plain TCP: the flow's byte stream.
     pub stream: Stream,
     /// MPTCP: next new data sequence number.
@@ -216,6 +230,9 @@ impl Connection {
             start,
             join_delay,
             joins_scheduled: false,
+            initial_subflows: subflows.len(),
+            subflow_events: Vec::new(),
+            deferred_adds: Vec::new(),
             stream: Stream::new(size_bytes),
             data_next: 1,
             data_end: size_bytes.map_or(u64::MAX, |n| 1 + n),
@@ -246,6 +263,19 @@ impl Connection {
         }
     }
 
+    /// Sets the subflow events (resolved and in time order); the subflows
+    /// they add must be the last ones of `subflows`.
+    pub fn set_subflow_events(&mut self, initial_subflows: usize, events: Vec<SubflowEvent>) {
+        self.initial_subflows = initial_subflows;
+        for e in &events {
+            if e.action == SubflowAction::Add {
+                self.subflows[e.subflow].added_at = Some(e.at);
+            }
+        }
+        self.deferred_adds = Vec::with_capacity(events.len());
+        self.subflow_events = events;
+    }
+
     /// Whether the connection has delivered everything.
     pub fn is_complete(&self) -> bool {
         self.stats.completed_at.is_some()
@@ -266,8 +296,76 @@ impl Connection {
         sf.sender.start(now, &self.params, &mut wire);
     }
 
+    /// Subflow event `k` is due.
+    pub fn on_subflow_event(&mut self, core: &mut Core, k: usize) {
+        let now = core.now;
+        if self.is_complete() {
+            self.subflow_events[k].outcome = SubflowEventOutcome::ConnectionComplete;
+            return;
+        }
+        let r = self.subflow_events[k].subflow;
+        match self.subflow_events[k].action {
+            SubflowAction::Add => {
+                if self.stats.established_at.is_none() {
+                    // RFC 8684 §3.2: MP_JOIN needs the keys exchanged by the
+                    // MP_CAPABLE handshake; the join waits for it.
+                    self.deferred_adds.push(k);
+                } else {
+                    self.apply_add(core, k);
+                }
+            }
+            SubflowAction::Remove => {
+                self.subflow_events[k].applied_at = Some(now);
+                self.subflow_events[k].outcome = SubflowEventOutcome::Applied;
+                self.remove_subflow(core, r);
+            }
+        }
+    }
+
+    /// Opens the subflow of add event `k` now.
+    fn apply_add(&mut self, core: &mut Core, k: usize) {
+        let r = self.subflow_events[k].subflow;
+        let e = &mut self.subflow_events[k];
+        if self.subflows[r].removed_at.is_some() {
+            e.outcome = SubflowEventOutcome::Cancelled;
+            return;
+        }
+        e.applied_at = Some(core.now);
+        e.outcome = SubflowEventOutcome::Applied;
+        self.start_subflow(core, r);
+    }
+
+    /// Closes subflow `r` (RFC 8684 §3.4.2 REMOVE_ADDR / §3.3.8 RST): its
+    /// data not yet covered by a DATA_ACK is queued for the other subflows at
+    /// once, it leaves the coupled sums, and nothing is sent or received on
+    /// it again. Both ends close at the same instant; packets of the subflow
+    /// still in the network are discarded when they arrive.
+    fn remove_subflow(&mut self, core: &mut Core, r: usize) {
+        let now = core.now;
+        if self.subflows[r].removed_at.is_some() {
+            return;
+        }
+        self.subflows[r].removed_at = Some(now);
+        if self.subflows[r].sender.state == SenderState::Established {
+            self.queue_reinjection(r);
+        }
+        self.subflows[r].sender.abort();
+        let c = &mut self.ccs[r];
+        c.established = false;
+        c.bytes_in_flight = 0;
+        c.in_recovery = false;
+        self.cc.on_subflows_changed(&self.ccs);
+        self.ss.on_subflows_changed(&self.ccs);
+        if self.stats.established_at.is_some() {
+            self.push(core);
+        }
+    }
+
     /// Subflow `r`'s sender timer fired.
     pub fn on_sender_timer(&mut self, core: &mut Core, r: usize) {
+        if self.subflows[r].removed_at.is_some() {
+            return;
+        }
         let now = core.now;
         let rtos_before = self.subflows[r].sender.stats.rto_count;
         {
@@ -298,6 +396,9 @@ impl Connection {
 
     /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
     pub fn on_sender_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+        if self.subflows[r].removed_at.is_some() {
+            return;
+        }
         let now = core.now;
         let was_established = self.subflows[r].sender.state == SenderState::Established;
         {
@@ -319,12 +420,20 @@ impl Connection {
                 self.subflows[r].sender.ignore_peer_rwnd = true;
             }
             self.cc.on_subflows_changed(&self.ccs);
+            self.ss.on_subflows_changed(&self.ccs);
             if r == 0 && !self.joins_scheduled {
                 self.joins_scheduled = true;
-                for j in 1..self.subflows.len() {
+                self.stats.established_at = Some(now);
+                for j in 1..self.initial_subflows {
                     core.events
                         .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
                 }
+                // Adds that came before the establishment join now (no join delay).
+                for i in 0..self.deferred_adds.len() {
+                    let k = self.deferred_adds[i];
+                    self.apply_add(core, k);
+                }
+                self.deferred_adds.clear();
             }
         }
         if self.mptcp && hdr.flags.has(TcpFlags::ACK) && !hdr.flags.has(TcpFlags::SYN) {
@@ -359,10 +468,20 @@ impl Connection {
         if self.watched {
             core.watched_remaining -= 1;
         }
-        self.stats.sum_cwnd_at_completion = self.ccs.iter().map(|c| c.cwnd).sum();
+        self.stats.sum_cwnd_at_completion = self.sum_cwnd();
         for sf in self.subflows.iter_mut() {
             sf.sender.close(now);
         }
+    }
+
+    /// Σ cwnd over the subflows not removed, bytes.
+    pub fn sum_cwnd(&self) -> u64 {
+        self.ccs
+            .iter()
+            .zip(&self.subflows)
+            .filter(|(_, s)| s.removed_at.is_none())
+            .map(|(c, _)| c.cwnd)
+            .sum()
     }
 
     /// Bookkeeping after any sender event: traces and the moment the last
@@ -391,10 +510,10 @@ impl Connection {
             && self
                 .subflows
                 .iter()
-                .all(|s| s.sender.stats.slow_start_exit_at.is_some())
+                .all(|s| s.sender.stats.slow_start_exit_at.is_some() || s.removed_at.is_some())
         {
             self.stats.all_left_slow_start_at = Some(now);
-            self.stats.sum_cwnd_at_all_left_slow_start = self.ccs.iter().map(|c| c.cwnd).sum();
+            self.stats.sum_cwnd_at_all_left_slow_start = self.sum_cwnd();
             self.stats.retransmits_before_all_left_slow_start = self
                 .subflows
                 .iter()
@@ -530,6 +649,9 @@ impl Connection {
 
     /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).
     pub fn on_receiver_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+        if self.subflows[r].removed_at.is_some() {
+            return;
+        }
         let now = core.now;
         if hdr.flags.has(TcpFlags::SYN) {
             self.subflows[r].receiver.on_syn();
@@ -579,6 +701,9 @@ impl Connection {
 
     /// Subflow `r`'s delayed-ACK timer fired.
     pub fn on_delack_timer(&mut self, core: &mut Core, r: usize, generation: u64) {
+        if self.subflows[r].removed_at.is_some() {
+            return;
+        }
         if self.subflows[r].receiver.on_delack_timer(generation) {
             self.send_ack(core, r);
         }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::time::SimTime;
+
 /// How new data is spread over subflows.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -28,6 +30,48 @@ pub enum PathManager {
     /// `subflows` subflows over the first address pair, each with its own
     /// source port (so ECMP may or may not spread them).
     Ndiffports { subflows: u32 },
+}
+
+/// What a subflow event does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubflowAction {
+    /// Open a subflow with an MP_JOIN handshake (RFC 8684 §3.2), as after an
+    /// ADD_ADDR of its address (§3.4.1) or when the sender gains an interface.
+    Add,
+    /// Close a subflow abortively (RFC 8684 §3.4.2 REMOVE_ADDR, §3.3.8): it
+    /// sends and receives nothing more, and its unacknowledged data is sent
+    /// again on the other subflows at once.
+    Remove,
+}
+
+/// What became of a subflow event in the run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubflowEventOutcome {
+    /// Not applied yet when the run ended (its time not reached, or an add
+    /// waiting for the connection to be established).
+    Pending,
+    /// Applied, at the event's time or, for an add before the connection was
+    /// established, at the establishment.
+    Applied,
+    /// Nothing done: the connection had already completed.
+    ConnectionComplete,
+    /// An add that waited for the establishment, and whose subflow was
+    /// removed before then: it never opened.
+    Cancelled,
+}
+
+/// A subflow event resolved at build time: the subflow it adds or removes.
+#[derive(Clone, Debug)]
+pub struct SubflowEvent {
+    pub at: SimTime,
+    pub action: SubflowAction,
+    /// Index of the subflow in the connection.
+    pub subflow: usize,
+    /// When it took effect.
+    pub applied_at: Option<SimTime>,
+    pub outcome: SubflowEventOutcome,
 }
 
 /// The connection-level receiver: data sequence numbers from every subflow

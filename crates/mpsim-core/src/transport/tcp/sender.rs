@@ -137,6 +137,8 @@ pub enum SenderState {
     Established,
     /// Everything including the FIN acknowledged.
     Done,
+    /// Closed before the end of the data: an MPTCP subflow that was removed.
+    Closed,
 }
 
 /// Why a segment is (re)transmitted; every retransmission is counted once
@@ -564,7 +566,7 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         match self.state {
-            SenderState::Idle | SenderState::Done => return,
+            SenderState::Idle | SenderState::Done | SenderState::Closed => return,
             SenderState::SynSent => {
                 if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) && hdr.ack == 1 {
                     self.established(hdr, now, ccs, r, ss, out);
@@ -735,9 +737,23 @@ impl TcpSender {
 
     /// Stops the sender: its connection has ended.
     pub fn close(&mut self, now: SimTime) {
-        if self.state != SenderState::Done {
+        if !matches!(self.state, SenderState::Done | SenderState::Closed) {
             self.complete(now);
         }
+    }
+
+    /// Stops the sender before the end of its data (RFC 8684 §3.3.8: an
+    /// MPTCP subflow closed by RST or after REMOVE_ADDR). Nothing is sent
+    /// again and the scoreboard is dropped; the caller has taken the
+    /// outstanding data for reinjection first.
+    pub fn abort(&mut self) {
+        self.state = SenderState::Closed;
+        self.timer.stop();
+        self.segs.clear();
+        self.sacked_bytes = 0;
+        self.lost_bytes = 0;
+        self.retrans_bytes = 0;
+        self.snd_una = self.snd_nxt;
     }
 
     fn complete(&mut self, now: SimTime) {
