@@ -273,6 +273,19 @@ class TcpFlow(_FlowBase):
     """Identical flows started together, named ``name#0``, ``name#1``, ..."""
 
 
+class SubflowEvent(Model):
+    """A subflow opened (MP_JOIN) or closed at a given time during the run (RFC 8684 §3.2, §3.4)."""
+
+    at: Duration
+    action: Literal["add", "remove"]
+    src: str
+    """Source address of the subflow (an address of the sending node)."""
+    dst: str
+    """Destination address of the subflow (an address of the receiving node)."""
+    index: int | None = Field(None, ge=0)
+    """Which of several subflows on that pair to remove (``ndiffports``)."""
+
+
 class MptcpFlow(_FlowBase):
     """An MPTCP connection from ``src`` to ``dst``: addresses, lists of them, or node names (a node
     stands for all its addresses)."""
@@ -295,6 +308,8 @@ class MptcpFlow(_FlowBase):
     tcp: TcpOptions = TcpOptions()
     trace: Flag = False
     copies: int = Field(1, ge=1, le=100_000)
+    subflow_events: list[SubflowEvent] = []
+    """Subflows added or removed during the run, in addition to those the path manager opens."""
 
 
 class UdpFlow(_FlowBase):
@@ -590,6 +605,12 @@ def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list
         out["slow_start"] = f.slow_start.to_core()
     if f.rcv_buffer is not None:
         out["rcv_buffer_bytes"] = f.rcv_buffer.to_bytes(f.tcp.mss_bytes)
+    if f.subflow_events:
+        out["subflow_events"] = [
+            {"at_ns": e.at, "action": e.action, "src": e.src, "dst": e.dst}
+            | ({"index": e.index} if e.index is not None else {})
+            for e in f.subflow_events
+        ]
     return out
 
 

@@ -1,0 +1,43 @@
+"""Subflow events reach the core from a scenario: a second path added later carries data only after it."""
+
+from __future__ import annotations
+
+import tomllib
+
+import mpsim
+
+SCENARIO = """
+duration = "30s"
+
+[topology]
+preset = "non_shared"
+paths = 2
+bottleneck = "10Mbps"
+delay = "20ms"
+buffer = "100pkt"
+
+[[flows]]
+name = "m"
+type = "mptcp"
+src = "S0.1"
+dst = "D0"
+size = "5MB"
+cc = "uncoupled"
+EVENTS
+"""
+
+
+def _run(events: str) -> dict[str, object]:
+    res = mpsim.run(mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("EVENTS", events))))
+    (conn,) = res.raw["mptcp_connections"]
+    return dict(conn)
+
+
+def test_a_path_added_at_one_second_carries_data_and_shortens_the_transfer() -> None:
+    alone = _run("")
+    added = _run('subflow_events = [{ at = "1s", action = "add", src = "S0.2", dst = "D0" }]')
+    assert len(alone["subflows"]) == 1  # type: ignore[arg-type]
+    second = added["subflows"][1]  # type: ignore[index]
+    assert second["added_ns"] == 1_000_000_000
+    assert second["bytes_received"] > 0
+    assert added["fct_ns"] < alone["fct_ns"]  # type: ignore[operator]
