@@ -48,7 +48,6 @@ FCT = Panel("fct_s", "Completion time (s)")
 FCT_LOG = Panel("fct_s", "Completion time (s)", log_y=True)
 RETX = Panel("retransmissions", "Retransmissions (packets)")
 RTO = Panel("rto_count", "Retransmission timeouts per connection")
-R_SS = Panel("r_ss", "Retransmissions before the last subflow leaves slow start (packets)")
 COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
 
 
@@ -510,18 +509,15 @@ EXPERIMENTS = [
     Experiment(
         name="gsam-shared-filesize",
         paper=PAPER,
-        figure="Fig. 12 (flow-size panel) and Fig. 15, §V-B-1",
+        figure="Fig. 12 (flow-size panel), §V-B-1",
         description="Shared bottleneck, buffer 20, 5 concurrent transfers: completion time vs file size",
         x_name="file_size_kb",
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_gsam_shared_filesize,
-        panels=(FCT, R_SS),
-        claims=(
-            "Completion time grows with the file size, with the same order as against the buffer (GSAM best).",
-            "GSAM retransmits least before the last subflow leaves slow start (Fig. 15).",
-        ),
+        panels=(FCT, RETX),
+        claims=("Completion time grows with the file size, with the same order as against the buffer (GSAM best).",),
         notes=(SHARED_NOTE,),
     ),
     Experiment(
