@@ -169,7 +169,8 @@ def mean_fct(name: str, x: Any, variant: str, runs: range) -> float:
 def test_fig2_setting_leaves_the_buffer_no_room_to_overflow() -> None:
     """Fig. 2's setting as specified (5 Mbit/s, 150 ms, 50 packets, 2 × 55 KB of 536-byte segments): both
     transfers together have 2·⌈55000/536⌉ = 206 segments, fewer than the 162 segments of 578 B the pipe
-    holds plus the 50 the buffer holds, so no scheme can overflow the queue, even with 8 subflows each."""
+    holds plus the 50 the buffer holds, so the queue can overflow only on a burst, never by a standing excess;
+    with 8 subflows each no burst overflows it either, whatever the variant."""
     cfg = get("gsam-subflows").build(8, "mptcp", 1)
     segments = 2 * -(-g.NS3_FILE_BYTES // g.NS3_MSS)
     pipe = 5_000_000 * 150 * MS // (8 * g.NS3_WIRE_BYTES * 1_000_000_000)
