@@ -1,0 +1,699 @@
+"""Reproductions of the GSAM paper (Dong et al., "Tuning the Aggressive Slow-Start Behavior of MPTCP for
+Short Flows", IEEE Access 2019): the ns-3 motivation of §II (Figs. 2, 9) and the Linux testbed of §V
+(Figs. 12, 17, 21, 22, 25, 27, 29).
+
+Two settings, as in the paper:
+
+- **ns-3 (§II, Fig. 1)**: a server sends two concurrent 55 KB transfers to a client over N subflows that
+  share one 5 Mbit/s bottleneck of 150 ms RTT and a 50-packet drop-tail buffer; IW 1 (Fig. 8), 536-byte
+  segments (the authors' ns-3 code), no delayed ACK, no SACK.
+- **Linux testbed (§V-A, Fig. 11)**: two-interface server S2, client C2, a WANem bottleneck of
+  5 Mbit/s (100 Mbit/s per path in the non-shared case), 40 ms RTT and 0.01 % random loss both ways;
+  NCF concurrent transfers of one size, IW 10, 1400-byte segments, SACK.
+
+Every scenario runs all five variants; which panel shows which figure, and every reading this module had
+to choose (K, joins, CSS's parameters, the UDP streams), are in docs/reproduction.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mpsim.experiments.base import (
+    MS,
+    CoreConfig,
+    Experiment,
+    Panel,
+    S,
+    add,
+    cbr,
+    duplex,
+    hosts,
+    queue,
+    routers,
+    run_random,
+    transfer,
+)
+
+PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
+KB = 1000
+IP_TCP_HEADER_BYTES = 40
+RUN_LIMIT_NS = 120 * S
+"""Cap of every run (spec §1.3): a run ends when its measured and competing flows have completed."""
+START_SPREAD_S = 0.010
+"""Each transfer starts at U[0, 10 ms]: the host timing noise between transfers started "together"."""
+
+FCT = Panel("fct_s", "Completion time (s)")
+FCT_LOG = Panel("fct_s", "Completion time (s)", log_y=True)
+RETX = Panel("retransmissions", "Retransmissions (packets)")
+RTO = Panel("rto_count", "Retransmission timeouts per connection")
+COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
+
+
+def k_ns(buffer_pkts: int, wire_bytes: int, rate_bps: int, d_ns: int) -> int:
+    """GSAM's RTT threshold, Eq. 15's upper end, **not** clamped to D: K = D/2 + B·S·8/(2C), nanoseconds.
+
+    B is the bottleneck buffer in packets, S a full segment's wire size, C the bottleneck rate and D the
+    path's round-trip time without queueing. Both author implementations compute this value and use it
+    as it is, also where it falls below D (B < C·D); the core's derived K would be max(D, …).
+    """
+    return d_ns // 2 + buffer_pkts * wire_bytes * 8 * S // (2 * rate_bps)
+
+
+def _min_rtt_ns(path: Sequence[Mapping[str, Any]], data_wire: int, ack_wire: int) -> int:
+    """The smallest RTT a full segment can measure on ``path`` (its links in the data direction, each
+    used back by an ACK on its reverse link of equal rate and delay): propagation both ways plus the
+    serialisation of the segment forward and of its ACK back. This is what a sender's min_RTT converges to."""
+    total = 0
+    for link in path:
+        total += 2 * link["delay_ns"]
+        total += (data_wire + ack_wire) * 8 * S // link["rate_bps"]
+    return total
+
+
+def _rename(links: list[dict[str, Any]], nodes: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Interfaces of one host are links of that host: ``S2a-R1`` runs from node ``S2``."""
+    for link in links:
+        for end in ("from", "to"):
+            link[end] = nodes.get(link[end], link[end])
+    return links
+
+
+def _link(links: Sequence[Mapping[str, Any]], name: str) -> Mapping[str, Any]:
+    return next(link for link in links if link["name"] == name)
+
+
+def _starts(experiment: str, run: int, salt: str, n: int) -> list[int]:
+    """Start times of ``n`` transfers started together, U[0, 10 ms] each. Flow i's start depends on the
+    run only, so it is the same for every variant and every x (also every NCF ≥ i + 1)."""
+    rng = run_random(experiment, run, salt)
+    return [int(rng.uniform(0.0, START_SPREAD_S) * S) for _ in range(n)]
+
+
+# ============================================================================ ns-3 part (§II, Figs. 1–9)
+
+NS3_BOTTLENECK_BPS = 5_000_000
+NS3_BOTTLENECK_DELAY_NS = 73 * MS
+NS3_ACCESS_BPS = 100_000_000
+NS3_ACCESS_DELAY_NS = 1 * MS
+NS3_BUFFER_PKTS = 50
+NS3_MSS = 536
+NS3_WIRE_BYTES = NS3_MSS + IP_TCP_HEADER_BYTES + 2
+"""536-byte payload, IP + TCP headers without options, ns-3's 2-byte PPP framing (the `ns3` profile)."""
+NS3_FILE_BYTES = 55 * KB
+NS3_BASE_RTT_NS = 150 * MS
+NS3_K_NS = k_ns(NS3_BUFFER_PKTS, NS3_WIRE_BYTES, NS3_BOTTLENECK_BPS, NS3_BASE_RTT_NS)
+"""98.1 ms < D: GSAM smooths from the first ACK. D is the authors' RTT_min, initialised to the path's
+configured 0.15 s and only lowered by samples, which never fall below it (each includes serialisation)."""
+
+
+def ns3_tcp(iw: int) -> dict[str, Any]:
+    """The old ns-3 MPTCP stack: per-ACK growth, IW ``iw`` (1 in Fig. 2, Fig. 8), NewReno without SACK,
+    timestamps or delayed ACK; RTO per RFC 6298 with the 200 ms floor of every experiment (spec §0)."""
+    return {
+        "profile": "ns3",
+        "mss": NS3_MSS,
+        "initial_cwnd_segments": iw,
+        "sack": False,
+        "recovery": "new_reno",
+        "timestamps": False,
+        "delayed_ack": False,
+        "min_rto_ns": 200 * MS,
+        "initial_rto_ns": 1 * S,
+    }
+
+
+def ns3_topology() -> CoreConfig:
+    """Fig. 1: server S → R1 → (5 Mbit/s, 73 ms, 50 packets) → R2 → client C; access links 100 Mbit/s,
+    1 ms, so the base RTT is 2·(1 + 73 + 1) = 150 ms. All N subflows (ndiffports) take this one path."""
+    buf = queue(NS3_BUFFER_PKTS)
+    return {
+        "nodes": hosts("S", "C") + routers("R1", "R2"),
+        "links": [
+            *duplex("S", "R1", NS3_ACCESS_BPS, NS3_ACCESS_DELAY_NS),
+            *duplex("R1", "R2", NS3_BOTTLENECK_BPS, NS3_BOTTLENECK_DELAY_NS, buf, buf),
+            *duplex("R2", "C", NS3_ACCESS_BPS, NS3_ACCESS_DELAY_NS),
+        ],
+    }
+
+
+def _ns3_run(experiment: str, variant: str, run: int, subflows: int, iw: int) -> CoreConfig:
+    """Two concurrent 55 KB transfers of ``variant`` from S to C, each over ``subflows`` subflows."""
+    cfg: CoreConfig = {"seed": run, **ns3_topology()}
+    tcp = ns3_tcp(iw)
+    # LISA in ns-3 (spec §1.3-i): credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
+    # packet from a donor of at least 2 and otherwise starts alone with 1, the paper's §II account.
+    lisa = {"max_credit_segments": iw, "min_credit_segments": min(3, iw)}
+    names = []
+    for i, start in enumerate(_starts(experiment, run, "transfers", 2)):
+        kind, flow = transfer(
+            variant,
+            f"measured{i}",
+            ["S"],
+            ["C"],
+            NS3_FILE_BYTES,
+            start,
+            tcp,
+            # The joins leave as soon as subflow 0 is established, one RTT after its SYN.
+            join_delay_ns=0,
+            gsam={"k_ns": NS3_K_NS},
+            lisa=lisa,
+        )
+        if kind == "mptcp_connections":
+            flow["path_manager"] = {"type": "ndiffports", "subflows": subflows}
+        add(cfg, (kind, flow))
+        names.append(flow["name"])
+    cfg["stop_when_complete"] = names
+    cfg["stop_time_ns"] = RUN_LIMIT_NS
+    return cfg
+
+
+def _gsam_subflows(x: Any, variant: str, run: int) -> CoreConfig:
+    return _ns3_run("gsam-subflows", variant, run, int(x), 1)
+
+
+def _gsam_iw(x: Any, variant: str, run: int) -> CoreConfig:
+    return _ns3_run("gsam-iw", variant, run, 6, int(x))
+
+
+# ============================================================================ Linux testbed (§V, Fig. 11)
+
+BOTTLENECK_BPS = 5_000_000
+NONSHARED_BOTTLENECK_BPS = 100_000_000
+BOTTLENECK_DELAY_NS = 18 * MS
+ACCESS_BPS = 1_000_000_000
+ACCESS_DELAY_NS = 1 * MS
+LOSS = {"type": "bernoulli", "p": 1e-4}
+"""WANem's 0.01 % random loss, on both directions of the bottleneck (WANem is two-way)."""
+MSS = 1400
+WIRE_BYTES = MSS + IP_TCP_HEADER_BYTES
+ACK_WIRE_BYTES = IP_TCP_HEADER_BYTES
+BASE_RTT_NS = 40 * MS
+JOIN_DELAY_NS = 2 * BASE_RTT_NS
+"""The second subflow's SYN leaves 3 RTTs after the first's (spec §1.3-ii, as LISA measured on Linux):
+one RTT of handshake, then this delay."""
+
+# Linux 3.14: IW 10, infinite initial ssthresh, growth per acknowledged segment, SACK with PRR, 200 ms
+# minimum RTO; the receiver ACKs every segment (quick-ACK in slow start); no timestamps, so a segment
+# is 1440 bytes on the wire as the paper's arithmetic (360 packets = 100 Mbit/s × 40 ms) assumes.
+TCP = {
+    "profile": "linux",
+    "mss": MSS,
+    "initial_cwnd_segments": 10,
+    "sack": True,
+    "timestamps": False,
+    "delayed_ack": False,
+}
+
+DEFAULT_BUFFER_PKTS = 20
+DEFAULT_FILE_KB = 80
+DEFAULT_NCF = 5
+
+
+def shared(bottleneck_queue: Mapping[str, Any], competing: bool = False, rate_bps: int = BOTTLENECK_BPS) -> CoreConfig:
+    """Fig. 11a: S2.eth0 and S2.eth1 → R1 → (5 Mbit/s, 18 ms, queue, loss) → R2 → C2; with ``competing``
+    Fig. 11b, which adds S1 → R1 and R2 → C1 for the regular TCP (or UDP) traffic. Access links 1 Gbit/s,
+    1 ms, so the base RTT is 2·(1 + 18 + 1) = 40 ms on either interface."""
+    links = [
+        *duplex("S2a", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
+        *duplex("S2b", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
+        *duplex("R1", "R2", rate_bps, BOTTLENECK_DELAY_NS, bottleneck_queue, bottleneck_queue, LOSS),
+        *duplex("R2", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
+    ]
+    nodes = hosts("S2", "C2")
+    if competing:
+        links += [*duplex("S1", "R1", ACCESS_BPS, ACCESS_DELAY_NS), *duplex("R2", "C1", ACCESS_BPS, ACCESS_DELAY_NS)]
+        nodes += hosts("S1", "C1")
+    return {
+        "nodes": nodes + routers("R1", "R2"),
+        "links": _rename(links, {"S2a": "S2", "S2b": "S2"}),
+        "addresses": [
+            {"name": "S2.eth0", "node": "S2", "out_link": "S2a-R1", "in_link": "R1-S2a"},
+            {"name": "S2.eth1", "node": "S2", "out_link": "S2b-R1", "in_link": "R1-S2b"},
+        ],
+    }
+
+
+def nonshared(buffer_pkts: int) -> CoreConfig:
+    """Fig. 11c: two disjoint paths S2.eth_i → R_i → (100 Mbit/s, 18 ms, B packets, loss) → SW → C2.
+    Access links (S2–R_i, and SW–C2, C2's one NIC) 1 Gbit/s, 1 ms: base RTT 40 ms per path, BDP
+    100 Mbit/s × 40 ms = 357 segments of 1400 B. The SW–C2 link carries both paths but at 1 Gbit/s
+    never queues (2 × 100 Mbit/s)."""
+    buf = queue(buffer_pkts)
+    links = [
+        *duplex("S2a", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
+        *duplex("S2b", "R2", ACCESS_BPS, ACCESS_DELAY_NS),
+        *duplex("R1", "SW", NONSHARED_BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, buf, buf, LOSS),
+        *duplex("R2", "SW", NONSHARED_BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, buf, buf, LOSS),
+        *duplex("SW", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
+    ]
+    return {
+        "nodes": hosts("S2", "C2") + routers("R1", "R2", "SW"),
+        "links": _rename(links, {"S2a": "S2", "S2b": "S2"}),
+        "addresses": [
+            {"name": "S2.eth0", "node": "S2", "out_link": "S2a-R1", "in_link": "R1-S2a"},
+            {"name": "S2.eth1", "node": "S2", "out_link": "S2b-R2", "in_link": "R2-S2b"},
+        ],
+    }
+
+
+def data_path(cfg: CoreConfig) -> list[Mapping[str, Any]]:
+    """The links of the first subflow's path from S2 to C2, in order (for D, and for the tests)."""
+    names = [link["name"] for link in cfg["links"]]
+    route = ["S2a-R1", "R1-SW", "SW-C2"] if "R1-SW" in names else ["S2a-R1", "R1-R2", "R2-C2"]
+    return [_link(cfg["links"], n) for n in route]
+
+
+def _gsam(cfg: CoreConfig, buffer_pkts: int, rate_bps: int) -> dict[str, Any]:
+    """GSAM's parameters for the subflows of ``cfg``: K from the subflow's bottleneck (B, C) and its
+    min RTT D (equal on every path of these topologies)."""
+    d = _min_rtt_ns(data_path(cfg), WIRE_BYTES, ACK_WIRE_BYTES)
+    return {"k_ns": k_ns(buffer_pkts, WIRE_BYTES, rate_bps, d)}
+
+
+def _multipath(
+    cfg: CoreConfig,
+    experiment: str,
+    variant: str,
+    run: int,
+    ncf: int,
+    size_bytes: int,
+    gsam: Mapping[str, Any],
+) -> list[str]:
+    """NCF transfers ``measured0…`` of ``variant`` from S2 (both interfaces) to C2, started together."""
+    names = []
+    for i, start in enumerate(_starts(experiment, run, "multipath", ncf)):
+        name = f"measured{i}"
+        add(
+            cfg,
+            transfer(variant, name, ["S2.eth0", "S2.eth1"], ["C2"], size_bytes, start, TCP, JOIN_DELAY_NS, gsam=gsam),
+        )
+        names.append(name)
+    return names
+
+
+def _competing_tcp(cfg: CoreConfig, experiment: str, run: int, ncf: int, size_bytes: int) -> list[str]:
+    """NCF regular TCP (Reno, SACK) transfers ``competing0…`` from S1 to C1, started with the multipath ones."""
+    names = []
+    for i, start in enumerate(_starts(experiment, run, "competing", ncf)):
+        name = f"competing{i}"
+        add(cfg, transfer("tcp", name, ["S1"], ["C1"], size_bytes, start, TCP))
+        names.append(name)
+    return names
+
+
+def _finish(cfg: CoreConfig, names: list[str]) -> CoreConfig:
+    cfg["stop_when_complete"] = names
+    cfg["stop_time_ns"] = RUN_LIMIT_NS
+    return cfg
+
+
+def _shared_run(
+    experiment: str,
+    variant: str,
+    run: int,
+    buffer_pkts: int = DEFAULT_BUFFER_PKTS,
+    file_kb: int = DEFAULT_FILE_KB,
+    ncf: int = DEFAULT_NCF,
+    competing: bool = False,
+) -> CoreConfig:
+    cfg: CoreConfig = {"seed": run, **shared(queue(buffer_pkts), competing)}
+    gsam = _gsam(cfg, buffer_pkts, BOTTLENECK_BPS)
+    names = _multipath(cfg, experiment, variant, run, ncf, file_kb * KB, gsam)
+    if competing:
+        names += _competing_tcp(cfg, experiment, run, ncf, file_kb * KB)
+    return _finish(cfg, names)
+
+
+def _gsam_shared(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("gsam-shared", variant, run, buffer_pkts=int(x))
+
+
+def _gsam_shared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("gsam-shared-filesize", variant, run, file_kb=int(x))
+
+
+def _gsam_shared_flows(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("gsam-shared-flows", variant, run, ncf=int(x))
+
+
+def _gsam_competing(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("gsam-competing", variant, run, file_kb=int(x), competing=True)
+
+
+def _gsam_competing_buffer(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("gsam-competing-buffer", variant, run, buffer_pkts=int(x), competing=True)
+
+
+def _gsam_competing_flows(x: Any, variant: str, run: int) -> CoreConfig:
+    return _shared_run("gsam-competing-flows", variant, run, ncf=int(x), competing=True)
+
+
+UDP_STREAMS = 5
+UDP_RATE_BPS = 5_000_000
+UDP_PAYLOAD_BYTES = 1470
+UDP_WIRE_BYTES = UDP_PAYLOAD_BYTES + 8 + 20
+UDP_FILE_BYTES = 80 * KB
+
+
+def udp_stream_stop_ns(start_ns: int) -> int:
+    """`iperf -u -b 5M -F 80k`: a stream sends the 80 KB file in 1470-byte datagrams at 5 Mbit/s and
+    stops: ⌈80000/1470⌉ = 55 datagrams, one every 1498·8/5e6 s, the first at the start."""
+    datagrams = -(-UDP_FILE_BYTES // UDP_PAYLOAD_BYTES)
+    gap_ns = UDP_WIRE_BYTES * 8 * S // UDP_RATE_BPS
+    return start_ns + (datagrams - 1) * gap_ns + 1
+
+
+def _gsam_udp(x: Any, variant: str, run: int) -> CoreConfig:
+    """Fig. 25: five 80 KB multipath transfers S2 → C2 and five UDP streams S1 → C1 (iperf2 ``-P 5``:
+    ``-b 5M`` per stream), all started together through the shared bottleneck of B packets."""
+    buffer_pkts = int(x)
+    cfg: CoreConfig = {"seed": run, **shared(queue(buffer_pkts), competing=True)}
+    names = _multipath(
+        cfg, "gsam-udp", variant, run, DEFAULT_NCF, DEFAULT_FILE_KB * KB, _gsam(cfg, buffer_pkts, BOTTLENECK_BPS)
+    )
+    starts = _starts("gsam-udp", run, "udp", UDP_STREAMS)
+    cfg["udp_flows"] = [
+        cbr(f"udp{i}", "S1", "C1", UDP_RATE_BPS, UDP_WIRE_BYTES, start, udp_stream_stop_ns(start))
+        for i, start in enumerate(starts)
+    ]
+    return _finish(cfg, names)
+
+
+NONSHARED_BUFFER_PKTS = 200
+NONSHARED_FILE_KB = 100
+NONSHARED_NCF = 30
+
+
+def _nonshared_run(
+    experiment: str,
+    variant: str,
+    run: int,
+    buffer_pkts: int = NONSHARED_BUFFER_PKTS,
+    file_kb: int = NONSHARED_FILE_KB,
+    ncf: int = NONSHARED_NCF,
+) -> CoreConfig:
+    cfg: CoreConfig = {"seed": run, **nonshared(buffer_pkts)}
+    gsam = _gsam(cfg, buffer_pkts, NONSHARED_BOTTLENECK_BPS)
+    return _finish(cfg, _multipath(cfg, experiment, variant, run, ncf, file_kb * KB, gsam))
+
+
+def _gsam_nonshared(x: Any, variant: str, run: int) -> CoreConfig:
+    return _nonshared_run("gsam-nonshared", variant, run, buffer_pkts=int(x))
+
+
+def _gsam_nonshared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
+    return _nonshared_run("gsam-nonshared-filesize", variant, run, file_kb=int(x))
+
+
+def _gsam_nonshared_flows(x: Any, variant: str, run: int) -> CoreConfig:
+    return _nonshared_run("gsam-nonshared-flows", variant, run, ncf=int(x))
+
+
+CODEL_NCF = 20
+CODEL_FILE_KB = 300
+CODEL_TARGET_NS = 5 * MS
+
+
+def codel(limit_pkts: int, interval_ns: int) -> dict[str, Any]:
+    """RFC 8289 CoDel: target 5 ms, the given interval, ``limit_pkts`` as the hard tail-drop limit."""
+    return {"type": "codel", "target_ns": CODEL_TARGET_NS, "interval_ns": interval_ns, "limit_pkts": limit_pkts}
+
+
+def _codel_run(experiment: str, variant: str, run: int, limit_pkts: int, interval_ns: int) -> CoreConfig:
+    """Figs. 27, 29: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a) queued by CoDel;
+    GSAM's B is the CoDel limit (the paper's "router buffer size (limit)")."""
+    cfg: CoreConfig = {"seed": run, **shared(codel(limit_pkts, interval_ns))}
+    gsam = _gsam(cfg, limit_pkts, BOTTLENECK_BPS)
+    return _finish(cfg, _multipath(cfg, experiment, variant, run, CODEL_NCF, CODEL_FILE_KB * KB, gsam))
+
+
+def _gsam_codel_interval(x: Any, variant: str, run: int) -> CoreConfig:
+    return _codel_run("gsam-codel-interval", variant, run, 20, int(x) * MS)
+
+
+def _gsam_codel_limit(x: Any, variant: str, run: int) -> CoreConfig:
+    return _codel_run("gsam-codel-limit", variant, run, int(x), 100 * MS)
+
+
+# ============================================================================ the catalogue
+
+BUFFERS = (5, 10, 15, 20, 25, 35, 50, 75, 100)
+QUICK_BUFFERS = (5, 10, 20, 35, 100)
+FILE_SIZES_KB = (50, 80, 100, 200, 300, 400, 500, 600, 800, 1000)
+QUICK_FILE_SIZES_KB = (50, 80, 300, 1000)
+NCFS = tuple(range(1, 16))
+QUICK_NCFS = (1, 5, 10, 15)
+
+SHARED_NOTE = "Shared bottleneck (Fig. 11a): 5 Mbit/s, RTT 40 ms, loss 0.01 % both ways; two subflows."
+COMPETING_NOTE = (
+    "Competing bottleneck (Fig. 11b): NCF multipath transfers S2→C2 and NCF regular TCP transfers S1→C1 of the "
+    "same size, all started together; `competing_fct_s` is the regular TCP flows' mean (Fig. 21)."
+)
+NONSHARED_NOTE = "Non-shared bottlenecks (Fig. 11c): two disjoint 100 Mbit/s paths, RTT 40 ms, loss 0.01 % both ways."
+
+EXPERIMENTS = [
+    Experiment(
+        name="gsam-subflows",
+        paper=PAPER,
+        figure="Fig. 2 (Fig. 7: RTOs), §II",
+        description="ns-3 setting: two concurrent 55 KB transfers over N subflows of one 5 Mbit/s, 150 ms, "
+        "50-packet bottleneck: completion time vs number of subflows",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 4, 6, 8),
+        quick_x_values=(2, 4, 8),
+        build=_gsam_subflows,
+        panels=(FCT_LOG, RTO, RETX),
+        claims=(
+            "With 2 and 4 subflows MPTCP, LISA and GSAM complete sooner than TCP, MPTCP soonest "
+            "(except LISA at 4 subflows, slower than TCP).",
+            "With 6 and 8 subflows MPTCP and LISA take sharply longer than TCP and GSAM, through frequent RTOs.",
+        ),
+    ),
+    Experiment(
+        name="gsam-iw",
+        paper=PAPER,
+        figure="Fig. 9, §II",
+        description="ns-3 setting with 6 subflows: completion time vs initial window",
+        x_name="initial_cwnd_segments",
+        x_label="Initial congestion window (segments)",
+        x_values=(1, 2, 4, 6, 8, 10),
+        quick_x_values=(1, 4, 10),
+        build=_gsam_iw,
+        panels=(FCT_LOG, RTO),
+        claims=(
+            "TCP's and GSAM's completion times fall as the initial window grows.",
+            "A larger initial window makes MPTCP and LISA worse.",
+        ),
+    ),
+    Experiment(
+        name="gsam-shared",
+        paper=PAPER,
+        figure="Fig. 12 (buffer panel) and Fig. 13, §V-B-1",
+        description="Shared bottleneck, 5 transfers of 80 KB: completion time and retransmissions vs router buffer",
+        x_name="buffer_pkts",
+        x_label="Router buffer (packets)",
+        x_values=BUFFERS,
+        quick_x_values=QUICK_BUFFERS,
+        build=_gsam_shared,
+        panels=(FCT, RETX),
+        claims=(
+            "Completion time falls as the buffer grows; GSAM is best, then TCP.",
+            "LISA beats MPTCP for buffers up to 35 packets; above 35 MPTCP is slightly better than LISA.",
+            "MPTCP retransmits most at small buffers; every scheme's retransmissions fall to 0 as the buffer grows.",
+        ),
+        notes=(SHARED_NOTE,),
+    ),
+    Experiment(
+        name="gsam-shared-filesize",
+        paper=PAPER,
+        figure="Fig. 12 (flow-size panel), §V-B-1",
+        description="Shared bottleneck, buffer 20, 5 concurrent transfers: completion time vs file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=FILE_SIZES_KB,
+        quick_x_values=QUICK_FILE_SIZES_KB,
+        build=_gsam_shared_filesize,
+        panels=(FCT, RETX),
+        claims=("Completion time grows with the file size, with the same order as against the buffer (GSAM best).",),
+        notes=(SHARED_NOTE,),
+    ),
+    Experiment(
+        name="gsam-shared-flows",
+        paper=PAPER,
+        figure="Fig. 12 (NCF panel), §V-B-1",
+        description="Shared bottleneck, buffer 20, 80 KB transfers: completion time vs number of concurrent flows",
+        x_name="ncf",
+        x_label="Number of concurrent flows",
+        x_values=NCFS,
+        quick_x_values=QUICK_NCFS,
+        build=_gsam_shared_flows,
+        panels=(FCT, RETX),
+        claims=("Completion time grows with the number of concurrent flows, with the same order (GSAM best).",),
+        notes=(SHARED_NOTE,),
+    ),
+    Experiment(
+        name="gsam-competing",
+        paper=PAPER,
+        figure="Fig. 17(a) (with Fig. 21's measure), §V-B-2",
+        description="Multipath transfers competing with as many TCP transfers, buffer 20, NCF 5: "
+        "completion time vs file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=FILE_SIZES_KB,
+        quick_x_values=QUICK_FILE_SIZES_KB,
+        build=_gsam_competing,
+        panels=(FCT, COMPETING_FCT),
+        claims=(
+            "Below 200 KB GSAM is best, then LISA.",
+            "Above 200 KB LISA is slightly slower than MPTCP.",
+        ),
+        notes=(COMPETING_NOTE,),
+    ),
+    Experiment(
+        name="gsam-competing-buffer",
+        paper=PAPER,
+        figure="Figs. 17(b) and 21, §V-B-2",
+        description="Multipath transfers competing with as many TCP transfers, 80 KB, NCF 5: completion time of "
+        "the multipath and of the TCP transfers vs router buffer",
+        x_name="buffer_pkts",
+        x_label="Router buffer (packets)",
+        x_values=BUFFERS,
+        quick_x_values=QUICK_BUFFERS,
+        build=_gsam_competing_buffer,
+        panels=(FCT, COMPETING_FCT, RETX),
+        claims=(
+            "Up to 20 packets GSAM is best, then LISA; with larger buffers LISA is slightly worse than MPTCP.",
+            "Fig. 21: the regular TCP flows complete sooner when competing with GSAM or LISA than with MPTCP.",
+        ),
+        notes=(COMPETING_NOTE,),
+    ),
+    Experiment(
+        name="gsam-competing-flows",
+        paper=PAPER,
+        figure="Fig. 17(c) and Fig. 20, §V-B-2",
+        description="Multipath transfers competing with as many TCP transfers, 80 KB, buffer 20: completion time "
+        "vs number of concurrent flows",
+        x_name="ncf",
+        x_label="Number of concurrent flows (of each kind)",
+        x_values=NCFS,
+        quick_x_values=QUICK_NCFS,
+        build=_gsam_competing_flows,
+        panels=(FCT, RETX, COMPETING_FCT),
+        claims=("As the number of concurrent flows grows, GSAM and LISA both beat MPTCP.",),
+        notes=(COMPETING_NOTE,),
+    ),
+    Experiment(
+        name="gsam-udp",
+        paper=PAPER,
+        figure="Fig. 25, §V-B-2",
+        description="Five 80 KB multipath transfers with five 5 Mbit/s UDP streams of 80 KB through the shared "
+        "bottleneck: completion time vs router buffer",
+        x_name="buffer_pkts",
+        x_label="Router buffer (packets)",
+        x_values=BUFFERS,
+        quick_x_values=QUICK_BUFFERS,
+        build=_gsam_udp,
+        panels=(FCT, RETX),
+        claims=(
+            "Completion time falls as the buffer grows.",
+            "Up to 35 packets GSAM is best, then LISA.",
+            "With larger buffers the schemes converge and LISA is slightly worse than MPTCP.",
+        ),
+        notes=(
+            "UDP: iperf2 `-u -b 5M -F 80k -P 5` read as five streams of 5 Mbit/s each, 1470-byte datagrams, "
+            "each sending the 80 KB file once.",
+        ),
+    ),
+    Experiment(
+        name="gsam-nonshared",
+        paper=PAPER,
+        figure="Fig. 22(a) (Fig. 23: the operating point), §V-B-3",
+        description="Non-shared 100 Mbit/s bottlenecks, 30 transfers of 100 KB: completion time vs router buffer",
+        x_name="buffer_pkts",
+        x_label="Router buffer (packets)",
+        x_values=(25, 50, 100, 200, 360, 500, 800),
+        quick_x_values=(25, 200, 800),
+        build=_gsam_nonshared,
+        panels=(FCT, RETX),
+        claims=(
+            "Completion time falls as the buffer grows.",
+            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
+        ),
+        notes=(NONSHARED_NOTE,),
+        quick_runs=2,
+    ),
+    Experiment(
+        name="gsam-nonshared-filesize",
+        paper=PAPER,
+        figure="Fig. 22(b), §V-B-3",
+        description="Non-shared 100 Mbit/s bottlenecks, buffer 200, 30 concurrent transfers: completion time vs "
+        "file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=(50, 100, 200, 300, 500, 800, 1000),
+        quick_x_values=(50, 100, 1000),
+        build=_gsam_nonshared_filesize,
+        panels=(FCT, RETX),
+        claims=(
+            "Completion time grows with the file size.",
+            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
+        ),
+        notes=(NONSHARED_NOTE,),
+        quick_runs=2,
+    ),
+    Experiment(
+        name="gsam-nonshared-flows",
+        paper=PAPER,
+        figure="Fig. 22(c), §V-B-3",
+        description="Non-shared 100 Mbit/s bottlenecks, buffer 200, 100 KB transfers: completion time vs number of "
+        "concurrent flows",
+        x_name="ncf",
+        x_label="Number of concurrent flows",
+        x_values=(1, 5, 10, 15, 20, 25, 30),
+        quick_x_values=(1, 10, 30),
+        build=_gsam_nonshared_flows,
+        panels=(FCT, RETX),
+        claims=(
+            "Completion time grows with the number of concurrent flows.",
+            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
+        ),
+        notes=(NONSHARED_NOTE,),
+        quick_runs=2,
+    ),
+    Experiment(
+        name="gsam-codel-interval",
+        paper=PAPER,
+        figure="Fig. 27, §V-B-4",
+        description="Shared bottleneck with CoDel (limit 20, target 5 ms), 20 transfers of 300 KB: completion time "
+        "vs CoDel interval",
+        x_name="interval_ms",
+        x_label="CoDel interval (ms)",
+        x_values=(20, 40, 60, 80, 100, 150, 200),
+        quick_x_values=(20, 40, 100, 200),
+        build=_gsam_codel_interval,
+        panels=(FCT, RETX),
+        claims=("Completion time falls as the interval grows; GSAM is best, then LISA.",),
+        quick_runs=2,
+    ),
+    Experiment(
+        name="gsam-codel-limit",
+        paper=PAPER,
+        figure="Fig. 29, §V-B-4",
+        description="Shared bottleneck with CoDel (interval 100 ms, target 5 ms), 20 transfers of 300 KB: "
+        "completion time vs CoDel limit",
+        x_name="limit_pkts",
+        x_label="CoDel limit (packets)",
+        x_values=(5, 10, 15, 20, 35, 50, 75, 100),
+        quick_x_values=(5, 10, 20, 50, 100),
+        build=_gsam_codel_limit,
+        panels=(FCT, RETX),
+        claims=(
+            "With small limits GSAM is best, then LISA.",
+            "As the limit grows the schemes converge and LISA is slightly worse than MPTCP.",
+        ),
+        quick_runs=2,
+    ),
+]

@@ -1,0 +1,193 @@
+"""The GSAM paper's experiments: topologies with the paper's base RTT and bottleneck rate, GSAM's K as
+Eq. 15's unclamped upper end, valid configurations for every variant, and one headline sign."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+import pytest
+
+import mpsim
+from mpsim.experiments import CATALOGUE, VARIANTS, experiment_metrics, get
+from mpsim.experiments import gsam as g
+
+MS = 1_000_000
+GSAM_NAMES = [n for n in CATALOGUE if n.startswith("gsam-")]
+REQUIRED = [
+    "gsam-subflows",
+    "gsam-iw",
+    "gsam-shared",
+    "gsam-competing",
+    "gsam-udp",
+    "gsam-nonshared",
+    "gsam-codel-interval",
+    "gsam-codel-limit",
+]
+
+
+def link(cfg: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(lk for lk in cfg["links"] if lk["name"] == name)
+
+
+def one_way_ns(cfg: dict[str, Any], names: list[str]) -> int:
+    return sum(link(cfg, n)["delay_ns"] for n in names)
+
+
+def test_catalogue_has_every_required_experiment_with_all_variants() -> None:
+    for name in REQUIRED:
+        assert name in CATALOGUE, name
+    for name in GSAM_NAMES:
+        assert get(name).variants == VARIANTS
+
+
+def test_ns3_topology_rtt_150ms_bottleneck_5mbps_50pkts() -> None:
+    cfg = get("gsam-subflows").build(4, "gsam", 1)
+    path = ["S-R1", "R1-R2", "R2-C"]
+    back = ["C-R2", "R2-R1", "R1-S"]
+    assert one_way_ns(cfg, path) + one_way_ns(cfg, back) == 150 * MS
+    bottleneck = link(cfg, "R1-R2")
+    assert bottleneck["rate_bps"] == 5_000_000
+    assert bottleneck["queue"] == {"type": "drop_tail", "limit_pkts": 50}
+    conn = cfg["mptcp_connections"][0]
+    assert conn["path_manager"] == {"type": "ndiffports", "subflows": 4}
+    assert conn["tcp"]["initial_cwnd_segments"] == 1 and conn["tcp"]["mss"] == 536
+    # K = D/2 + B·S·8/(2C) = 75 ms + 50·578·8/(2·5e6) s = 75 + 23.12 ms, below D = 150 ms (not clamped).
+    assert conn["slow_start"] == {"type": "gsam", "k_ns": 98_120_000}
+    assert [c["name"] for c in cfg["mptcp_connections"]] == ["measured0", "measured1"]
+    assert cfg["stop_when_complete"] == ["measured0", "measured1"]
+
+
+def test_iw_applies_to_every_variant_and_lisa_bounds_follow_it() -> None:
+    e = get("gsam-iw")
+    tcp = e.build(4, "tcp", 1)
+    assert all(f["tcp"]["initial_cwnd_segments"] == 4 for f in tcp["tcp_flows"])
+    lisa = e.build(4, "lisa", 1)["mptcp_connections"][0]
+    assert lisa["slow_start"] == {"type": "lisa", "max_credit_segments": 4, "min_credit_segments": 3}
+    assert lisa["path_manager"]["subflows"] == 6
+
+
+@pytest.mark.parametrize(
+    "name", ["gsam-shared", "gsam-competing-buffer", "gsam-udp", "gsam-codel-interval", "gsam-codel-limit"]
+)
+def test_shared_topology_rtt_40ms_bottleneck_5mbps_both_interfaces(name: str) -> None:
+    e = get(name)
+    cfg = e.build(e.x_values[0], "mptcp", 1)
+    for first, last in (("S2a-R1", "R1-S2a"), ("S2b-R1", "R1-S2b")):
+        forward = [first, "R1-R2", "R2-C2"]
+        backward = ["C2-R2", "R2-R1", last]
+        assert one_way_ns(cfg, forward) + one_way_ns(cfg, backward) == 40 * MS
+    for bottleneck in ("R1-R2", "R2-R1"):
+        assert link(cfg, bottleneck)["rate_bps"] == 5_000_000
+        assert link(cfg, bottleneck)["loss"] == {"type": "bernoulli", "p": 1e-4}
+    assert all(lk["rate_bps"] == 1_000_000_000 for lk in cfg["links"] if "R1-R2" != lk["name"] != "R2-R1")
+
+
+def test_nonshared_topology_two_disjoint_100mbps_paths_of_40ms() -> None:
+    cfg = get("gsam-nonshared").build(200, "mptcp", 1)
+    for r, iface in (("R1", "S2a"), ("R2", "S2b")):
+        forward = [f"{iface}-{r}", f"{r}-SW", "SW-C2"]
+        backward = ["C2-SW", f"SW-{r}", f"{r}-{iface}"]
+        assert one_way_ns(cfg, forward) + one_way_ns(cfg, backward) == 40 * MS
+        assert link(cfg, f"{r}-SW")["rate_bps"] == 100_000_000
+        assert link(cfg, f"{r}-SW")["queue"] == {"type": "drop_tail", "limit_pkts": 200}
+    assert len(cfg["mptcp_connections"]) == 30
+
+
+def test_k_is_eq15_upper_end_unclamped() -> None:
+    # D = 40 ms propagation + a 1440 B segment and a 40 B ACK serialised on each link of the path:
+    # 1480·8 bits at 5 Mbit/s (2.368 ms) and twice at 1 Gbit/s (2 × 11.84 µs).
+    d = 40 * MS + 2_368_000 + 2 * 11_840
+    assert g._min_rtt_ns(g.data_path(get("gsam-shared").build(20, "gsam", 1)), 1440, 40) == d
+    for buffer_pkts in (5, 20, 100):
+        cfg = get("gsam-shared").build(buffer_pkts, "gsam", 1)
+        k = cfg["mptcp_connections"][0]["slow_start"]["k_ns"]
+        # B·1440·8/(2·5 Mbit/s) = B · 1.152 ms.
+        assert k == d // 2 + buffer_pkts * 1_152_000
+    # At 5 packets K (27.0 ms) is below D: the reading that does not clamp.
+    assert get("gsam-shared").build(5, "gsam", 1)["mptcp_connections"][0]["slow_start"]["k_ns"] < d
+    # CoDel: B is the limit.
+    codel = get("gsam-codel-interval").build(40, "gsam", 1)
+    assert link(codel, "R1-R2")["queue"] == {
+        "type": "codel",
+        "target_ns": 5 * MS,
+        "interval_ns": 40 * MS,
+        "limit_pkts": 20,
+    }
+    assert codel["mptcp_connections"][0]["slow_start"]["k_ns"] == d // 2 + 20 * 1_152_000
+
+
+def test_competing_and_udp_traffic() -> None:
+    cfg = get("gsam-competing-buffer").build(20, "gsam", 1)
+    assert [f["name"] for f in cfg["tcp_flows"]] == [f"competing{i}" for i in range(5)]
+    assert all(f["size_bytes"] == 80_000 and f["src"] == "S1" for f in cfg["tcp_flows"])
+    assert cfg["stop_when_complete"] == [f"measured{i}" for i in range(5)] + [f"competing{i}" for i in range(5)]
+    udp = get("gsam-udp").build(20, "gsam", 1)
+    assert len(udp["udp_flows"]) == 5
+    # 55 datagrams of 1498 B at 5 Mbit/s: the last leaves 54 × 2.3968 ms after the first.
+    for f in udp["udp_flows"]:
+        assert f["stop_ns"] - f["start_ns"] == 54 * 2_396_800 + 1
+    assert udp["stop_when_complete"] == [f"measured{i}" for i in range(5)]
+
+
+def test_udp_stream_sends_the_80kb_file() -> None:
+    cfg = get("gsam-udp").build(100, "tcp", 1)
+    res = mpsim.run_config(cfg)
+    sent = [f["sent_pkts"] for f in res.raw["udp_flows"]]
+    assert sent == [55] * 5
+
+
+def test_same_run_same_start_times_across_variants_and_x() -> None:
+    e = get("gsam-shared-flows")
+    a = e.build(5, "mptcp", 3)["mptcp_connections"]
+    b = e.build(10, "gsam", 3)["mptcp_connections"]
+    assert [c["start_ns"] for c in a] == [c["start_ns"] for c in b[:5]]
+    assert all(0 <= c["start_ns"] < 10 * MS for c in b)
+    assert [c["start_ns"] for c in e.build(5, "mptcp", 4)["mptcp_connections"]] != [c["start_ns"] for c in a]
+
+
+@pytest.mark.parametrize("name", GSAM_NAMES)
+def test_every_variant_builds_a_valid_config(name: str) -> None:
+    e = get(name)
+    xs = sorted({e.x_values[0], e.x_values[-1], *e.quick_x_values})
+    for variant in e.variants:
+        for x in xs:
+            mpsim.validate_config(e.build(x, variant, 1))
+
+
+def mean_fct(name: str, x: Any, variant: str, runs: range) -> float:
+    e = get(name)
+    fcts = []
+    for run in runs:
+        cfg = e.build(x, variant, run)
+        m = experiment_metrics(mpsim.run_config(cfg).raw, cfg)
+        assert m["incomplete"] == 0
+        fcts.append(m["fct_s"])
+    return statistics.mean(fcts)
+
+
+def test_fig2_setting_leaves_the_buffer_no_room_to_overflow() -> None:
+    """Fig. 2's setting as specified (5 Mbit/s, 150 ms, 50 packets, 2 × 55 KB of 536-byte segments): both
+    transfers together have 2·⌈55000/536⌉ = 206 segments, fewer than the 162 segments of 578 B the pipe
+    holds plus the 50 the buffer holds, so the queue can overflow only on a burst, never by a standing excess;
+    with 8 subflows each no burst overflows it either, whatever the variant."""
+    cfg = get("gsam-subflows").build(8, "mptcp", 1)
+    segments = 2 * -(-g.NS3_FILE_BYTES // g.NS3_MSS)
+    pipe = 5_000_000 * 150 * MS // (8 * g.NS3_WIRE_BYTES * 1_000_000_000)
+    assert segments == 206 and pipe == 162 and segments < pipe + 50
+    for variant in VARIANTS:
+        raw = mpsim.run_config(get("gsam-subflows").build(8, variant, 1)).raw
+        bottleneck = next(lk for lk in raw["links"] if lk["name"] == "R1-R2")
+        assert bottleneck["dropped_overflow_pkts"] == 0, variant
+    assert cfg["stop_time_ns"] == 120_000 * MS
+
+
+def test_gsam_beats_mptcp_at_the_testbed_default_operating_point() -> None:
+    """Fig. 12's headline at the testbed's default point (buffer 20, 5 × 80 KB): GSAM completes sooner."""
+    assert mean_fct("gsam-shared", 20, "gsam", range(1, 4)) < mean_fct("gsam-shared", 20, "mptcp", range(1, 4))
+
+
+def test_gsam_beats_mptcp_with_six_subflows_and_large_initial_window() -> None:
+    """Fig. 9's mechanism: 6 uncoupled subflows with IW 8 burst past the 50-packet buffer into RTOs;
+    GSAM's smoothing (K < D, so from the first ACK) loses less and completes sooner."""
+    assert mean_fct("gsam-iw", 8, "gsam", range(1, 4)) < mean_fct("gsam-iw", 8, "mptcp", range(1, 4))
