@@ -184,6 +184,61 @@ def bench_fattree(k: int = 8) -> BenchReport:
     )
 
 
+def bench_css_sweep(jobs: int | None = None) -> BenchReport:
+    """``css-sweep``: the whole ``css-shared-filesize`` reproduction (every variant, 10 runs per point)
+    through the sweep runner on all local cores, timed end to end (figure included), then the sweep
+    runner's steady-state throughput with 1 and with 2 worker processes on the same runs."""
+    import tempfile
+    import time
+
+    from mpsim.experiments import get
+    from mpsim.experiments.reproduce import experiment_row, reproduce
+    from mpsim.sweep import Point, run_points
+
+    with tempfile.TemporaryDirectory() as d:
+        started = time.perf_counter()
+        result = reproduce("css-shared-filesize", d, jobs=jobs, progress=False)
+        wall = time.perf_counter() - started
+    exp = get("css-shared-filesize")
+    points = [(Point(v, {exp.x_name: x}, r), cfg) for x, v, r, cfg in exp.configs(False)]
+    throughput = {}
+    for workers in (1, 2):
+        stamps: list[float] = []
+        with tempfile.TemporaryDirectory() as d:
+            run_points(
+                points,
+                d,
+                axes=[exp.x_name],
+                variants=list(exp.variants),
+                extract=experiment_row,
+                jobs=workers,
+                progress=False,
+                on_run=lambda _key, log=stamps: log.append(time.perf_counter()),
+            )
+        # Steady state: the middle 80 % of completions, leaving out worker start-up and the tail.
+        a, b = len(stamps) // 10, len(stamps) - len(stamps) // 10
+        throughput[workers] = (b - 1 - a) / (stamps[b - 1] - stamps[a])
+    runs = result.table.num_rows
+    return BenchReport(
+        name="css-sweep",
+        simulated_s=float(sum(result.table.column("end_time_s").to_pylist())),
+        bottleneck_packets=0,
+        events=0,
+        build_wall_s=0.0,
+        run_wall_s=wall,
+        events_per_s=0.0,
+        bottleneck_packets_per_s=0.0,
+        peak_memory_mib=_peak_memory_mib(),
+        extra={
+            "runs": runs,
+            "runs_per_s_end_to_end": runs / wall,
+            "runs_per_s_1_worker": throughput[1],
+            "runs_per_s_2_workers": throughput[2],
+            "speedup_1_to_2_workers": throughput[2] / throughput[1],
+        },
+    )
+
+
 BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
     "dumbbell-20": (
         "20 long-lived NewReno flows (ns3 profile) through a 100 Mbit/s dumbbell, 20 s",
@@ -193,5 +248,9 @@ BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
     "fattree-k8": (
         "k = 8 fat-tree (128 hosts, 100 Mbit/s): a permutation of LIA connections with 8 ECMP subflows, 5 s",
         bench_fattree,
+    ),
+    "css-sweep": (
+        "the css-shared-filesize reproduction (550 runs) through the sweep runner; 1- and 2-worker throughput",
+        bench_css_sweep,
     ),
 }

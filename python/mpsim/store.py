@@ -90,12 +90,12 @@ class RunStore:
             return pa.table({c: pa.array([], pa.string()) for c in ("key", "variant", *axes)})
         return pa.concat_tables(parts, promote_options="default")
 
-    def consolidate(self) -> Path:
-        """Writes ``results.parquet`` (every run's rows) and returns its path."""
+    def consolidate(self) -> pa.Table:
+        """Writes ``results.parquet`` (every run's rows) and returns those rows."""
         table = self.results()
         final = self.out / "results.parquet"
         _atomic(final, lambda p: pq.write_table(table, p))
-        return final
+        return table
 
 
 def _atomic(final: Path, write: Any) -> None:

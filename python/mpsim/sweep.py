@@ -272,6 +272,22 @@ def execute(config: Mapping[str, Any], extractor: Extractor) -> pa.Table:
     return pa.Table.from_pylist([rows] if isinstance(rows, dict) else rows)
 
 
+def execute_and_store(out: str, tasks: list[_Task], extractor: Extractor, axes: list[str]) -> list[str | None]:
+    """Runs a chunk of tasks and writes each one's rows to the store under ``out`` as it finishes (what a
+    local worker does, so that writing the store is spread over the workers as the runs are). Returns,
+    per task, ``None`` or the error it met."""
+    store = RunStore(out)
+    errors: list[str | None] = []
+    for task in tasks:
+        try:
+            store.write(task.key, _columns(execute(task.config, extractor), task, axes))
+        except Exception as e:
+            errors.append(f"{type(e).__name__}: {e}")
+        else:
+            errors.append(None)
+    return errors
+
+
 @dataclass
 class _Task:
     key: str
@@ -349,6 +365,7 @@ def run_points(
     executor: Literal["local", "dask"] = "local",
     scheduler: str | None = None,
     progress: bool = True,
+    on_run: Callable[[str], None] | None = None,
 ) -> pa.Table:
     """Runs every (point, core configuration) not yet in the store under ``out`` and returns the
     store's rows for these points. What :func:`run_sweep` does once it has resolved its scenarios;
@@ -377,11 +394,14 @@ def run_points(
     for t in tasks:
         if t.key not in done and t.key not in todo:
             todo[t.key] = t
-    failures = _run_all(list(todo.values()), store, fn, list(axes), jobs, executor, scheduler, progress, len(tasks))
-    store.consolidate()
+    failures = _run_all(
+        list(todo.values()), store, fn, list(axes), jobs, executor, scheduler, progress, len(tasks), on_run
+    )
+    table = store.consolidate()
     if failures:
-        raise RuntimeError(f"{len(failures)} run(s) failed; the others are stored:\n" + "\n".join(failures))
-    return store.results()
+        shown = "\n".join(failures[:10]) + (f"\n... and {len(failures) - 10} more" if len(failures) > 10 else "")
+        raise RuntimeError(f"{len(failures)} run(s) failed; the others are stored:\n{shown}")
+    return table
 
 
 def _progress(enabled: bool) -> Any:
@@ -418,6 +438,7 @@ def _run_all(
     scheduler: str | None,
     progress: bool,
     total: int,
+    on_run: Callable[[str], None] | None = None,
 ) -> list[str]:
     failures: list[str] = []
     if not todo:
@@ -428,21 +449,30 @@ def _run_all(
         def finished(t: _Task, table: pa.Table | None, error: BaseException | None) -> None:
             if error is not None:
                 failures.append(f"{t.point}: {type(error).__name__}: {error}")
-            else:
-                assert table is not None
+            elif table is not None:
                 store.write(t.key, _columns(table, t, axes))
+            # else: a local worker has stored the rows itself.
             bar.advance(task)
+            if on_run is not None:
+                on_run(t.key)
 
         if executor == "dask":
             _run_dask(todo, fn, scheduler, finished)
         elif executor == "local":
-            _run_local(todo, fn, jobs, finished)
+            _run_local(todo, fn, jobs, finished, str(store.out), axes)
         else:
             raise ValueError(f"unknown executor {executor!r} (allowed: local, dask)")
     return failures
 
 
-def _run_local(todo: list[_Task], fn: Extractor, jobs: int | None, finished: Callable[[_Task, Any, Any], None]) -> None:
+def _run_local(
+    todo: list[_Task],
+    fn: Extractor,
+    jobs: int | None,
+    finished: Callable[[_Task, Any, Any], None],
+    out: str,
+    axes: list[str],
+) -> None:
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     if workers == 1:
         for t in todo:
@@ -454,10 +484,18 @@ def _run_local(todo: list[_Task], fn: Extractor, jobs: int | None, finished: Cal
                 finished(t, table, None)
         return
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures: dict[Future[pa.Table], _Task] = {pool.submit(execute, t.config, fn): t for t in todo}
+        # Small chunks keep both workers busy to the end while sparing most of the per-task messaging.
+        size = max(1, min(16, len(todo) // (workers * 8)))
+        chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+        futures: dict[Future[list[str | None]], list[_Task]] = {
+            pool.submit(execute_and_store, out, chunk, fn, axes): chunk for chunk in chunks
+        }
         for fut in as_completed(futures):
+            chunk = futures[fut]
             error = fut.exception()
-            finished(futures[fut], None if error else fut.result(), error)
+            outcomes: list[str | None] = [f"{type(error).__name__}: {error}"] * len(chunk) if error else fut.result()
+            for t, outcome in zip(chunk, outcomes, strict=True):
+                finished(t, None, RuntimeError(outcome) if outcome else None)
 
 
 def _run_dask(
