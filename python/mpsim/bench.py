@@ -204,6 +204,10 @@ def bench_css_sweep(jobs: int | None = None) -> BenchReport:
     throughput = {}
     for workers in (1, 2):
         stamps: list[float] = []
+
+        def stamp(_key: str, log: list[float] = stamps) -> None:
+            log.append(time.perf_counter())
+
         with tempfile.TemporaryDirectory() as d:
             run_points(
                 points,
@@ -213,7 +217,7 @@ def bench_css_sweep(jobs: int | None = None) -> BenchReport:
                 extract=experiment_row,
                 jobs=workers,
                 progress=False,
-                on_run=lambda _key, log=stamps: log.append(time.perf_counter()),
+                on_run=stamp,
             )
         # Steady state: the middle 80 % of completions, leaving out worker start-up and the tail.
         a, b = len(stamps) // 10, len(stamps) - len(stamps) // 10
