@@ -6,9 +6,6 @@ use common::*;
 use mpsim_core::config::*;
 use mpsim_core::run;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 fn mptcp(name: &str, size: Option<u64>, cc: CcConfig) -> MptcpConnectionConfig {
     MptcpConnectionConfig {
         name: name.into(),
@@ -16,10 +13,7 @@ fn mptcp(name: &str, size: Option<u64>, cc: CcConfig) -> MptcpConnectionConfig {
         dst_addrs: vec!["D".into()],
         size_bytes: size,
         cc: Some(cc),
-        tcp: TcpOptions {
-            profile: Profile::Linux,
-            ..TcpOptions::default()
-        },
+        tcp: linux(),
         ..MptcpConnectionConfig::default()
     }
 }
@@ -35,10 +29,7 @@ fn two_disjoint_paths_halve_the_transfer_time() {
         dst: "D1".into(),
         size_bytes: Some(size),
         cc: Some(CcConfig::Reno { counting: None }),
-        tcp: TcpOptions {
-            profile: Profile::Linux,
-            ..TcpOptions::default()
-        },
+        tcp: linux(),
         ..TcpFlowConfig::default()
     }];
     let tcp = run(&cfg).unwrap().tcp_flows[0].fct_ns.unwrap() as f64;

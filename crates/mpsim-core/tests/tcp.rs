@@ -6,9 +6,6 @@ use common::*;
 use mpsim_core::config::*;
 use mpsim_core::run;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 /// Hosts A and B joined by a link each way.
 fn path(rate_bps: u64, delay_ns: u64, buffer_pkts: u32) -> ScenarioConfig {
     scenario(
