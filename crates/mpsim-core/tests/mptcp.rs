@@ -150,3 +150,23 @@ fn ndiffports_opens_subflows_over_one_address_pair() {
         .iter()
         .all(|s| s.established_ns.unwrap() >= first + 40 * MS));
 }
+
+#[test]
+fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
+    // The right edge of the connection's window is DATA_ACK + window
+    // (RFC 8684 §3.3.4); with a buffer of u64::MAX bytes it lies beyond what
+    // u64 holds. A buffer never filled changes nothing: the transfer runs as
+    // with the default 64 MiB buffer, which 2 MB of data cannot fill either.
+    let run_with = |buffer: Option<u64>| {
+        let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
+        let mut m = mptcp("mp", Some(2_000_000), CcConfig::Uncoupled);
+        m.rcv_buffer_bytes = buffer;
+        cfg.mptcp_connections = vec![m];
+        run(&cfg).unwrap().mptcp_connections[0].clone()
+    };
+    let default = run_with(None);
+    let huge = run_with(Some(u64::MAX));
+    assert_eq!(huge.bytes_delivered, 2_000_000);
+    assert_eq!(huge.fct_ns, default.fct_ns);
+    assert!(huge.fct_ns.is_some());
+}
