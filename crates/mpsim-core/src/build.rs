@@ -61,8 +61,9 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     let mut t = f.profile.params();
     let p = &format!("{path}.tcp");
     if let Some(mss) = f.mss {
-        if mss < 64 {
-            return err(format!("{p}.mss"), format!("must be at least 64 bytes, got {mss}"));
+        // RFC 9293 §3.2: the MSS option carries 16 bits.
+        if !(64..=65_535).contains(&mss) {
+            return err(format!("{p}.mss"), format!("must be 64 to 65535 bytes, got {mss}"));
         }
         t.mss = mss;
     }

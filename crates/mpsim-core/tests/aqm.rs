@@ -6,14 +6,12 @@
 
 mod common;
 
-use common::ser_ns;
+use common::{ser_ns, MS, S};
 use mpsim_core::config::QueueConfig;
 use mpsim_core::results::QueueTraceResult;
 use mpsim_core::{run, RunResults, ScenarioConfig};
 use serde_json::{json, Value};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
 const BOTTLENECK_BPS: u64 = 10_000_000;
 const PKT_BYTES: u64 = 1250;
 /// Transmission time of one packet on the bottleneck: 1 ms.

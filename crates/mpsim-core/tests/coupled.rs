@@ -9,9 +9,6 @@ use mpsim_core::cc::{BaliaConfig, LiaConfig, OliaConfig};
 use mpsim_core::config::*;
 use mpsim_core::run;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 fn lia() -> CcConfig {
     CcConfig::Lia {
         config: LiaConfig::default(),
@@ -35,13 +32,6 @@ fn coupled() -> CcConfig {
 fn ewtcp() -> CcConfig {
     CcConfig::Ewtcp {
         config: Default::default(),
-    }
-}
-
-fn linux() -> TcpOptions {
-    TcpOptions {
-        profile: Profile::Linux,
-        ..TcpOptions::default()
     }
 }
 
@@ -126,43 +116,18 @@ fn uncoupled_subflows_take_two_shares() {
 }
 
 /// Host S (addresses S1, S2) — R1 / R2 — host D (D1, D2): two disjoint
-/// paths of `rate_bps` and `rtt_ns`, with Bernoulli loss `loss[i]` on the
-/// router → D link of path i.
+/// paths of `rate_bps` and `rtt_ns` ([`two_paths`] with large buffers), with
+/// Bernoulli loss `loss[i]` on the router → D link of path i.
 fn two_lossy_paths(rate_bps: u64, rtt_ns: u64, loss: [f64; 2]) -> ScenarioConfig {
-    let d = rtt_ns / 4;
-    let mut links = Vec::new();
+    let mut cfg = two_paths([rate_bps; 2], [rtt_ns / 2; 2], 10_000);
     for (i, r) in ["R1", "R2"].iter().enumerate() {
-        links.push(link(&format!("S-{r}"), "S", r, 1_000_000_000, d, droptail(10_000)));
-        links.push(link(&format!("{r}-S"), r, "S", 1_000_000_000, d, droptail(10_000)));
-        let mut l = link(&format!("{r}-D"), r, "D", rate_bps, d, droptail(10_000));
+        let l = cfg
+            .links
+            .iter_mut()
+            .find(|l| l.name == format!("{r}-D"))
+            .expect("router → D link");
         l.loss = LossConfig::Bernoulli { p: loss[i] };
-        links.push(l);
-        links.push(link(&format!("D-{r}"), "D", r, 1_000_000_000, d, droptail(10_000)));
     }
-    let mut cfg = scenario(
-        1,
-        120 * S,
-        vec![
-            node("S", NodeKind::Host),
-            node("R1", NodeKind::Router),
-            node("R2", NodeKind::Router),
-            node("D", NodeKind::Host),
-        ],
-        links,
-    );
-    let addr = |name: &str, node: &str, out: Option<&str>, inl: Option<&str>| AddressConfig {
-        name: name.into(),
-        node: node.into(),
-        out_link: out.map(Into::into),
-        in_link: inl.map(Into::into),
-    };
-    cfg.addresses = vec![
-        addr("S1", "S", Some("S-R1"), Some("R1-S")),
-        addr("S2", "S", Some("S-R2"), Some("R2-S")),
-        addr("D1", "D", Some("D-R1"), Some("R1-D")),
-        addr("D2", "D", Some("D-R2"), Some("R2-D")),
-        addr("D", "D", None, None),
-    ];
     cfg
 }
 

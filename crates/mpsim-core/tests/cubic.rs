@@ -9,23 +9,7 @@ use mpsim_core::results::TcpTraceResult;
 use mpsim_core::run;
 use mpsim_core::transport::tcp::Recovery;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
 const MSS: u64 = 1400;
-
-/// Hosts A and B joined by a link each way; the forward one has a drop-tail
-/// buffer of `buffer_pkts`.
-fn path(rate_bps: u64, delay_ns: u64, buffer_pkts: u32, stop_ns: u64) -> ScenarioConfig {
-    scenario(
-        1,
-        stop_ns,
-        vec![node("A", NodeKind::Host), node("B", NodeKind::Host)],
-        vec![
-            link("ab", "A", "B", rate_bps, delay_ns, droptail(buffer_pkts)),
-            link("ba", "B", "A", rate_bps, delay_ns, droptail(10_000)),
-        ],
-    )
-}
 
 /// RFC 9438 Eq. 1 in segments.
 fn w_cubic(t: f64, k: f64, w_max: f64, c: f64) -> f64 {
@@ -47,7 +31,7 @@ fn cwnd_between_losses_follows_the_cubic_curve() {
     // says for a single flow alone on its path, so W_max is the window at
     // the loss. SACK recovery keeps cwnd = ssthresh during recovery, so the
     // epoch's first ACK is the first trace point with cwnd > ssthresh.
-    let mut cfg = path(20_000_000, 50 * MS, 30, 60 * S);
+    let mut cfg = host_pair(20_000_000, 50 * MS, 30, 60 * S);
     cfg.tcp_flows = vec![TcpFlowConfig {
         name: "f".into(),
         src: "A".into(),
@@ -120,49 +104,11 @@ fn cwnd_between_losses_follows_the_cubic_curve() {
     eprintln!("{checked} points, worst deviation {worst:.3} segments");
 }
 
-/// Host S with interfaces S1 (to R1) and S2 (to R2); host D reachable
-/// through both routers. Each path: 1 Gbit/s access, router→D `rate_bps`
-/// with a drop-tail buffer of `buffer_pkts`; `one_way_ns` one way.
-fn two_paths(rate_bps: u64, one_way_ns: u64, buffer_pkts: u32, stop_ns: u64) -> ScenarioConfig {
-    let mut links = Vec::new();
-    for r in ["R1", "R2"] {
-        let d = one_way_ns / 2;
-        links.push(link(&format!("S-{r}"), "S", r, 1_000_000_000, d, droptail(10_000)));
-        links.push(link(&format!("{r}-S"), r, "S", 1_000_000_000, d, droptail(10_000)));
-        links.push(link(&format!("{r}-D"), r, "D", rate_bps, d, droptail(buffer_pkts)));
-        links.push(link(&format!("D-{r}"), "D", r, 1_000_000_000, d, droptail(10_000)));
-    }
-    let mut cfg = scenario(
-        1,
-        stop_ns,
-        vec![
-            node("S", NodeKind::Host),
-            node("R1", NodeKind::Router),
-            node("R2", NodeKind::Router),
-            node("D", NodeKind::Host),
-        ],
-        links,
-    );
-    let addr = |name: &str, node: &str, out: Option<&str>, inl: Option<&str>| AddressConfig {
-        name: name.into(),
-        node: node.into(),
-        out_link: out.map(Into::into),
-        in_link: inl.map(Into::into),
-    };
-    cfg.addresses = vec![
-        addr("S1", "S", Some("S-R1"), Some("R1-S")),
-        addr("S2", "S", Some("S-R2"), Some("R2-S")),
-        addr("D1", "D", Some("D-R1"), Some("R1-D")),
-        addr("D", "D", None, None),
-    ];
+/// [`two_paths`] with equal paths of `rate_bps` and `one_way_ns`, run for `stop_ns`.
+fn equal_paths(rate_bps: u64, one_way_ns: u64, buffer_pkts: u32, stop_ns: u64) -> ScenarioConfig {
+    let mut cfg = two_paths([rate_bps; 2], [one_way_ns; 2], buffer_pkts);
+    cfg.stop_time_ns = stop_ns;
     cfg
-}
-
-fn linux() -> TcpOptions {
-    TcpOptions {
-        profile: Profile::Linux,
-        ..TcpOptions::default()
-    }
 }
 
 /// Mean time (s) between consecutive congestion events of a trace after `from_ns`,
@@ -195,7 +141,7 @@ fn mean_epoch(tr: &TcpTraceResult, from_ns: u64) -> (f64, usize) {
 fn mpcubic_cycle_is_two_to_the_four_thirds_times_cubic() {
     let (rate, one_way, buffer) = (10_000_000, 50 * MS, 20);
     let warmup = 40 * S;
-    let mut cfg = two_paths(rate, one_way, buffer, 120 * S);
+    let mut cfg = equal_paths(rate, one_way, buffer, 120 * S);
     cfg.tcp_flows = vec![TcpFlowConfig {
         name: "cubic".into(),
         src: "S1".into(),
@@ -219,7 +165,7 @@ fn mpcubic_cycle_is_two_to_the_four_thirds_times_cubic() {
             config: Default::default(),
         },
     ] {
-        let mut cfg = two_paths(rate, one_way, buffer, 300 * S);
+        let mut cfg = equal_paths(rate, one_way, buffer, 300 * S);
         cfg.mptcp_connections = vec![MptcpConnectionConfig {
             name: "mp".into(),
             src_addrs: vec!["S1".into(), "S2".into()],
@@ -264,7 +210,7 @@ fn configs_parse_with_defaults_and_bad_values_name_their_field() {
     assert_eq!((cubic.beta, cubic.c, cubic.fast_convergence), (0.8, 0.4, true));
 
     let bad = |cc: CcConfig| {
-        let mut cfg = two_paths(10_000_000, 10 * MS, 20, S);
+        let mut cfg = equal_paths(10_000_000, 10 * MS, 20, S);
         cfg.mptcp_connections = vec![MptcpConnectionConfig {
             name: "mp".into(),
             src_addrs: vec!["S1".into(), "S2".into()],

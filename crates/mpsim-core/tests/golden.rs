@@ -9,9 +9,6 @@ use common::*;
 use mpsim_core::config::*;
 use mpsim_core::run;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 fn check(name: &str, cfg: &ScenarioConfig) {
     let results = run(cfg).expect("valid scenario");
     let text = serde_json::to_string_pretty(&results).unwrap() + "\n";

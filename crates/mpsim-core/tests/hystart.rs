@@ -10,23 +10,6 @@ use mpsim_core::slowstart::{HyStartConfig, SlowStartConfig, Ss};
 use mpsim_core::time::{SimDuration, SimTime};
 use mpsim_core::Simulator;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
-/// Hosts A and B, `rate_bps` each way, `one_way_ns` propagation delay each
-/// way; A → B has a drop-tail buffer of `buffer_pkts`.
-fn path(rate_bps: u64, one_way_ns: u64, buffer_pkts: u32, stop_ns: u64) -> ScenarioConfig {
-    scenario(
-        1,
-        stop_ns,
-        vec![node("A", NodeKind::Host), node("B", NodeKind::Host)],
-        vec![
-            link("ab", "A", "B", rate_bps, one_way_ns, droptail(buffer_pkts)),
-            link("ba", "B", "A", rate_bps, one_way_ns, droptail(10_000)),
-        ],
-    )
-}
-
 fn bulk(hystart: Option<HyStartConfig>, profile: Profile) -> TcpFlowConfig {
     TcpFlowConfig {
         name: "f".into(),
@@ -69,7 +52,7 @@ fn drops(sim: &Simulator, link: usize) -> u64 {
 /// (about 14 BDPs), one CUBIC flow (`rfc` profile: delayed ACKs every two
 /// segments, SACK).
 fn bottleneck(hystart: Option<HyStartConfig>) -> ScenarioConfig {
-    let mut cfg = path(10_000_000, 25 * MS, 600, 6 * S);
+    let mut cfg = host_pair(10_000_000, 25 * MS, 600, 6 * S);
     let mut f = bulk(hystart, Profile::Rfc);
     f.cc = Some(CcConfig::Cubic {
         cubic: Default::default(),
@@ -185,7 +168,7 @@ fn css_starts_in_the_first_round_whose_minimum_rtt_shows_a_standing_queue() {
 /// Hosts A and B joined by one 10 Mbit/s bottleneck (600 packets) and an
 /// MPTCP connection of two subflows over it (ndiffports).
 fn mptcp(hystart: Option<HyStartConfig>, slow_start: SlowStartConfig) -> ScenarioConfig {
-    let mut cfg = path(10_000_000, 25 * MS, 600, 6 * S);
+    let mut cfg = host_pair(10_000_000, 25 * MS, 600, 6 * S);
     cfg.mptcp_connections = vec![MptcpConnectionConfig {
         name: "mp".into(),
         src_addrs: vec!["A".into()],

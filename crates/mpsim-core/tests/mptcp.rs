@@ -6,9 +6,6 @@ use common::*;
 use mpsim_core::config::*;
 use mpsim_core::run;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 fn mptcp(name: &str, size: Option<u64>, cc: CcConfig) -> MptcpConnectionConfig {
     MptcpConnectionConfig {
         name: name.into(),
@@ -16,10 +13,7 @@ fn mptcp(name: &str, size: Option<u64>, cc: CcConfig) -> MptcpConnectionConfig {
         dst_addrs: vec!["D".into()],
         size_bytes: size,
         cc: Some(cc),
-        tcp: TcpOptions {
-            profile: Profile::Linux,
-            ..TcpOptions::default()
-        },
+        tcp: linux(),
         ..MptcpConnectionConfig::default()
     }
 }
@@ -35,10 +29,7 @@ fn two_disjoint_paths_halve_the_transfer_time() {
         dst: "D1".into(),
         size_bytes: Some(size),
         cc: Some(CcConfig::Reno { counting: None }),
-        tcp: TcpOptions {
-            profile: Profile::Linux,
-            ..TcpOptions::default()
-        },
+        tcp: linux(),
         ..TcpFlowConfig::default()
     }];
     let tcp = run(&cfg).unwrap().tcp_flows[0].fct_ns.unwrap() as f64;
@@ -158,4 +149,24 @@ fn ndiffports_opens_subflows_over_one_address_pair() {
     assert!(c.subflows[1..]
         .iter()
         .all(|s| s.established_ns.unwrap() >= first + 40 * MS));
+}
+
+#[test]
+fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
+    // The right edge of the connection's window is DATA_ACK + window
+    // (RFC 8684 §3.3.4); with a buffer of u64::MAX bytes it lies beyond what
+    // u64 holds. A buffer never filled changes nothing: the transfer runs as
+    // with the default 64 MiB buffer, which 2 MB of data cannot fill either.
+    let run_with = |buffer: Option<u64>| {
+        let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
+        let mut m = mptcp("mp", Some(2_000_000), CcConfig::Uncoupled);
+        m.rcv_buffer_bytes = buffer;
+        cfg.mptcp_connections = vec![m];
+        run(&cfg).unwrap().mptcp_connections[0].clone()
+    };
+    let default = run_with(None);
+    let huge = run_with(Some(u64::MAX));
+    assert_eq!(huge.bytes_delivered, 2_000_000);
+    assert_eq!(huge.fct_ns, default.fct_ns);
+    assert!(huge.fct_ns.is_some());
 }

@@ -7,9 +7,6 @@ use common::*;
 use mpsim_core::config::*;
 use mpsim_core::{run, RunResults};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 fn conserved(r: &RunResults) {
     for l in &r.links {
         let dropped = l.dropped_overflow_pkts

@@ -8,8 +8,6 @@ use mpsim_core::results::{MptcpConnectionResult, RunResults, TcpTraceResult};
 use mpsim_core::run;
 use mpsim_core::slowstart::{CssConfig, GsamConfig, LisaConfig, SlowStartConfig};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
 const MSS: u64 = 1400;
 
 /// The CSS paper's shared-bottleneck line (§IV-A, Fig. 2(a)): S — R1 — R2 — D

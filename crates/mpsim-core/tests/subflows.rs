@@ -12,8 +12,6 @@ use mpsim_core::slowstart::SlowStartConfig;
 use mpsim_core::time::SimTime;
 use mpsim_core::transport::mptcp::SubflowEventOutcome;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
 /// Both paths: 10 Mbit/s bottleneck, 40 ms round trip.
 const RATE: u64 = 10_000_000;
 
@@ -33,10 +31,7 @@ fn conn(src_addrs: &[&str], size: u64, cc: CcConfig) -> MptcpConnectionConfig {
         dst_addrs: vec!["D".into()],
         size_bytes: Some(size),
         cc: Some(cc),
-        tcp: TcpOptions {
-            profile: Profile::Linux,
-            ..TcpOptions::default()
-        },
+        tcp: linux(),
         ..MptcpConnectionConfig::default()
     }
 }

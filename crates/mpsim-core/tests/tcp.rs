@@ -6,9 +6,6 @@ use common::*;
 use mpsim_core::config::*;
 use mpsim_core::run;
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
 /// Hosts A and B joined by a link each way.
 fn path(rate_bps: u64, delay_ns: u64, buffer_pkts: u32) -> ScenarioConfig {
     scenario(
@@ -361,4 +358,29 @@ fn stop_when_complete_ends_the_run_at_the_watched_completion_and_changes_nothing
         e.contains("stop_when_complete[0]: unknown flow or connection 'shrot'"),
         "{e}"
     );
+}
+
+#[test]
+fn an_mss_beyond_an_ip_datagram_is_a_config_error() {
+    // The MSS option is a 16-bit field (RFC 9293 §3.2), and the scenario
+    // files allow 64 … 65 535. Larger values are refused by name instead of
+    // overflowing the 32-bit packet size on the first full segment.
+    for (mss, ok) in [(65_495, true), (65_535, true), (65_536, false), (u32::MAX, false)] {
+        let mut cfg = path(10_000_000, 10 * MS, 100);
+        let mut f = flow("f", Some(100_000), Profile::Rfc);
+        f.tcp.mss = Some(mss);
+        cfg.tcp_flows = vec![f];
+        match mpsim_core::build::build(&cfg) {
+            Ok(mut sim) if ok => {
+                sim.run();
+                assert_eq!(sim.results().tcp_flows[0].bytes_delivered, 100_000, "mss {mss}");
+            }
+            Ok(_) => panic!("mss {mss} accepted"),
+            Err(e) if !ok => {
+                assert_eq!(e.path, "tcp_flows[0].tcp.mss");
+                assert!(e.message.contains(&mss.to_string()), "{}", e.message);
+            }
+            Err(e) => panic!("mss {mss}: {e}"),
+        }
+    }
 }

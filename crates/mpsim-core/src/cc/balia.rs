@@ -12,8 +12,8 @@
 //! when the subflow last grew (or left recovery or timed out), which may be
 //! stale at the loss; ssthresh is floored at one packet.
 
-use super::coupling::{self, Flavour};
-use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use super::coupling::{self, Flavour, PaperIncrease};
+use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -26,8 +26,6 @@ pub struct BaliaConfig {
 /// Per-subflow BALIA state.
 #[derive(Clone, Copy, Debug)]
 struct PathState {
-    /// Fraction of a byte of increase carried to the next ACK (paper).
-    frac: f64,
     /// Kernel `snd_cwnd_cnt`, ACK events (linux).
     cnt: u64,
     /// Kernel `ai`: ACK events per one-packet increase, as last computed.
@@ -43,7 +41,6 @@ struct PathState {
 impl Default for PathState {
     fn default() -> Self {
         PathState {
-            frac: 0.0,
             cnt: 0,
             ai: 0,
             md: 0,
@@ -55,8 +52,9 @@ impl Default for PathState {
 #[derive(Clone, Debug, Default)]
 pub struct Balia {
     pub config: BaliaConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's Reno.
-    reno: Reno,
+    /// Single-path behaviour (one subflow taking part): the connection's
+    /// Reno; and the carried fractions of the increase (paper).
+    paper: PaperIncrease,
     paths: Vec<PathState>,
 }
 
@@ -75,11 +73,12 @@ impl Balia {
     }
 
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.reno = Reno::new(reno);
+        self.paper = PaperIncrease::new(reno);
         self
     }
 
     fn size(&mut self, n: usize) {
+        self.paper.size(n);
         if self.paths.len() < n {
             self.paths.resize(n, PathState::default());
         }
@@ -190,13 +189,11 @@ impl CongestionAvoidance for Balia {
         self.size(s.len());
         match self.config.flavour {
             Flavour::Paper => {
-                if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
-                    return self.reno.on_ack(s, r, ack);
+                if coupling::single_path(s, r) {
+                    return self.paper.reno.on_ack(s, r, ack);
                 }
                 let inc = Self::increase_bytes(s, r, ack.acked_bytes);
-                let mut frac = self.paths[r].frac;
-                coupling::apply_increase(&mut s[r], &mut frac, inc);
-                self.paths[r].frac = frac;
+                self.paper.apply(s, r, inc);
             }
             Flavour::Linux => {
                 if self.paths[r].ss_pending {
@@ -225,12 +222,12 @@ impl CongestionAvoidance for Balia {
     /// recomputes on every ACK); `tcp_reno_ssthresh` with one subflow.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
         self.size(s.len());
-        self.paths[r].frac = 0.0;
+        self.paper.reset(r);
         self.paths[r].cnt = 0;
         match self.config.flavour {
             Flavour::Paper => {
-                if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
-                    return self.reno.ssthresh_after_loss(s, r, now);
+                if coupling::single_path(s, r) {
+                    return self.paper.reno.ssthresh_after_loss(s, r, now);
                 }
                 Self::window_after_loss(s, r)
             }
@@ -260,7 +257,7 @@ impl CongestionAvoidance for Balia {
     /// Kernel `CA_EVENT_LOSS`: recalculated; slow start follows.
     fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
         self.size(s.len());
-        self.paths[r].frac = 0.0;
+        self.paper.reset(r);
         self.paths[r].cnt = 0;
         if self.config.flavour == Flavour::Linux {
             self.recalc(s, r);

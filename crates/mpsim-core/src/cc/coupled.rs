@@ -4,8 +4,8 @@
 //! traffic to the least congested paths and may abandon the others; here a
 //! subflow keeps at least one MSS so that it can still probe its path.
 
-use super::coupling;
-use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use super::coupling::{self, PaperIncrease};
+use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -15,19 +15,9 @@ pub struct CoupledConfig {}
 #[derive(Clone, Debug, Default)]
 pub struct Coupled {
     pub config: CoupledConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's Reno.
-    reno: Reno,
-    /// Per subflow: fraction of a byte of increase carried to the next ACK.
-    frac: Vec<f64>,
-}
-
-/// cwnd_total, bytes, over the subflows taking part (ssthresh for one in
-/// fast recovery).
-fn total(s: &[SubflowCc]) -> f64 {
-    s.iter()
-        .filter(|sf| coupling::counts(sf))
-        .map(coupling::paper_window)
-        .sum()
+    /// Single-path behaviour (one subflow taking part): the connection's
+    /// Reno; and the carried fractions of the increase.
+    paper: PaperIncrease,
 }
 
 impl Coupled {
@@ -39,14 +29,14 @@ impl Coupled {
     }
 
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.reno = Reno::new(reno);
+        self.paper = PaperIncrease::new(reno);
         self
     }
 
     /// Couple+ Table I: Δw_t = 1/w_total per packet acknowledged, so
     /// acked·MSS/cwnd_total bytes.
     pub fn increase_bytes(s: &[SubflowCc], r: usize, acked: u64) -> f64 {
-        acked as f64 * s[r].mss as f64 / total(s)
+        acked as f64 * s[r].mss as f64 / coupling::paper_total(s)
     }
 }
 
@@ -55,39 +45,31 @@ impl CongestionAvoidance for Coupled {
         if !ack.cwnd_limited || ack.acked_bytes == 0 {
             return;
         }
-        if self.frac.len() < s.len() {
-            self.frac.resize(s.len(), 0.0);
-        }
-        if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
-            return self.reno.on_ack(s, r, ack);
+        self.paper.size(s.len());
+        if coupling::single_path(s, r) {
+            return self.paper.reno.on_ack(s, r, ack);
         }
         let inc = Self::increase_bytes(s, r, ack.acked_bytes);
-        coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+        self.paper.apply(s, r, inc);
     }
 
     /// Couple+ Table I: w_t − w_total/2 (cwnd of the subflow at the loss,
     /// w_total over the subflows taking part), at least one MSS.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
-        if let Some(f) = self.frac.get_mut(r) {
-            *f = 0.0;
+        self.paper.reset(r);
+        if coupling::single_path(s, r) {
+            return self.paper.reno.ssthresh_after_loss(s, r, now);
         }
-        if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
-            return self.reno.ssthresh_after_loss(s, r, now);
-        }
-        let half_total = (total(s) / 2.0) as u64;
+        let half_total = (coupling::paper_total(s) / 2.0) as u64;
         s[r].cwnd.saturating_sub(half_total).max(s[r].mss as u64)
     }
 
     fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        if let Some(f) = self.frac.get_mut(r) {
-            *f = 0.0;
-        }
+        self.paper.reset(r);
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        if self.frac.len() < s.len() {
-            self.frac.resize(s.len(), 0.0);
-        }
+        self.paper.size(s.len());
     }
 }
 

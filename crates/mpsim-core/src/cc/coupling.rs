@@ -5,7 +5,7 @@
 //! per-ACK-event Reno counter. docs/algorithms.md, "Coupled congestion
 //! avoidance", gives the readings.
 
-use super::SubflowCc;
+use super::{Reno, RenoConfig, SubflowCc};
 
 /// Which version of a coupled algorithm runs.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -34,6 +34,15 @@ pub(crate) fn counted(s: &[SubflowCc]) -> usize {
     s.iter().filter(|sf| counts(sf)).count()
 }
 
+/// RFC 6356 §3: subflow `r` behaves as single-path TCP (the connection's
+/// Reno) when at most one subflow takes part in the coupled sums, or when
+/// `r` itself does not (no RTT sample yet): every coupled formula then
+/// reduces to Reno's.
+#[inline]
+pub(crate) fn single_path(s: &[SubflowCc], r: usize) -> bool {
+    counted(s) <= 1 || !counts(&s[r])
+}
+
 /// Number of established subflows (the kernel's `cnt_established`, which
 /// does not ask for an RTT sample).
 #[inline]
@@ -46,11 +55,23 @@ pub(crate) fn established(s: &[SubflowCc]) -> usize {
 /// right after the halving; cwnd is inflated or follows PRR there), else cwnd.
 #[inline]
 pub(crate) fn paper_window(sf: &SubflowCc) -> f64 {
+    paper_window_bytes(sf) as f64
+}
+
+/// [`paper_window`] as an integer number of bytes.
+#[inline]
+pub(crate) fn paper_window_bytes(sf: &SubflowCc) -> u64 {
     if sf.in_recovery {
-        sf.ssthresh as f64
+        sf.ssthresh
     } else {
-        sf.cwnd as f64
+        sf.cwnd
     }
+}
+
+/// cwnd_total, bytes: Σ [`paper_window`] over the subflows taking part.
+#[inline]
+pub(crate) fn paper_total(s: &[SubflowCc]) -> f64 {
+    s.iter().filter(|sf| counts(sf)).map(paper_window).sum()
 }
 
 /// Smoothed RTT in nanoseconds, as f64.
@@ -110,6 +131,52 @@ pub(crate) fn linux_counter_step(sf: &mut SubflowCc, cnt: &mut u64, threshold: u
     } else {
         *cnt += 1;
         false
+    }
+}
+
+/// What the byte-counting (paper) form of every coupled algorithm keeps
+/// beside its formula: the connection's Reno, which runs while the subflow
+/// behaves as single-path TCP ([`single_path`]) and gives most of them their
+/// decrease, and per subflow the fraction of a byte of increase carried to
+/// the next ACK ([`apply_increase`]), dropped at a loss or a timeout.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PaperIncrease {
+    /// The connection's Reno (the profile's counting and halving).
+    pub reno: Reno,
+    /// Per subflow: fraction of a byte of increase carried to the next ACK.
+    frac: Vec<f64>,
+}
+
+impl PaperIncrease {
+    pub fn new(reno: RenoConfig) -> Self {
+        PaperIncrease {
+            reno: Reno::new(reno),
+            frac: Vec::new(),
+        }
+    }
+
+    /// Grows the per-subflow state to `n` subflows (only when subflows are
+    /// added, never per ACK).
+    #[inline]
+    pub fn size(&mut self, n: usize) {
+        if self.frac.len() < n {
+            self.frac.resize(n, 0.0);
+        }
+    }
+
+    /// Adds `inc_bytes` to subflow `r`'s cwnd with its carried fraction.
+    #[inline]
+    pub fn apply(&mut self, s: &mut [SubflowCc], r: usize, inc_bytes: f64) {
+        self.size(r + 1);
+        apply_increase(&mut s[r], &mut self.frac[r], inc_bytes);
+    }
+
+    /// A loss or a timeout on subflow `r`: its carried fraction is dropped.
+    #[inline]
+    pub fn reset(&mut self, r: usize) {
+        if let Some(f) = self.frac.get_mut(r) {
+            *f = 0.0;
+        }
     }
 }
 

@@ -79,6 +79,22 @@ pub enum Friendly {
     PerTime { per_rtt: f64 },
 }
 
+impl Friendly {
+    /// RFC 9438 §4.3's Reno-friendly region, or `Off` unless `enabled`:
+    /// α = α_cubic(β) until W_est ≥ cwnd_prior, then 1, both multiplied by
+    /// `scale` (1 for CUBIC; s^(3/2) for unMPCubic's increase scale s).
+    pub fn reno(enabled: bool, beta: f64, scale: f64) -> Friendly {
+        if enabled {
+            Friendly::PerAck {
+                alpha: alpha_cubic(beta) * scale,
+                alpha_after: scale,
+            }
+        } else {
+            Friendly::Off
+        }
+    }
+}
+
 /// The CUBIC state of one subflow (RFC 9438 §4.1.2), windows in segments,
 /// times in seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -241,16 +257,28 @@ impl Cubic {
         }
     }
 
-    fn friendly(&self) -> Friendly {
-        if self.config.reno_friendly {
+    /// RFC 9438 §4.2–4.5 for an ACK on subflow `r` (counted: cwnd-limited,
+    /// bytes acknowledged). An epoch that starts here takes the increase
+    /// scale factor s = `scale(s)` (evaluated only then): the cubic
+    /// coefficient C·s³ and the Reno-friendly α·s^(3/2). s = 1 is CUBIC;
+    /// unMPCubic's s is (1/n)^(4/3).
+    pub(crate) fn on_ack_scaled(
+        &mut self,
+        s: &mut [SubflowCc],
+        r: usize,
+        ack: &AckInfo,
+        scale: impl FnOnce(&[SubflowCc]) -> f64,
+    ) {
+        ensure_len(&mut self.state, s.len());
+        if self.state[r].needs_epoch() {
+            let scale = scale(s);
+            let c = self.config.c * scale * scale * scale;
             // §4.3 Eq. 5, then α = 1 once W_est ≥ cwnd_prior.
-            Friendly::PerAck {
-                alpha: alpha_cubic(self.config.beta),
-                alpha_after: 1.0,
-            }
-        } else {
-            Friendly::Off
+            let friendly = Friendly::reno(self.config.reno_friendly, self.config.beta, scale * scale.sqrt());
+            let cwnd = s[r].cwnd as f64 / s[r].mss as f64;
+            self.state[r].begin_epoch(ack.now, cwnd, c, friendly);
         }
+        self.state[r].on_ack(&mut s[r], ack);
     }
 }
 
@@ -259,14 +287,7 @@ impl CongestionAvoidance for Cubic {
         if !ack.cwnd_limited || ack.acked_bytes == 0 {
             return;
         }
-        ensure_len(&mut self.state, s.len());
-        let friendly = self.friendly();
-        let st = &mut self.state[r];
-        let sf = &mut s[r];
-        if st.needs_epoch() {
-            st.begin_epoch(ack.now, sf.cwnd as f64 / sf.mss as f64, self.config.c, friendly);
-        }
-        st.on_ack(sf, ack);
+        self.on_ack_scaled(s, r, ack, |_| 1.0);
     }
 
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {

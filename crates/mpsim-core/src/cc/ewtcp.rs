@@ -3,8 +3,8 @@
 //! scaled down, Δw_t = a/w_t per ACK with a = 1/sqrt(n), and the decrease
 //! w_t/2 of Reno. Nothing but n couples the subflows.
 
-use super::coupling;
-use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use super::coupling::{self, PaperIncrease};
+use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -18,10 +18,9 @@ pub struct EwtcpConfig {
 #[derive(Clone, Debug, Default)]
 pub struct Ewtcp {
     pub config: EwtcpConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's Reno.
-    reno: Reno,
-    /// Per subflow: fraction of a byte of increase carried to the next ACK.
-    frac: Vec<f64>,
+    /// Single-path behaviour (one subflow taking part) and the halving: the
+    /// connection's Reno; and the carried fractions of the increase.
+    paper: PaperIncrease,
 }
 
 impl Ewtcp {
@@ -35,7 +34,7 @@ impl Ewtcp {
     /// The Reno whose halving EWTCP uses, and which runs alone while only
     /// one subflow takes part.
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.reno = Reno::new(reno);
+        self.paper = PaperIncrease::new(reno);
         self
     }
 
@@ -58,35 +57,27 @@ impl CongestionAvoidance for Ewtcp {
         if !ack.cwnd_limited || ack.acked_bytes == 0 {
             return;
         }
-        if self.frac.len() < s.len() {
-            self.frac.resize(s.len(), 0.0);
-        }
-        if self.config.a.is_none() && (coupling::counted(s) <= 1 || !coupling::counts(&s[r])) {
+        self.paper.size(s.len());
+        if self.config.a.is_none() && coupling::single_path(s, r) {
             // n = 1: a = 1, Reno itself.
-            return self.reno.on_ack(s, r, ack);
+            return self.paper.reno.on_ack(s, r, ack);
         }
         let inc = self.increase_bytes(s, r, ack.acked_bytes);
-        coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+        self.paper.apply(s, r, inc);
     }
 
     /// Couple+ Table I: decrease w_t/2, i.e. Reno's halving.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
-        if let Some(f) = self.frac.get_mut(r) {
-            *f = 0.0;
-        }
-        self.reno.ssthresh_after_loss(s, r, now)
+        self.paper.reset(r);
+        self.paper.reno.ssthresh_after_loss(s, r, now)
     }
 
     fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        if let Some(f) = self.frac.get_mut(r) {
-            *f = 0.0;
-        }
+        self.paper.reset(r);
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        if self.frac.len() < s.len() {
-            self.frac.resize(s.len(), 0.0);
-        }
+        self.paper.size(s.len());
     }
 }
 

@@ -11,8 +11,8 @@
 //! threshold max(2^12/alpha_k, cwnd_i) packets, alpha_k in the kernel's
 //! fixed point, cwnd (not ssthresh) of subflows in recovery.
 
-use super::coupling::{self, Flavour};
-use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use super::coupling::{self, Flavour, PaperIncrease};
+use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -25,10 +25,9 @@ pub struct LiaConfig {
 #[derive(Clone, Debug, Default)]
 pub struct Lia {
     pub config: LiaConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's Reno.
-    reno: Reno,
-    /// Per subflow: fraction of a byte of increase carried to the next ACK (paper).
-    frac: Vec<f64>,
+    /// Single-path behaviour (one subflow taking part): the connection's
+    /// Reno; and the carried fractions of the increase (paper).
+    paper: PaperIncrease,
     /// Per subflow: the kernel's `snd_cwnd_cnt`, in ACK events (linux).
     cnt: Vec<u64>,
 }
@@ -50,13 +49,13 @@ impl Lia {
     /// The Reno that runs while only one subflow takes part (the
     /// connection's profile: counting and halving).
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.reno = Reno::new(reno);
+        self.paper = PaperIncrease::new(reno);
         self
     }
 
     fn size(&mut self, n: usize) {
-        if self.frac.len() < n {
-            self.frac.resize(n, 0.0);
+        self.paper.size(n);
+        if self.cnt.len() < n {
             self.cnt.resize(n, 0);
         }
     }
@@ -78,13 +77,8 @@ impl Lia {
     /// RFC 6356 §3: the increase of cwnd_r, in bytes, for an ACK of `acked`
     /// bytes: min(alpha·acked·MSS_r/cwnd_total, acked·MSS_r/cwnd_r).
     pub fn increase_bytes(s: &[SubflowCc], r: usize, acked: u64) -> f64 {
-        let total: f64 = s
-            .iter()
-            .filter(|sf| coupling::counts(sf))
-            .map(coupling::paper_window)
-            .sum();
         let num = acked as f64 * s[r].mss as f64;
-        (Self::alpha(s) * num / total).min(num / s[r].cwnd as f64)
+        (Self::alpha(s) * num / coupling::paper_total(s)).min(num / s[r].cwnd as f64)
     }
 
     /// Kernel `mptcp_ccc_recalc_alpha`: 2^12·(w_b/rtt_b²)/(Σ w_i/rtt_i)² in
@@ -143,11 +137,11 @@ impl CongestionAvoidance for Lia {
             Flavour::Paper => {
                 // RFC 6356 §3: with one subflow taking part, alpha = 1 and
                 // the increase is Reno's; run the connection's Reno itself.
-                if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
-                    return self.reno.on_ack(s, r, ack);
+                if coupling::single_path(s, r) {
+                    return self.paper.reno.on_ack(s, r, ack);
                 }
                 let inc = Self::increase_bytes(s, r, ack.acked_bytes);
-                coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+                self.paper.apply(s, r, inc);
             }
             Flavour::Linux => {
                 let threshold = Self::kernel_threshold(s, r);
@@ -161,17 +155,17 @@ impl CongestionAvoidance for Lia {
     /// `tcp_reno_ssthresh`, max(cwnd/2, 2) packets.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
         self.size(s.len());
-        self.frac[r] = 0.0;
+        self.paper.reset(r);
         self.cnt[r] = 0;
         match self.config.flavour {
-            Flavour::Paper => self.reno.ssthresh_after_loss(s, r, now),
+            Flavour::Paper => self.paper.reno.ssthresh_after_loss(s, r, now),
             Flavour::Linux => coupling::linux_reno_ssthresh(&s[r]),
         }
     }
 
     fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
         self.size(s.len());
-        self.frac[r] = 0.0;
+        self.paper.reset(r);
         self.cnt[r] = 0;
     }
 

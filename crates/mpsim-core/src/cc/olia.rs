@@ -16,8 +16,8 @@
 //! integer divisions, ±1 packet at ±1023 with the remainder discarded,
 //! n = established subflows, windows in packets.
 
-use super::coupling::{self, Flavour};
-use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use super::coupling::{self, Flavour, PaperIncrease};
+use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -34,8 +34,6 @@ struct PathState {
     loss1: u64,
     /// `bytes_acked` at the last loss (kernel `mptcp_loss2`), bytes.
     loss2: u64,
-    /// Fraction of a byte of increase carried to the next ACK (paper).
-    frac: f64,
     /// Kernel `mptcp_snd_cwnd_cnt`, 1/1024 packet (linux).
     cnt: i64,
 }
@@ -43,8 +41,9 @@ struct PathState {
 #[derive(Clone, Debug, Default)]
 pub struct Olia {
     pub config: OliaConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's Reno.
-    reno: Reno,
+    /// Single-path behaviour (one subflow taking part): the connection's
+    /// Reno; and the carried fractions of the increase (paper).
+    paper: PaperIncrease,
     paths: Vec<PathState>,
 }
 
@@ -67,11 +66,12 @@ impl Olia {
     }
 
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.reno = Reno::new(reno);
+        self.paper = PaperIncrease::new(reno);
         self
     }
 
     fn size(&mut self, n: usize) {
+        self.paper.size(n);
         if self.paths.len() < n {
             self.paths.resize(n, PathState::default());
         }
@@ -131,7 +131,13 @@ impl Olia {
     /// α_r of the paper flavour: windows in bytes (ssthresh in fast
     /// recovery), RTT = SRTT in ns, n = subflows taking part.
     pub fn alpha(&self, s: &[SubflowCc], r: usize) -> f64 {
-        let e = self.epsilon(s, r, paper_window_bytes, |sf| sf.srtt.0, coupling::counted(s) as u64);
+        let e = self.epsilon(
+            s,
+            r,
+            coupling::paper_window_bytes,
+            |sf| sf.srtt.0,
+            coupling::counted(s) as u64,
+        );
         e.num as f64 / e.den as f64
     }
 
@@ -184,15 +190,6 @@ impl Olia {
     }
 }
 
-/// The paper flavour's window, bytes: ssthresh in fast recovery, else cwnd.
-fn paper_window_bytes(sf: &SubflowCc) -> u64 {
-    if sf.in_recovery {
-        sf.ssthresh
-    } else {
-        sf.cwnd
-    }
-}
-
 /// Kernel `mptcp_get_crt_cwnd`, packets: ssthresh in recovery, else cwnd.
 fn kernel_window(sf: &SubflowCc) -> u64 {
     if sf.in_recovery {
@@ -208,10 +205,10 @@ impl CongestionAvoidance for Olia {
             return;
         }
         self.size(s.len());
-        if coupling::counted(s) <= 1 || !coupling::counts(&s[r]) {
+        if coupling::single_path(s, r) {
             // One path: α = 0 and the first term is 1/w_r, Reno.
             return match self.config.flavour {
-                Flavour::Paper => self.reno.on_ack(s, r, ack),
+                Flavour::Paper => self.paper.reno.on_ack(s, r, ack),
                 Flavour::Linux => {
                     let mut cnt = self.paths[r].cnt.max(0) as u64;
                     let w = coupling::cwnd_pkts(&s[r]);
@@ -223,9 +220,7 @@ impl CongestionAvoidance for Olia {
         match self.config.flavour {
             Flavour::Paper => {
                 let inc = self.increase_bytes(s, r, ack.acked_bytes);
-                let mut frac = self.paths[r].frac;
-                coupling::apply_increase(&mut s[r], &mut frac, inc);
-                self.paths[r].frac = frac;
+                self.paper.apply(s, r, inc);
             }
             Flavour::Linux => {
                 let delta = self.kernel_counter_delta(s, r);
@@ -255,17 +250,17 @@ impl CongestionAvoidance for Olia {
             p.loss1 = p.loss2;
             p.loss2 = s[r].bytes_acked;
         }
-        p.frac = 0.0;
         p.cnt = 0;
+        self.paper.reset(r);
         match self.config.flavour {
-            Flavour::Paper => self.reno.ssthresh_after_loss(s, r, now),
+            Flavour::Paper => self.paper.reno.ssthresh_after_loss(s, r, now),
             Flavour::Linux => coupling::linux_reno_ssthresh(&s[r]),
         }
     }
 
     fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
         self.size(s.len());
-        self.paths[r].frac = 0.0;
+        self.paper.reset(r);
         self.paths[r].cnt = 0;
     }
 

@@ -3,8 +3,8 @@
 //! each subflow's own, w_t/2. It keeps some traffic on every path while
 //! preferring the less congested ones.
 
-use super::coupling;
-use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use super::coupling::{self, PaperIncrease};
+use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -24,10 +24,9 @@ impl Default for SemiCoupledConfig {
 #[derive(Clone, Debug, Default)]
 pub struct SemiCoupled {
     pub config: SemiCoupledConfig,
-    /// Single-path behaviour (one subflow taking part) and the halving.
-    reno: Reno,
-    /// Per subflow: fraction of a byte of increase carried to the next ACK.
-    frac: Vec<f64>,
+    /// Single-path behaviour (one subflow taking part) and the halving: the
+    /// connection's Reno; and the carried fractions of the increase.
+    paper: PaperIncrease,
 }
 
 impl SemiCoupled {
@@ -39,7 +38,7 @@ impl SemiCoupled {
     }
 
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.reno = Reno::new(reno);
+        self.paper = PaperIncrease::new(reno);
         self
     }
 
@@ -47,12 +46,7 @@ impl SemiCoupled {
     /// acked·MSS·a/cwnd_total bytes; cwnd_total over the subflows taking
     /// part (ssthresh for one in fast recovery).
     pub fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> f64 {
-        let total: f64 = s
-            .iter()
-            .filter(|sf| coupling::counts(sf))
-            .map(coupling::paper_window)
-            .sum();
-        self.config.a * acked as f64 * s[r].mss as f64 / total
+        self.config.a * acked as f64 * s[r].mss as f64 / coupling::paper_total(s)
     }
 }
 
@@ -61,38 +55,30 @@ impl CongestionAvoidance for SemiCoupled {
         if !ack.cwnd_limited || ack.acked_bytes == 0 {
             return;
         }
-        if self.frac.len() < s.len() {
-            self.frac.resize(s.len(), 0.0);
-        }
-        if self.config.a == 1.0 && (coupling::counted(s) <= 1 || !coupling::counts(&s[r])) {
+        self.paper.size(s.len());
+        if self.config.a == 1.0 && coupling::single_path(s, r) {
             // w_total = w_t and a = 1: Reno itself.
-            return self.reno.on_ack(s, r, ack);
+            return self.paper.reno.on_ack(s, r, ack);
         }
         if !coupling::counts(&s[r]) {
             return;
         }
         let inc = self.increase_bytes(s, r, ack.acked_bytes);
-        coupling::apply_increase(&mut s[r], &mut self.frac[r], inc);
+        self.paper.apply(s, r, inc);
     }
 
     /// Couple+ Table I: decrease w_t/2, Reno's halving.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
-        if let Some(f) = self.frac.get_mut(r) {
-            *f = 0.0;
-        }
-        self.reno.ssthresh_after_loss(s, r, now)
+        self.paper.reset(r);
+        self.paper.reno.ssthresh_after_loss(s, r, now)
     }
 
     fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        if let Some(f) = self.frac.get_mut(r) {
-            *f = 0.0;
-        }
+        self.paper.reset(r);
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        if self.frac.len() < s.len() {
-            self.frac.resize(s.len(), 0.0);
-        }
+        self.paper.size(s.len());
     }
 }
 

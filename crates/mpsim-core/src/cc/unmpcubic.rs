@@ -14,8 +14,7 @@
 //! §4.3) is scaled to the same fraction: Reno's mean window grows as √α, so
 //! α becomes α·s^(3/2) (α/n²). docs/algorithms.md has the derivation.
 
-use super::cubic::{alpha_cubic, ensure_len, CubicState, Friendly};
-use super::{AckInfo, CongestionAvoidance, SubflowCc};
+use super::{AckInfo, CongestionAvoidance, Cubic, CubicConfig, SubflowCc};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -55,15 +54,21 @@ pub fn scale_for(n: usize) -> f64 {
 #[derive(Clone, Debug, Default)]
 pub struct UnMpCubic {
     pub config: UnMpCubicConfig,
-    /// Per-subflow CUBIC state, indexed like the subflows.
-    pub state: Vec<CubicState>,
+    /// CUBIC with the configuration's C, β, fast convergence and
+    /// Reno-friendly region; its epochs are scaled here.
+    pub cubic: Cubic,
 }
 
 impl UnMpCubic {
     pub fn new(config: UnMpCubicConfig) -> Self {
         UnMpCubic {
             config,
-            state: Vec::new(),
+            cubic: Cubic::new(CubicConfig {
+                c: config.c,
+                beta: config.beta,
+                fast_convergence: config.fast_convergence,
+                reno_friendly: config.reno_friendly,
+            }),
         }
     }
 }
@@ -73,53 +78,35 @@ impl CongestionAvoidance for UnMpCubic {
         if !ack.cwnd_limited || ack.acked_bytes == 0 {
             return;
         }
-        ensure_len(&mut self.state, s.len());
-        if self.state[r].needs_epoch() {
-            let scale = self
-                .config
-                .scale
-                .unwrap_or_else(|| scale_for(s.iter().filter(|x| x.established).count()));
-            // C·s³ for the cubic curve, α·s^(3/2) for the Reno-friendly one.
-            let c = self.config.c * scale * scale * scale;
-            let f = scale * scale.sqrt();
-            let friendly = if self.config.reno_friendly {
-                Friendly::PerAck {
-                    alpha: alpha_cubic(self.config.beta) * f,
-                    alpha_after: f,
-                }
-            } else {
-                Friendly::Off
-            };
-            let cwnd = s[r].cwnd as f64 / s[r].mss as f64;
-            self.state[r].begin_epoch(ack.now, cwnd, c, friendly);
-        }
-        self.state[r].on_ack(&mut s[r], ack);
+        // C·s³ for the cubic curve, α·s^(3/2) for the Reno-friendly one,
+        // s fixed when the subflow's epoch starts.
+        let configured = self.config.scale;
+        self.cubic.on_ack_scaled(s, r, ack, |s| {
+            configured.unwrap_or_else(|| scale_for(s.iter().filter(|x| x.established).count()))
+        });
     }
 
-    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {
-        ensure_len(&mut self.state, s.len());
-        let sf = &s[r];
-        self.state[r].on_congestion(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence)
+    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
+        self.cubic.ssthresh_after_loss(s, r, now)
     }
 
-    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        ensure_len(&mut self.state, s.len());
-        self.state[r].epoch_start = None;
+    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        self.cubic.on_recovery_exit(s, r, now)
     }
 
-    fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        ensure_len(&mut self.state, s.len());
-        self.state[r].on_timeout();
+    fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        self.cubic.on_rto(s, r, now)
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        ensure_len(&mut self.state, s.len());
+        self.cubic.on_subflows_changed(s)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cc::cubic::{alpha_cubic, Friendly};
     use crate::time::SimDuration;
 
     #[test]
@@ -152,7 +139,7 @@ mod tests {
                 cwnd_limited: true,
             },
         );
-        let st = u.state[1];
+        let st = u.cubic.state[1];
         // C/16 = 0.025; K = ∛(30/0.025) = ∛1200 = 2^(4/3)·∛75.
         assert!((st.c - 0.025).abs() < 1e-12);
         assert!((st.k - 1200f64.cbrt()).abs() < 1e-9);
@@ -164,6 +151,6 @@ mod tests {
             panic!("Reno-friendly region expected");
         }
         // Subflow 0 has not been touched.
-        assert!(u.state[0].epoch_start.is_none());
+        assert!(u.cubic.state[0].epoch_start.is_none());
     }
 }

@@ -587,8 +587,9 @@ impl Connection {
             return None;
         }
         let len = (self.data_end - self.data_next).min(self.params.mss as u64) as u32;
-        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK.
-        if self.data_next + len as u64 > self.data_una + self.data_wnd {
+        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK (its
+        // right edge saturates: a buffer of u64::MAX bytes is never full).
+        if self.data_next + len as u64 > self.data_una.saturating_add(self.data_wnd) {
             return None;
         }
         Some((

@@ -3,6 +3,18 @@
 
 use mpsim_core::config::*;
 
+/// One millisecond and one second, in nanoseconds.
+pub const MS: u64 = 1_000_000;
+pub const S: u64 = 1_000_000_000;
+
+/// TCP options of the `linux` profile, nothing overridden.
+pub fn linux() -> TcpOptions {
+    TcpOptions {
+        profile: Profile::Linux,
+        ..TcpOptions::default()
+    }
+}
+
 pub fn node(name: &str, kind: NodeKind) -> NodeConfig {
     NodeConfig {
         name: name.into(),
@@ -77,6 +89,20 @@ pub fn one_link(rate_bps: u64, delay_ns: u64, queue: QueueConfig) -> ScenarioCon
         10_000_000_000,
         vec![node("A", NodeKind::Host), node("B", NodeKind::Host)],
         vec![link("ab", "A", "B", rate_bps, delay_ns, queue)],
+    )
+}
+
+/// Hosts A and B joined by a link each way of `rate_bps` and `one_way_ns`;
+/// A → B has a drop-tail buffer of `buffer_pkts`, B → A one of 10 000.
+pub fn host_pair(rate_bps: u64, one_way_ns: u64, buffer_pkts: u32, stop_ns: u64) -> ScenarioConfig {
+    scenario(
+        1,
+        stop_ns,
+        vec![node("A", NodeKind::Host), node("B", NodeKind::Host)],
+        vec![
+            link("ab", "A", "B", rate_bps, one_way_ns, droptail(buffer_pkts)),
+            link("ba", "B", "A", rate_bps, one_way_ns, droptail(10_000)),
+        ],
     )
 }
 

@@ -603,12 +603,7 @@ impl TcpSender {
                 })
             };
             if let Some(rtt) = sample {
-                self.rtt.sample(rtt);
-                let sf = &mut ccs[r];
-                sf.srtt = self.rtt.srtt;
-                sf.min_rtt = self.rtt.min_rtt;
-                sf.latest_rtt = rtt;
-                sf.rtt_samples += 1;
+                self.take_rtt_sample(rtt, &mut ccs[r]);
             }
         }
         if hdr.ts_val > self.ts_recent {
@@ -699,13 +694,7 @@ impl TcpSender {
         self.timer.stop();
         // Karn: the handshake RTT counts only if the SYN was sent once.
         if self.stats.syn_retransmits == 0 {
-            let rtt = now.saturating_since(self.syn_sent_at);
-            self.rtt.sample(rtt);
-            let sf = &mut ccs[r];
-            sf.srtt = self.rtt.srtt;
-            sf.min_rtt = self.rtt.min_rtt;
-            sf.latest_rtt = rtt;
-            sf.rtt_samples += 1;
+            self.take_rtt_sample(now.saturating_since(self.syn_sent_at), &mut ccs[r]);
         }
         ccs[r].established = true;
         ccs[r].snd_una = self.snd_una;
@@ -723,6 +712,16 @@ impl TcpSender {
             kind: TxKind::New,
         });
         ss.on_subflow_start(ccs, r, now);
+    }
+
+    /// An RTT sample: the estimator takes it and the subflow's congestion
+    /// state sees the new SRTT, minimum and latest sample.
+    fn take_rtt_sample(&mut self, rtt: SimDuration, sf: &mut SubflowCc) {
+        self.rtt.sample(rtt);
+        sf.srtt = self.rtt.srtt;
+        sf.min_rtt = self.rtt.min_rtt;
+        sf.latest_rtt = rtt;
+        sf.rtt_samples += 1;
     }
 
     /// Data of the segments sent and neither acknowledged nor SACKed, as
@@ -906,12 +905,11 @@ impl TcpSender {
             }
             Recovery::Sack => {}
             Recovery::Prr => {
+                let pipe = self.pipe();
                 let rec = self.recovery.as_mut().expect("in recovery");
                 // RFC 6937 §3: DeliveredData = Δsnd.una + ΔSACKed.
                 let delivered = newly_acked + newly_sacked;
                 rec.prr_delivered += delivered;
-                let pipe = (self.snd_nxt.saturating_sub(self.snd_una) + self.retrans_bytes)
-                    .saturating_sub(self.sacked_bytes + self.lost_bytes);
                 let ssthresh = sf.ssthresh;
                 let sndcnt = if pipe > ssthresh {
                     // Proportional part: ceil(prr_delivered·ssthresh/RecoverFS) − prr_out.
