@@ -97,7 +97,9 @@ def _table(exp: Experiment, stored: pa.Table, meta: Mapping[str, tuple[Any, str,
             }
         )
     order = {v: i for i, v in enumerate(exp.variants)}
-    xs = {json.dumps(x): i for i, x in enumerate(exp.x_values + exp.quick_x_values)}
+    xs: dict[str, int] = {}
+    for x in sorted(set(exp.x_values + exp.quick_x_values), key=lambda v: (str(type(v)), v)):
+        xs.setdefault(json.dumps(x), len(xs))
     rows.sort(key=lambda r: (order[r["variant"]], xs.get(json.dumps(r["x"]), 0), r["run"]))
     return pa.Table.from_pylist(rows)
 
