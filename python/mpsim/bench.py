@@ -201,27 +201,30 @@ def bench_css_sweep(jobs: int | None = None) -> BenchReport:
         wall = time.perf_counter() - started
     exp = get("css-shared-filesize")
     points = [(Point(v, {exp.x_name: x}, r), cfg) for x, v, r, cfg in exp.configs(False)]
-    throughput = {}
+    throughput: dict[int, float] = {}
     for workers in (1, 2):
-        stamps: list[float] = []
+        best = 0.0
+        for _ in range(3):  # the best of three, as benchmarks report the minimum time
+            stamps: list[float] = []
 
-        def stamp(_key: str, log: list[float] = stamps) -> None:
-            log.append(time.perf_counter())
+            def stamp(_key: str, log: list[float] = stamps) -> None:
+                log.append(time.perf_counter())
 
-        with tempfile.TemporaryDirectory() as d:
-            run_points(
-                points,
-                d,
-                axes=[exp.x_name],
-                variants=list(exp.variants),
-                extract=experiment_row,
-                jobs=workers,
-                progress=False,
-                on_run=stamp,
-            )
-        # Steady state: the middle 80 % of completions, leaving out worker start-up and the tail.
-        a, b = len(stamps) // 10, len(stamps) - len(stamps) // 10
-        throughput[workers] = (b - 1 - a) / (stamps[b - 1] - stamps[a])
+            with tempfile.TemporaryDirectory() as d:
+                run_points(
+                    points,
+                    d,
+                    axes=[exp.x_name],
+                    variants=list(exp.variants),
+                    extract=experiment_row,
+                    jobs=workers,
+                    progress=False,
+                    on_run=stamp,
+                )
+            # Steady state: the middle 80 % of completions, leaving out worker start-up and the tail.
+            a, b = len(stamps) // 10, len(stamps) - len(stamps) // 10
+            best = max(best, (b - 1 - a) / (stamps[b - 1] - stamps[a]))
+        throughput[workers] = best
     runs = result.table.num_rows
     return BenchReport(
         name="css-sweep",

@@ -1,0 +1,179 @@
+//! The hot path allocates nothing per packet or per event: once windows,
+//! queues and the event heap have reached their working sizes, simulating
+//! more time performs almost no heap allocation — only the amortised growth
+//! of a buffer that reaches a new peak (a receiver's out-of-order list, a
+//! scoreboard), a handful in hundreds of thousands of events. A counting
+//! global allocator (this test binary only, counting per thread so that
+//! tests running in parallel do not see each other's allocations) checks it
+//! on a dumbbell of TCP flows and on MPTCP connections with coupled
+//! congestion control and coupled slow starts.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use common::*;
+use mpsim_core::config::*;
+use mpsim_core::time::SimTime;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    ALLOCATIONS.with(|c| c.set(c.get() + 1));
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(|c| c.get())
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made (and events processed) while simulating from `warm_s`
+/// to `end_s` seconds.
+fn allocations_in_steady_state(cfg: &ScenarioConfig, warm_s: u64, end_s: u64) -> (u64, u64) {
+    let mut sim = mpsim_core::build::build(cfg).unwrap();
+    sim.run_until(SimTime(warm_s * S));
+    let events_before = sim.events_processed;
+    let before = allocations();
+    sim.run_until(SimTime(end_s * S));
+    let after = allocations();
+    (after - before, sim.events_processed - events_before)
+}
+
+fn dumbbell(flows: usize) -> ScenarioConfig {
+    let mut nodes = vec![node("R1", NodeKind::Router), node("R2", NodeKind::Router)];
+    let mut links = vec![
+        link("R1-R2", "R1", "R2", 100_000_000, 10 * MS, droptail(344)),
+        link("R2-R1", "R2", "R1", 100_000_000, 10 * MS, droptail(344)),
+    ];
+    let mut tcp_flows = vec![];
+    for i in 0..flows {
+        let (s, d) = (format!("S{i}"), format!("D{i}"));
+        nodes.push(node(&s, NodeKind::Host));
+        nodes.push(node(&d, NodeKind::Host));
+        links.push(link(
+            &format!("{s}-R1"),
+            &s,
+            "R1",
+            1_000_000_000,
+            5 * MS,
+            droptail(1000),
+        ));
+        links.push(link(
+            &format!("R1-{s}"),
+            "R1",
+            &s,
+            1_000_000_000,
+            5 * MS,
+            droptail(1000),
+        ));
+        links.push(link(
+            &format!("{d}-R2"),
+            &d,
+            "R2",
+            1_000_000_000,
+            5 * MS,
+            droptail(1000),
+        ));
+        links.push(link(
+            &format!("R2-{d}"),
+            "R2",
+            &d,
+            1_000_000_000,
+            5 * MS,
+            droptail(1000),
+        ));
+        tcp_flows.push(TcpFlowConfig {
+            name: format!("f{i}"),
+            src: s,
+            dst: d,
+            start_ns: i as u64 * 100 * MS,
+            cc: Some(CcConfig::Reno { counting: None }),
+            tcp: TcpOptions {
+                profile: Profile::Ns3,
+                ..TcpOptions::default()
+            },
+            ..TcpFlowConfig::default()
+        });
+    }
+    let mut cfg = scenario(1, 30 * S, nodes, links);
+    cfg.tcp_flows = tcp_flows;
+    cfg
+}
+
+#[test]
+fn tcp_flows_in_steady_state_allocate_nothing() {
+    let (allocations, events) = allocations_in_steady_state(&dumbbell(10), 10, 20);
+    assert!(events > 500_000, "{events} events");
+    // One allocation per packet would be one per ~10 events; growth to a new
+    // peak is a handful in the whole interval.
+    assert!(
+        allocations * 10_000 < events,
+        "{allocations} allocations in {events} events"
+    );
+}
+
+#[test]
+fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
+    let mut cfg = dumbbell(4);
+    let mptcp = cfg.tcp_flows.drain(2..).collect::<Vec<_>>();
+    for (k, (f, (cc, ss))) in mptcp
+        .iter()
+        .zip([
+            (
+                CcConfig::Olia {
+                    config: Default::default(),
+                },
+                mpsim_core::slowstart::SlowStartConfig::Css {
+                    config: Default::default(),
+                },
+            ),
+            (
+                CcConfig::Balia {
+                    config: Default::default(),
+                },
+                mpsim_core::slowstart::SlowStartConfig::Lisa {
+                    config: Default::default(),
+                },
+            ),
+        ])
+        .enumerate()
+    {
+        cfg.mptcp_connections.push(MptcpConnectionConfig {
+            name: format!("m{k}"),
+            src_addrs: vec![f.src.clone()],
+            dst_addrs: vec![f.dst.clone()],
+            path_manager: PathManager::Ndiffports { subflows: 3 },
+            cc: Some(cc),
+            slow_start: ss,
+            tcp: f.tcp.clone(),
+            ..MptcpConnectionConfig::default()
+        });
+    }
+    let (allocations, events) = allocations_in_steady_state(&cfg, 10, 20);
+    assert!(events > 300_000, "{events} events");
+    assert!(
+        allocations * 10_000 < events,
+        "{allocations} allocations in {events} events"
+    );
+}
