@@ -74,8 +74,9 @@ pub struct ConnectionStats {
     /// When the last subflow to do so left slow start.
     pub all_left_slow_start_at: Option<SimTime>,
     pub sum_cwnd_at_all_left_slow_start: u64,
-    /// Retransmissions on all subflows before the last left slow start
-    /// (R_ss of the LISA paper).
+    /// Retransmissions on all subflows up to the event at which the last
+    /// left slow start (R_ss of the LISA paper), whichever subflow sent them
+    /// and whether or not that subflow was itself still in slow start.
     pub retransmits_before_all_left_slow_start: u64,
     /// Chunks queued for reinjection after a subflow's timeout.
     pub reinjected_chunks: u64,
@@ -395,10 +396,14 @@ impl Connection {
         {
             self.stats.all_left_slow_start_at = Some(now);
             self.stats.sum_cwnd_at_all_left_slow_start = self.ccs.iter().map(|c| c.cwnd).sum();
+            // LISA §V: "the total number of retransmitted packets before the
+            // last subflow exits slow-start": every retransmission of every
+            // subflow so far, including those of subflows that left slow
+            // start earlier and are recovering while the last is still in it.
             self.stats.retransmits_before_all_left_slow_start = self
                 .subflows
                 .iter()
-                .map(|s| s.sender.stats.retransmits_before_slow_start_exit)
+                .map(|s| s.sender.stats.retransmits_fast + s.sender.stats.retransmits_rto)
                 .sum();
         }
     }
