@@ -74,7 +74,7 @@ pub struct ConnectionStats {
     /// When the last subflow to do so left slow start.
     pub all_left_slow_start_at: Option<SimTime>,
     pub sum_cwnd_at_all_left_slow_start: u64,
-    /// Retransmissions on all subflows up to the event at which the last
+    /// Retransmissions on all subflows before the event at which the last
     /// left slow start (R_ss of the LISA paper), whichever subflow sent them
     /// and whether or not that subflow was itself still in slow start.
     pub retransmits_before_all_left_slow_start: u64,
@@ -399,11 +399,20 @@ impl Connection {
             // LISA §V: "the total number of retransmitted packets before the
             // last subflow exits slow-start": every retransmission of every
             // subflow so far, including those of subflows that left slow
-            // start earlier and are recovering while the last is still in it.
+            // start earlier and are recovering while the last is still in it,
+            // but not those a subflow leaving now sent on the loss that ended
+            // its slow start (as a single TCP flow counts them).
             self.stats.retransmits_before_all_left_slow_start = self
                 .subflows
                 .iter()
-                .map(|s| s.sender.stats.retransmits_fast + s.sender.stats.retransmits_rto)
+                .map(|s| {
+                    let st = &s.sender.stats;
+                    if st.slow_start_exit_at == Some(now) {
+                        st.retransmits_before_slow_start_exit
+                    } else {
+                        st.retransmits_fast + st.retransmits_rto
+                    }
+                })
                 .sum();
         }
     }
