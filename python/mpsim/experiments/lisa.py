@@ -108,7 +108,12 @@ def _nic(host: str, nic: str, peer: str, rate_bps: int, delay_ns: int, queue_out
 
 
 def _address(host: str, nic: str, peer: str) -> dict[str, Any]:
-    return {"name": f"{host}.{nic}", "node": host, "out_link": f"{host}.{nic}-{peer}", "in_link": f"{peer}-{host}.{nic}"}
+    return {
+        "name": f"{host}.{nic}",
+        "node": host,
+        "out_link": f"{host}.{nic}-{peer}",
+        "in_link": f"{peer}-{host}.{nic}",
+    }
 
 
 def shared(
@@ -203,7 +208,9 @@ def _slow_start_run(topology: CoreConfig, experiment: str, buffer_pkts: int, var
     return cfg
 
 
-def _file_run(topology: CoreConfig, experiment: str, size_kb: int, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
+def _file_run(
+    topology: CoreConfig, experiment: str, size_kb: int, buffer_pkts: int, variant: str, run: int
+) -> CoreConfig:
     cfg: CoreConfig = {"seed": run, **topology}
     start = _measured(cfg, experiment, variant, run, size_kb * KB, buffer_pkts)
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
@@ -285,7 +292,7 @@ EXPERIMENTS = [
         name="lisa-shared-buffer",
         paper=PAPER,
         figure="Fig. 6 (a, b), §V-A",
-        description="Shared 5 Mbit/s, 40 ms bottleneck, long file: R_ss and sum of cwnd at the last slow-start exit vs buffer",
+        description="Shared 5 Mbit/s, 40 ms bottleneck, long file: R_ss and sum of cwnd at the last SS exit vs buffer",
         x_name="buffer_pkts",
         x_label="Bottleneck queue (packets)",
         x_values=BUFFERS,
@@ -348,7 +355,7 @@ EXPERIMENTS = [
         name="lisa-hetero-rtt",
         paper=PAPER,
         figure="Fig. 7 (b), §V-A",
-        description="Shared 5 Mbit/s bottleneck, first path RTT 200 ms, second 20 ms, 500 KB: completion time vs buffer",
+        description="Shared 5 Mbit/s bottleneck, RTTs 200 ms (first path) and 20 ms, 500 KB: completion time vs buffer",
         x_name="buffer_pkts",
         x_label="Bottleneck queue (packets)",
         x_values=(5, 10, 20, 30, 40, 50, 60, 70, 83, 92),
@@ -368,7 +375,7 @@ EXPERIMENTS = [
         name="lisa-nonshared-buffer",
         paper=PAPER,
         figure="Fig. 8 (a, b), §V-A",
-        description="Two disjoint 5 Mbit/s, 40 ms bottlenecks, long file: R_ss and sum of cwnd at the last slow-start exit vs buffer",
+        description="Two disjoint 5 Mbit/s, 40 ms bottlenecks, long file: R_ss, sum of cwnd at last SS exit vs buffer",
         x_name="buffer_pkts",
         x_label="Bottleneck queue on each path (packets)",
         x_values=BUFFERS,
