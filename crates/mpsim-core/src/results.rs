@@ -130,7 +130,8 @@ pub struct MptcpConnectionResult {
     /// When the last subflow left slow start.
     pub all_left_slow_start_ns: Option<u64>,
     pub sum_cwnd_bytes_at_all_left_slow_start: Option<u64>,
-    /// R_ss of the LISA paper: retransmissions before the last subflow left slow start.
+    /// R_ss of the LISA paper: retransmissions of all subflows before the event at
+    /// which the last subflow left slow start.
     pub retransmits_before_all_left_slow_start: u64,
     pub reinjected_chunks: u64,
     /// Most bytes ever waiting out of order in the connection's receive buffer.

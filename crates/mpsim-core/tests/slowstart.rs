@@ -361,3 +361,40 @@ fn slow_start_configuration_is_validated() {
     let ss: SlowStartConfig = serde_json::from_str(r#"{"type":"css"}"#).unwrap();
     assert_eq!(ss, css());
 }
+
+#[test]
+fn r_ss_counts_the_retransmissions_of_subflows_that_left_slow_start_earlier() {
+    // LISA §V: R_ss is "the total number of retransmitted packets before the
+    // last subflow exits slow-start". Subflow 0 overshoots a 5 Mbit/s
+    // bottleneck with an 8-packet buffer, leaves slow start and recovers
+    // alone; subflow 1 joins 2 s after subflow 0 is established and leaves
+    // slow start on its own overshoot later. Every retransmission subflow 0
+    // sent in its first 2 s precedes that exit and counts.
+    let join_delay = 2 * S;
+    let build = |stop: u64| {
+        let mut cfg = shared_line(5_000_000, 8);
+        cfg.stop_time_ns = stop;
+        let mut m = mptcp(2, 3_000_000, Profile::Linux, SlowStartConfig::Standard);
+        m.join_delay_ns = join_delay;
+        m.trace = false;
+        cfg.mptcp_connections = vec![m];
+        cfg
+    };
+    let full = run(&build(60 * S)).unwrap();
+    let c = &full.mptcp_connections[0];
+    assert_eq!(c.bytes_delivered, 3_000_000);
+    let exit = c.all_left_slow_start_ns.expect("both left slow start");
+    let first_exit = c.subflows[0].flow.slow_start_exit_ns.unwrap();
+    assert!(
+        first_exit < join_delay && exit > join_delay + 100 * MS,
+        "exits {first_exit}, {exit}"
+    );
+    // The same run cut off before the join: identical up to then.
+    let early = run(&build(join_delay)).unwrap();
+    let e = &early.mptcp_connections[0];
+    let before_join = e.retransmits_fast + e.retransmits_rto;
+    assert!(before_join >= 2, "{before_join} retransmissions before the join");
+    let total = c.retransmits_fast + c.retransmits_rto;
+    let r_ss = c.retransmits_before_all_left_slow_start;
+    assert!(before_join <= r_ss && r_ss <= total, "{before_join} ≤ {r_ss} ≤ {total}");
+}

@@ -80,8 +80,9 @@ pub struct ConnectionStats {
     /// When the last subflow to do so left slow start.
     pub all_left_slow_start_at: Option<SimTime>,
     pub sum_cwnd_at_all_left_slow_start: u64,
-    /// Retransmissions on all subflows before the last left slow start
-    /// (R_ss of the LISA paper).
+    /// Retransmissions on all subflows before the event at which the last
+    /// left slow start (R_ss of the LISA paper), whichever subflow sent them
+    /// and whether or not that subflow was itself still in slow start.
     pub retransmits_before_all_left_slow_start: u64,
     /// Chunks queued for reinjection after a subflow's timeout or removal.
     pub reinjected_chunks: u64,
@@ -514,10 +515,23 @@ impl Connection {
         {
             self.stats.all_left_slow_start_at = Some(now);
             self.stats.sum_cwnd_at_all_left_slow_start = self.sum_cwnd();
+            // LISA §V: "the total number of retransmitted packets before the
+            // last subflow exits slow-start": every retransmission of every
+            // subflow so far, including those of subflows that left slow
+            // start earlier and are recovering while the last is still in it,
+            // but not those a subflow leaving now sent on the loss that ended
+            // its slow start (as a single TCP flow counts them).
             self.stats.retransmits_before_all_left_slow_start = self
                 .subflows
                 .iter()
-                .map(|s| s.sender.stats.retransmits_before_slow_start_exit)
+                .map(|s| {
+                    let st = &s.sender.stats;
+                    if st.slow_start_exit_at == Some(now) {
+                        st.retransmits_before_slow_start_exit
+                    } else {
+                        st.retransmits_fast + st.retransmits_rto
+                    }
+                })
                 .sum();
         }
     }

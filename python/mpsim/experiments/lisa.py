@@ -1,0 +1,430 @@
+"""Reproductions of the LISA paper (Barik et al., "LISA: A Linked Slow-Start Algorithm for MPTCP",
+ICC 2016), §IV-A / §V-A, Figs. 6–8: a multi-homed server sends to a client over two subflows.
+
+The paper's platform is the CORE emulator with Linux 3.14.22 and MPTCP v0.89.3, so the stack is the
+``linux`` profile: MSS 1460 B (a "constant 1.5 KByte packet size", 1500 B on the wire without timestamps),
+IW 10, ssthresh unlimited, SACK recovery (RFC 6675; Linux's PRR, TLP, early retransmit and HyStart are not
+modelled), the receiver ACKs every packet (footnote 3: "which is the case with Linux in slow-start"),
+min RTO 200 ms, and LIA in its kernel flavour. The bottleneck is 5 Mbit/s with a 40 ms base RTT (BDP
+25 000 B, "17 packets"); the paper gives only capacity and RTT, so the per-link delays are ours:
+non-bottleneck links 1 Gbit/s, 1 ms one way, and the bottleneck 19 ms one way.
+
+Joins: "we measured 3 RTTs before the second subflow begins with its IW" (§III). The second subflow's SYN
+leaves 3 base RTTs of the first path after the first subflow's SYN, times (1 + U[−0.25, 0.25]) per run,
+and the connection starts at U[0, 10 ms]: the emulator's timing noise that makes runs differ (there is
+no other randomness). The core counts ``join_delay_ns`` from the first subflow's establishment, one base
+RTT after its SYN, so that RTT is subtracted.
+
+Pooled queues (Figs. 6 c–d, 7a, 8c): the paper runs 10 transfers at each of the buffers 9, 17 and 30
+packets and plots their mean. Run r uses buffer [9, 17, 30][(r − 1) mod 3]; with 30 runs each point
+averages 10 runs of each buffer, and a quick mode with 6 runs averages 2 of each.
+
+CSS keeps its paper's defaults (con_ssthresh 65 535 B, 44.9 packets of 1460 B; α = 1.5; 2·MSS cap);
+GSAM gets the path's bottleneck rate (5 Mbit/s) and buffer (the run's B). docs/reproduction.md compares
+each experiment with the paper.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mpsim.experiments.base import (
+    MS,
+    CoreConfig,
+    Experiment,
+    Panel,
+    S,
+    add,
+    duplex,
+    hosts,
+    queue,
+    routers,
+    run_random,
+    transfer,
+)
+
+PAPER = "LISA: Barik et al., LISA: A Linked Slow-Start Algorithm for MPTCP, ICC 2016"
+MSS = 1460
+"""Payload of a full segment; 1500 B on the wire with the 40 B of IP and TCP headers."""
+KB = 1000
+ACCESS_BPS = 1_000_000_000
+ACCESS_DELAY_NS = 1 * MS
+BOTTLENECK_BPS = 5_000_000
+BOTTLENECK_DELAY_NS = 19 * MS
+BASE_RTT_NS = 2 * (ACCESS_DELAY_NS + BOTTLENECK_DELAY_NS)
+"""40 ms (§IV-A): 2·(1 + 19) ms without serialisation."""
+
+# Linux 3.14 as emulated: SACK with RFC 6675 recovery (PRR not modelled), no timestamps so that a full
+# segment is 1500 B on the wire, an ACK for every packet, IW 10, ssthresh unlimited, RTO 1 s initial,
+# 200 ms minimum.
+TCP: dict[str, Any] = {
+    "profile": "linux",
+    "mss": MSS,
+    "initial_cwnd_segments": 10,
+    "sack": True,
+    "recovery": "sack",
+    "timestamps": False,
+    "delayed_ack": False,
+    "initial_rto_ns": 1 * S,
+    "min_rto_ns": 200 * MS,
+}
+LIA_LINUX = {"type": "lia", "flavour": "linux"}
+"""MPTCP v0.89's default coupled congestion control, with the kernel's arithmetic."""
+
+JOIN_RTTS = 3
+JOIN_JITTER = 0.25
+START_JITTER_NS = 10 * MS
+POOLED_BUFFERS = (9, 17, 30)
+"""§V-A: the "good, medium and bad" buffers of Fig. 6(a, b), pooled in Figs. 6(c, d), 7(a), 8(c)."""
+
+LONG_FILE_BYTES = 2_000_000
+""""A long enough file" for the slow-start experiments (Figs. 6 a–b, 8 a–b): 3.2 s at 5 Mbit/s."""
+RUN_LIMIT_NS = 60 * S
+"""Every run ends when the measured transfer (and the competing flow, if any) completes; this cap is never
+reached (``incomplete`` would count it)."""
+FILE_SIZES_KB = (50, 100, 200, 300, 400, 500, 600, 700, 800, 900)
+QUICK_FILE_SIZES_KB = (50, 200, 300, 500, 900)
+BUFFERS = tuple(range(1, 35))
+QUICK_BUFFERS = (1, 4, 8, 12, 17, 24, 34)
+
+
+def pooled_buffer(run: int) -> int:
+    """The bottleneck buffer of run ``run`` (from 1) in a pooled experiment: 9, 17, 30, 9, …"""
+    return POOLED_BUFFERS[(run - 1) % len(POOLED_BUFFERS)]
+
+
+# ---------------------------------------------------------------------------------------------- topologies
+
+
+def _nic(host: str, nic: str, peer: str, rate_bps: int, delay_ns: int, queue_out: int = 1000) -> list[dict[str, Any]]:
+    """The links of interface ``host.nic`` to ``peer`` (named ``host.nic-peer`` and ``peer-host.nic``)."""
+    links = duplex(f"{host}.{nic}", peer, rate_bps, delay_ns, queue(queue_out), queue(1000))
+    for link in links:
+        for end in ("from", "to"):
+            if link[end] == f"{host}.{nic}":
+                link[end] = host
+    return links
+
+
+def _address(host: str, nic: str, peer: str) -> dict[str, Any]:
+    return {
+        "name": f"{host}.{nic}",
+        "node": host,
+        "out_link": f"{host}.{nic}-{peer}",
+        "in_link": f"{peer}-{host}.{nic}",
+    }
+
+
+def shared(
+    buffer_pkts: int,
+    eth_delays_ns: tuple[int, int] = (ACCESS_DELAY_NS, ACCESS_DELAY_NS),
+    bottleneck_delay_ns: int = BOTTLENECK_DELAY_NS,
+    competing_host: bool = False,
+) -> CoreConfig:
+    """Fig. 3: Server.eth0 and Server.eth1 (1 Gbit/s) → router Rc → Client over the client's 5 Mbit/s
+    downlink, the shared bottleneck with a drop-tail queue of ``buffer_pkts``. The ACK direction and every
+    other queue hold 1000 packets (never the constraint). With ``competing_host``, a host H (1 Gbit/s, 1 ms
+    to Rc) sends the competing TCP flow of Fig. 7(a) through the same downlink."""
+    links = [
+        *_nic("Server", "eth0", "Rc", ACCESS_BPS, eth_delays_ns[0]),
+        *_nic("Server", "eth1", "Rc", ACCESS_BPS, eth_delays_ns[1]),
+        *duplex("Rc", "Client", BOTTLENECK_BPS, bottleneck_delay_ns, queue(buffer_pkts), queue(1000)),
+    ]
+    names = ["Server", "Client"]
+    if competing_host:
+        links += duplex("H", "Rc", ACCESS_BPS, ACCESS_DELAY_NS)
+        names.append("H")
+    return {
+        "nodes": hosts(*names) + routers("Rc"),
+        "links": links,
+        "addresses": [_address("Server", "eth0", "Rc"), _address("Server", "eth1", "Rc")],
+    }
+
+
+def nonshared(buffer_pkts: int) -> CoreConfig:
+    """Fig. 4: Server.eth_i → R_i over a 5 Mbit/s, 19 ms server uplink with a drop-tail queue of
+    ``buffer_pkts`` (the two bottlenecks, one per subflow), then R_i → Client at 1 Gbit/s, 1 ms."""
+    links = []
+    for i, nic in ((1, "eth0"), (2, "eth1")):
+        links += _nic("Server", nic, f"R{i}", BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, queue_out=buffer_pkts)
+        links += duplex(f"R{i}", "Client", ACCESS_BPS, ACCESS_DELAY_NS)
+    return {
+        "nodes": hosts("Server", "Client") + routers("R1", "R2"),
+        "links": links,
+        "addresses": [_address("Server", "eth0", "R1"), _address("Server", "eth1", "R2")],
+    }
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+
+def _gsam(buffer_pkts: int) -> dict[str, Any]:
+    return {"bottleneck_rate_bps": BOTTLENECK_BPS, "bottleneck_buffer_pkts": buffer_pkts}
+
+
+def timing(experiment: str, run: int, rtt1_ns: int = BASE_RTT_NS) -> tuple[int, int]:
+    """(start, core join delay) of a run: start U[0, 10 ms]; the second SYN 3·RTT₁·(1 + U[−¼, ¼]) after
+    the first, i.e. that less one RTT₁ after the first subflow is established."""
+    rng = run_random(experiment, run)
+    start = int(rng.uniform(0.0, START_JITTER_NS))
+    syn_to_syn = round(JOIN_RTTS * rtt1_ns * (1.0 + rng.uniform(-JOIN_JITTER, JOIN_JITTER)))
+    return start, syn_to_syn - rtt1_ns
+
+
+def _measured(
+    cfg: CoreConfig,
+    experiment: str,
+    variant: str,
+    run: int,
+    size_bytes: int,
+    buffer_pkts: int,
+    rtt1_ns: int = BASE_RTT_NS,
+) -> int:
+    """Adds the measured transfer Server → Client; returns its start time."""
+    start, join_delay = timing(experiment, run, rtt1_ns)
+    kind, flow = transfer(
+        variant,
+        "measured",
+        ["Server.eth0", "Server.eth1"],
+        ["Client"],
+        size_bytes,
+        start,
+        TCP,
+        join_delay,
+        gsam=_gsam(buffer_pkts),
+    )
+    if kind == "mptcp_connections":
+        flow["cc"] = dict(LIA_LINUX)
+    add(cfg, (kind, flow))
+    cfg["stop_when_complete"] = ["measured"]
+    return start
+
+
+def _slow_start_run(topology: CoreConfig, experiment: str, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
+    cfg: CoreConfig = {"seed": run, **topology}
+    start = _measured(cfg, experiment, variant, run, LONG_FILE_BYTES, buffer_pkts)
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+    return cfg
+
+
+def _file_run(
+    topology: CoreConfig, experiment: str, size_kb: int, buffer_pkts: int, variant: str, run: int
+) -> CoreConfig:
+    cfg: CoreConfig = {"seed": run, **topology}
+    start = _measured(cfg, experiment, variant, run, size_kb * KB, buffer_pkts)
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+    return cfg
+
+
+def _lisa_shared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
+    return _slow_start_run(shared(int(x)), "lisa-shared-buffer", int(x), variant, run)
+
+
+def _lisa_shared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
+    b = pooled_buffer(run)
+    return _file_run(shared(b), "lisa-shared-filesize", int(x), b, variant, run)
+
+
+def _lisa_competing(x: Any, variant: str, run: int) -> CoreConfig:
+    """Fig. 7(a): a Reno flow H → Client of the same size starts U[0, 1 RTT] after the measured transfer."""
+    b = pooled_buffer(run)
+    cfg: CoreConfig = {"seed": run, **shared(b, competing_host=True)}
+    start = _measured(cfg, "lisa-competing", variant, run, int(x) * KB, b)
+    offset = int(run_random("lisa-competing", run, "competing").uniform(0.0, BASE_RTT_NS))
+    add(cfg, transfer("tcp", "competing", ["H"], ["Client"], int(x) * KB, start + offset, TCP))
+    cfg["stop_when_complete"] = ["measured", "competing"]
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+    return cfg
+
+
+HETERO_ETH_DELAYS_NS = (95 * MS, 5 * MS)
+HETERO_BOTTLENECK_DELAY_NS = 5 * MS
+HETERO_RTT1_NS = 2 * (HETERO_ETH_DELAYS_NS[0] + HETERO_BOTTLENECK_DELAY_NS)
+"""200 ms: the first subflow's path; the second's is 2·(5 + 5) = 20 ms."""
+HETERO_FILE_KB = 500
+
+
+def _lisa_hetero_rtt(x: Any, variant: str, run: int) -> CoreConfig:
+    b = int(x)
+    topo = shared(b, eth_delays_ns=HETERO_ETH_DELAYS_NS, bottleneck_delay_ns=HETERO_BOTTLENECK_DELAY_NS)
+    cfg: CoreConfig = {"seed": run, **topo}
+    start = _measured(cfg, "lisa-hetero-rtt", variant, run, HETERO_FILE_KB * KB, b, HETERO_RTT1_NS)
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+    return cfg
+
+
+def _lisa_nonshared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
+    return _slow_start_run(nonshared(int(x)), "lisa-nonshared-buffer", int(x), variant, run)
+
+
+def _lisa_nonshared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
+    b = pooled_buffer(run)
+    return _file_run(nonshared(b), "lisa-nonshared-filesize", int(x), b, variant, run)
+
+
+FAVOURABLE_BUFFER_PKTS = 20
+"""§V-A: "a separate test was run for a favorable buffer size of 20 packets"."""
+
+
+def _lisa_nonshared_filesize_b20(x: Any, variant: str, run: int) -> CoreConfig:
+    b = FAVOURABLE_BUFFER_PKTS
+    return _file_run(nonshared(b), "lisa-nonshared-filesize-b20", int(x), b, variant, run)
+
+
+R_SS = Panel("r_ss", "Retransmissions before the last subflow leaves slow start, R_ss (packets)")
+CWND_SS = Panel("sum_cwnd_ss_exit_pkts", "Sum of cwnd when the last subflow leaves slow start (packets)")
+FCT = Panel("fct_s", "Mean completion time (s)")
+RETX = Panel("retransmissions", "Retransmissions, R (packets)")
+COMPETING_RETX = Panel("competing_retransmissions", "Retransmissions of the competing TCP flow (packets)")
+
+POOLED_NOTE = (
+    "Buffers 9, 17 and 30 packets are pooled: run r uses [9, 17, 30][(r - 1) mod 3], "
+    "so each point is the mean of 10 runs of each buffer (2 of each in quick mode)."
+)
+TIMING_NOTE = (
+    "Runs differ only in their start (U[0, 10 ms]) and join time (second SYN 3 RTT x (1 + U[-0.25, 0.25]) after "
+    "the first), standing in for the emulator's timing noise."
+)
+
+EXPERIMENTS = [
+    Experiment(
+        name="lisa-shared-buffer",
+        paper=PAPER,
+        figure="Fig. 6 (a, b), §V-A",
+        description="Shared 5 Mbit/s, 40 ms bottleneck, long file: R_ss and sum of cwnd at the last SS exit vs buffer",
+        x_name="buffer_pkts",
+        x_label="Bottleneck queue (packets)",
+        x_values=BUFFERS,
+        quick_x_values=QUICK_BUFFERS,
+        build=_lisa_shared_buffer,
+        panels=(R_SS, CWND_SS),
+        claims=(
+            "LISA has fewer retransmissions before the last slow-start exit (R_ss) than MPTCP at every buffer "
+            "except the very small ones.",
+            "Below 8 packets the first subflow leaves slow start before the join, and LISA's R_ss is like MPTCP's.",
+            "LISA has a larger total cwnd at the end of slow start for almost all buffer sizes.",
+        ),
+        notes=(
+            "A 2 MB file (the run ends when it completes); only the slow-start phase is reported.",
+            TIMING_NOTE,
+        ),
+    ),
+    Experiment(
+        name="lisa-shared-filesize",
+        paper=PAPER,
+        figure="Fig. 6 (c, d), §V-A",
+        description="Shared bottleneck, buffers 9/17/30 pooled: completion time and retransmissions vs file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=FILE_SIZES_KB,
+        quick_x_values=QUICK_FILE_SIZES_KB,
+        build=_lisa_shared_filesize,
+        panels=(FCT, RETX),
+        claims=(
+            "LISA completes up to 17 % sooner than MPTCP (300 KB), and more than 10 % sooner for files up to 500 KB.",
+            "Up to 200 KB LISA gives no gain: there is only one subflow.",
+            "Above 500 KB the gain decreases as congestion avoidance weighs more.",
+        ),
+        runs=30,
+        quick_runs=6,
+        notes=(POOLED_NOTE, TIMING_NOTE),
+    ),
+    Experiment(
+        name="lisa-competing",
+        paper=PAPER,
+        figure="Fig. 7 (a), §V-A",
+        description="Shared bottleneck with a competing Reno flow of the same size: its retransmissions vs file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=FILE_SIZES_KB,
+        quick_x_values=QUICK_FILE_SIZES_KB,
+        build=_lisa_competing,
+        panels=(COMPETING_RETX, FCT),
+        claims=("The competing TCP flow has fewer retransmissions when the multipath transfer uses LISA.",),
+        runs=30,
+        quick_runs=6,
+        notes=(
+            "The competing Reno flow (IW 10, SACK) goes from an extra host H (1 Gbit/s, 1 ms to Rc) to the client, "
+            "transfers the same file size and starts U[0, 40 ms] after the multipath transfer.",
+            POOLED_NOTE,
+            TIMING_NOTE,
+        ),
+    ),
+    Experiment(
+        name="lisa-hetero-rtt",
+        paper=PAPER,
+        figure="Fig. 7 (b), §V-A",
+        description="Shared 5 Mbit/s bottleneck, RTTs 200 ms (first path) and 20 ms, 500 KB: completion time vs buffer",
+        x_name="buffer_pkts",
+        x_label="Bottleneck queue (packets)",
+        x_values=(5, 10, 20, 30, 40, 50, 60, 70, 83, 92),
+        quick_x_values=(5, 20, 50, 92),
+        build=_lisa_hetero_rtt,
+        panels=(FCT,),
+        claims=(
+            "Giving packets to the shorter-RTT subflow costs LISA a little completion time, a very small difference.",
+        ),
+        notes=(
+            "Server.eth0-Rc 95 ms, Server.eth1-Rc 5 ms, Rc-Client 5 Mbit/s 5 ms: RTTs 200 and 20 ms, BDPs 83 and 8 "
+            "packets. The join comes 3 x 200 ms after the first SYN.",
+            TIMING_NOTE,
+        ),
+    ),
+    Experiment(
+        name="lisa-nonshared-buffer",
+        paper=PAPER,
+        figure="Fig. 8 (a, b), §V-A",
+        description="Two disjoint 5 Mbit/s, 40 ms bottlenecks, long file: R_ss, sum of cwnd at last SS exit vs buffer",
+        x_name="buffer_pkts",
+        x_label="Bottleneck queue on each path (packets)",
+        x_values=BUFFERS,
+        quick_x_values=QUICK_BUFFERS,
+        build=_lisa_nonshared_buffer,
+        panels=(R_SS, CWND_SS),
+        claims=(
+            "LISA lowers R_ss by limiting the overshoot, but only for a distinct set of buffer sizes.",
+            "The total cwnd at the end of slow start shows no clear trend.",
+        ),
+        notes=(
+            "The grid 1..34 is the shared case's; the paper gives no range.",
+            "A 2 MB file (the run ends when it completes); only the slow-start phase is reported.",
+            TIMING_NOTE,
+        ),
+    ),
+    Experiment(
+        name="lisa-nonshared-filesize",
+        paper=PAPER,
+        figure="Fig. 8 (c), §V-A",
+        description="Two disjoint bottlenecks, buffers 9/17/30 pooled: completion time vs file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=FILE_SIZES_KB,
+        quick_x_values=QUICK_FILE_SIZES_KB,
+        build=_lisa_nonshared_filesize,
+        panels=(FCT, RETX),
+        claims=("With the buffers pooled, LISA's completion time shows no clear trend against MPTCP's.",),
+        runs=30,
+        quick_runs=6,
+        notes=(POOLED_NOTE, TIMING_NOTE),
+    ),
+    Experiment(
+        name="lisa-nonshared-filesize-b20",
+        paper=PAPER,
+        figure="Fig. 8 (c), second series (shown here as a panel 8(d)), §V-A",
+        description="Two disjoint bottlenecks, buffer 20 packets: completion time vs file size",
+        x_name="file_size_kb",
+        x_label="File size (KB)",
+        x_values=FILE_SIZES_KB,
+        quick_x_values=QUICK_FILE_SIZES_KB,
+        build=_lisa_nonshared_filesize_b20,
+        panels=(FCT, RETX),
+        claims=(
+            "At the favourable buffer of 20 packets LISA's transfer time is consistently smaller than MPTCP's.",
+            "LISA does not harm transfer delay with non-shared bottlenecks.",
+        ),
+        notes=(
+            "The paper's text puts this series and the pooled one both in Fig. 8(c); here it is its own experiment.",
+            TIMING_NOTE,
+        ),
+    ),
+]
