@@ -411,6 +411,9 @@ class Scenario(Model):
     link_changes: list[LinkChange] = []
     flows: list[Flow] = []
     trace: Trace = Trace()
+    stop_when_complete: list[str] = []
+    """Names of TCP / MPTCP flows: the run ends as soon as they have all completed, even while
+    long-lived or UDP background traffic goes on (their results are what they would be anyway)."""
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -534,6 +537,8 @@ class Scenario(Model):
             "mptcp_connections": mptcp,
             "trace": trace,
         }
+        if self.stop_when_complete:
+            cfg["stop_when_complete"] = list(self.stop_when_complete)
         return cfg, paths
 
 

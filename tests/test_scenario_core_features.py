@@ -1,4 +1,4 @@
-"""Subflow events reach the core from a scenario: a second path added later carries data only after it."""
+"""Core features reach the core from a scenario file: subflow events and stop_when_complete."""
 
 from __future__ import annotations
 
@@ -41,3 +41,32 @@ def test_a_path_added_at_one_second_carries_data_and_shortens_the_transfer() -> 
     assert second["added_ns"] == 1_000_000_000
     assert second["bytes_received"] > 0
     assert added["fct_ns"] < alone["fct_ns"]  # type: ignore[operator]
+
+
+def test_stop_when_complete_ends_the_run_with_the_named_flow() -> None:
+    text = (
+        SCENARIO.replace("EVENTS", "")
+        + """
+[[flows]]
+name = "bulk"
+type = "tcp"
+src = "S0.2"
+dst = "D0"
+cc = "reno"
+"""
+    )
+    data = tomllib.loads(text)
+    full = mpsim.run(mpsim.Scenario.from_dict(data)).raw
+    data["stop_when_complete"] = ["m"]
+    early = mpsim.run(mpsim.Scenario.from_dict(data)).raw
+    (m_full,) = full["mptcp_connections"]
+    (m_early,) = early["mptcp_connections"]
+    assert early["end_time_ns"] == m_full["completed_ns"] < full["end_time_ns"]
+    assert m_early == m_full
+    data["stop_when_complete"] = ["nope"]
+    try:
+        mpsim.Scenario.from_dict(data)
+    except mpsim.ConfigError as e:
+        assert "stop_when_complete[0]: unknown flow or connection 'nope'" in str(e)
+    else:
+        raise AssertionError("an unknown name must be rejected")
