@@ -1,9 +1,6 @@
-//! The event queue: a binary min-heap ordered by (time, insertion sequence),
-//! so events at the same instant run in the order they were scheduled and a
-//! run never depends on anything but its inputs.
-
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+//! The event queue: a min-priority queue ordered by (time, insertion
+//! sequence), so events at the same instant run in the order they were
+//! scheduled and a run never depends on anything but its inputs.
 
 use crate::ids::{LinkId, PacketId};
 use crate::time::SimTime;
@@ -31,35 +28,89 @@ pub enum Event {
     SubflowEvent(u32, u16),
 }
 
+/// One pending event and its key: the time in the high 64 bits, the
+/// insertion sequence number in the low 64, so that comparing keys as
+/// integers is comparing (time, sequence).
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    time: SimTime,
-    seq: u64,
+struct Slot {
+    key: u128,
     event: Event,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest entry.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
-    }
+#[inline]
+fn key_of(time: SimTime, seq: u64) -> u128 {
+    (u128::from(time.nanos()) << 64) | u128::from(seq)
 }
 
-#[derive(Debug, Default)]
+#[inline]
+fn time_of(key: u128) -> SimTime {
+    SimTime((key >> 64) as u64)
+}
+
+/// Number of buckets: one per bit of the key.
+const BUCKETS: usize = 128;
+
+/// The bucket of `key` relative to `base` (`key > base`): the position of the
+/// highest bit in which they differ.
+#[inline]
+fn bucket_of(key: u128, base: u128) -> usize {
+    debug_assert!(key > base);
+    127 - (key ^ base).leading_zeros() as usize
+}
+
+/// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for
+/// the shortest path problem", J. ACM 37(2), 1990) over the 128-bit keys
+/// (time, sequence).
+///
+/// Every key is unique (sequence numbers are) and larger than `base`, the key
+/// of the last event popped. A key sits in bucket `b` when the highest bit in
+/// which it differs from `base` is bit `b`; since it is larger than `base`,
+/// it has a 1 there where `base` has a 0 and agrees with `base` above, so
+/// every key in bucket `b` is smaller than every key in a higher bucket and
+/// the lowest non-empty bucket holds the minimum. Popping takes that minimum,
+/// makes it the new `base` and moves the rest of its bucket into strictly
+/// lower buckets (they agree with the new base on bit `b` and above); the
+/// higher buckets stay valid because the new base agrees with the old one
+/// above bit `b`. So each pop costs one pass over one bucket and no
+/// comparisons between events, and an event moves at most once per bit.
+///
+/// The engine never schedules before the current time, and an event at the
+/// current time gets a larger sequence number than the one just popped, so
+/// keys only grow. Scheduling in the past would still be served exactly in
+/// (time, sequence) order: the heap re-files its events around a lower base
+/// (a slow path, never taken by the engine).
+///
+/// The minimum is kept up to date at every operation so that
+/// [`EventQueue::peek_time`] is O(1) and takes `&self`. Buckets keep their
+/// capacity, so the queue does not allocate in steady state.
+#[derive(Debug)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    buckets: [Vec<Slot>; BUCKETS],
+    /// Bit `b` set iff bucket `b` is non-empty.
+    occupied: u128,
+    /// Key of the last event popped (0 before the first pop; sequence
+    /// numbers start at 1 so that every key is larger than it).
+    base: u128,
+    /// The smallest key held, `u128::MAX` when empty.
+    min: u128,
+    len: usize,
     next_seq: u64,
+    /// Reused by the re-filing slow path.
+    scratch: Vec<Slot>,
+}
+
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            buckets: std::array::from_fn(|_| Vec::new()),
+            occupied: 0,
+            base: 0,
+            min: u128::MAX,
+            len: 0,
+            next_seq: 1,
+            scratch: Vec::new(),
+        }
+    }
 }
 
 impl EventQueue {
@@ -67,27 +118,86 @@ impl EventQueue {
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        let key = key_of(time, seq);
+        if key < self.base {
+            self.lower_base(key - 1);
+        }
+        self.file(Slot { key, event });
+        self.min = self.min.min(key);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn file(&mut self, slot: Slot) {
+        let b = bucket_of(slot.key, self.base);
+        self.buckets[b].push(slot);
+        self.occupied |= 1 << b;
+    }
+
+    /// Re-files every event around `base`, which is below all of them: for an
+    /// event scheduled before the last one popped.
+    #[cold]
+    fn lower_base(&mut self, base: u128) {
+        let mut all = std::mem::take(&mut self.scratch);
+        for bucket in self.buckets.iter_mut() {
+            all.append(bucket);
+        }
+        self.occupied = 0;
+        self.base = base;
+        for slot in all.drain(..) {
+            self.file(slot);
+        }
+        self.scratch = all;
     }
 
     /// Removes and returns the earliest event.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        if self.len == 0 {
+            return None;
+        }
+        let m = self.min;
+        let b = self.occupied.trailing_zeros() as usize;
+        // The lowest bucket holds the minimum; the others in it move down
+        // around the new base, and the smallest of them is the next minimum
+        // (all are below anything in higher buckets).
+        let mut bucket = std::mem::take(&mut self.buckets[b]);
+        self.occupied &= !(1 << b);
+        self.base = m;
+        let mut event = Event::TraceSample;
+        let mut next = u128::MAX;
+        for slot in bucket.drain(..) {
+            if slot.key == m {
+                event = slot.event;
+            } else {
+                next = next.min(slot.key);
+                self.file(slot);
+            }
+        }
+        self.buckets[b] = bucket;
+        self.len -= 1;
+        if next == u128::MAX && self.occupied != 0 {
+            // The bucket held only the minimum: the next one is the smallest
+            // key of the lowest bucket left.
+            let lowest = &self.buckets[self.occupied.trailing_zeros() as usize];
+            next = lowest.iter().map(|s| s.key).min().expect("occupied bucket");
+        }
+        self.min = next;
+        Some((time_of(m), event))
     }
 
     /// The time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        (self.len > 0).then(|| time_of(self.min))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len == 0
     }
 }
 
@@ -114,5 +224,179 @@ mod tests {
                 (SimTime(5), Event::UdpSource(2)),
             ]
         );
+    }
+
+    #[test]
+    fn empty_queue() {
+        let mut q = EventQueue::default();
+        assert!(q.is_empty());
+        assert_eq!(q.peek_time(), None);
+        assert_eq!(q.pop(), None);
+        q.schedule(SimTime(7), Event::TraceSample);
+        assert_eq!((q.len(), q.peek_time()), (1, Some(SimTime(7))));
+        assert_eq!(q.pop(), Some((SimTime(7), Event::TraceSample)));
+        assert!(q.is_empty());
+        assert_eq!(q.peek_time(), None);
+    }
+
+    #[test]
+    fn extreme_times() {
+        let mut q = EventQueue::default();
+        q.schedule(SimTime::NEVER, Event::UdpSource(0));
+        q.schedule(SimTime::ZERO, Event::UdpSource(1));
+        q.schedule(SimTime::NEVER, Event::UdpSource(2));
+        q.schedule(SimTime(1 << 63), Event::UdpSource(3));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (SimTime::ZERO, Event::UdpSource(1)),
+                (SimTime(1 << 63), Event::UdpSource(3)),
+                (SimTime::NEVER, Event::UdpSource(0)),
+                (SimTime::NEVER, Event::UdpSource(2)),
+            ]
+        );
+    }
+
+    #[test]
+    fn event_scheduled_before_the_last_pop_still_comes_first() {
+        let mut q = EventQueue::default();
+        for (i, t) in [10, 20, 20, 30].into_iter().enumerate() {
+            q.schedule(SimTime(t), Event::UdpSource(i as u32));
+        }
+        assert_eq!(q.pop(), Some((SimTime(10), Event::UdpSource(0))));
+        q.schedule(SimTime(5), Event::UdpSource(4));
+        q.schedule(SimTime(20), Event::UdpSource(5));
+        assert_eq!(q.peek_time(), Some(SimTime(5)));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (SimTime(5), Event::UdpSource(4)),
+                (SimTime(20), Event::UdpSource(1)),
+                (SimTime(20), Event::UdpSource(2)),
+                (SimTime(20), Event::UdpSource(5)),
+                (SimTime(30), Event::UdpSource(3)),
+            ]
+        );
+    }
+
+    #[test]
+    fn buffers_are_reused_not_shrunk() {
+        // A hold run (pop one, schedule it again later) with 1 000 pending:
+        // no bucket ever gives back capacity, and since a bucket never holds
+        // more than the 1 000 events, it grows by doubling at most 10 times
+        // (up to 1 024 slots), however long the run.
+        let mut q = EventQueue::default();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut step = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % 1_000_000
+        };
+        for i in 0..1000 {
+            q.schedule(SimTime(step()), Event::UdpSource(i));
+        }
+        let capacities = |q: &EventQueue| q.buckets.iter().map(Vec::capacity).collect::<Vec<_>>();
+        let mut before = capacities(&q);
+        let mut growths = 0;
+        for _ in 0..200_000 {
+            let (t, e) = q.pop().unwrap();
+            q.schedule(SimTime(t.nanos() + step()), e);
+            let after = capacities(&q);
+            for (b, a) in before.iter().zip(&after) {
+                assert!(a >= b, "a bucket shrank from {b} to {a}");
+                growths += (a > b) as usize;
+            }
+            before = after;
+        }
+        assert!(before.iter().all(|&c| c <= 1024));
+        assert!(growths <= BUCKETS * 10, "{growths} growths");
+        assert_eq!(q.len(), 1000);
+    }
+
+    /// One step of a random run: schedule at an offset from the time of the
+    /// last event popped (negative: in the past), or pop.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Schedule(i64),
+        Pop,
+    }
+
+    /// Replays `ops` on the queue and on a reference (a Vec kept sorted by
+    /// (time, sequence)) and asserts that every pop, peek and length agree.
+    fn check_against_sorted_vec(ops: &[Op]) -> Result<(), proptest::test_runner::TestCaseError> {
+        use proptest::prelude::*;
+        let mut q = EventQueue::default();
+        let mut reference: Vec<(u64, u32)> = Vec::new();
+        let mut now = 0u64;
+        let mut seq = 0u32;
+        for op in ops {
+            match *op {
+                Op::Schedule(offset) => {
+                    let t = now.saturating_add_signed(offset);
+                    q.schedule(SimTime(t), Event::UdpSource(seq));
+                    let at = reference.partition_point(|&(rt, _)| rt <= t);
+                    reference.insert(at, (t, seq));
+                    seq += 1;
+                }
+                Op::Pop => {
+                    let expected = (!reference.is_empty()).then(|| reference.remove(0));
+                    let got = q.pop();
+                    prop_assert_eq!(got, expected.map(|(t, s)| (SimTime(t), Event::UdpSource(s))));
+                    if let Some((t, _)) = expected {
+                        now = t;
+                    }
+                }
+            }
+            prop_assert_eq!(q.len(), reference.len());
+            prop_assert_eq!(q.is_empty(), reference.is_empty());
+            prop_assert_eq!(q.peek_time(), reference.first().map(|&(t, _)| SimTime(t)));
+        }
+        while let Some(&(t, s)) = reference.first() {
+            reference.remove(0);
+            prop_assert_eq!(q.pop(), Some((SimTime(t), Event::UdpSource(s))));
+        }
+        prop_assert_eq!(q.pop(), None);
+        Ok(())
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Offsets as the engine makes them: never in the past, often zero
+        /// (equal times), small, or spread over many orders of magnitude.
+        fn forward_offset() -> impl Strategy<Value = i64> {
+            prop_oneof![
+                2 => Just(0i64),
+                3 => 0i64..4,
+                3 => 0i64..2_000,
+                2 => (0u32..40).prop_flat_map(|bits| 0i64..(1i64 << bits) + 1),
+            ]
+        }
+
+        fn ops(offset: impl Strategy<Value = i64>) -> impl Strategy<Value = Vec<Op>> {
+            prop::collection::vec(
+                prop_oneof![3 => offset.prop_map(Op::Schedule), 2 => Just(Op::Pop)],
+                0..400,
+            )
+        }
+
+        proptest! {
+            #[test]
+            fn pops_in_exact_time_then_sequence_order(ops in ops(forward_offset())) {
+                check_against_sorted_vec(&ops)?;
+            }
+
+            #[test]
+            fn also_when_scheduling_in_the_past(ops in ops(prop_oneof![
+                3 => forward_offset(),
+                1 => -2_000i64..0,
+            ])) {
+                check_against_sorted_vec(&ops)?;
+            }
+        }
     }
 }
