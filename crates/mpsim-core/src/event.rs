@@ -28,71 +28,70 @@ pub enum Event {
     SubflowEvent(u32, u16),
 }
 
-/// One pending event and its key: the time in the high 64 bits, the
-/// insertion sequence number in the low 64, so that comparing keys as
-/// integers is comparing (time, sequence).
+/// One pending event.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    key: u128,
+    /// When it happens, in nanoseconds.
+    time: u64,
+    /// Insertion sequence number: breaks ties between equal times.
+    seq: u64,
     event: Event,
 }
 
-#[inline]
-fn key_of(time: SimTime, seq: u64) -> u128 {
-    (u128::from(time.nanos()) << 64) | u128::from(seq)
-}
+/// Number of buckets for times after the base: one per bit of the time.
+const BUCKETS: usize = 64;
 
+/// The bucket of `time` relative to `base` (`time > base`): the position of
+/// the highest bit in which they differ.
 #[inline]
-fn time_of(key: u128) -> SimTime {
-    SimTime((key >> 64) as u64)
-}
-
-/// Number of buckets: one per bit of the key.
-const BUCKETS: usize = 128;
-
-/// The bucket of `key` relative to `base` (`key > base`): the position of the
-/// highest bit in which they differ.
-#[inline]
-fn bucket_of(key: u128, base: u128) -> usize {
-    debug_assert!(key > base);
-    127 - (key ^ base).leading_zeros() as usize
+fn bucket_of(time: u64, base: u64) -> usize {
+    debug_assert!(time > base);
+    63 - (time ^ base).leading_zeros() as usize
 }
 
 /// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for
-/// the shortest path problem", J. ACM 37(2), 1990) over the 128-bit keys
-/// (time, sequence).
+/// the shortest path problem", J. ACM 37(2), 1990) over event times, with a
+/// first-in-first-out list for the events at the current time.
 ///
-/// Every key is unique (sequence numbers are) and larger than `base`, the key
-/// of the last event popped. A key sits in bucket `b` when the highest bit in
-/// which it differs from `base` is bit `b`; since it is larger than `base`,
+/// `base` is the time of the last event popped and no event is earlier.
+/// Events at `base` wait in `now`; an event at a later time sits in bucket
+/// `b` when the highest bit in which its time differs from `base` is bit `b`:
 /// it has a 1 there where `base` has a 0 and agrees with `base` above, so
-/// every key in bucket `b` is smaller than every key in a higher bucket and
-/// the lowest non-empty bucket holds the minimum. Popping takes that minimum,
-/// makes it the new `base` and moves the rest of its bucket into strictly
-/// lower buckets (they agree with the new base on bit `b` and above); the
-/// higher buckets stay valid because the new base agrees with the old one
-/// above bit `b`. So each pop costs one pass over one bucket and no
-/// comparisons between events, and an event moves at most once per bit.
+/// every time in bucket `b` is earlier than every time in a higher bucket and
+/// the lowest non-empty bucket holds the earliest time. When `now` runs dry,
+/// popping takes that earliest time as the new `base` and walks its bucket
+/// once: the events at that time go to `now`, the others into strictly lower
+/// buckets (they agree with the new base on bit `b` and above); the higher
+/// buckets stay valid because the new base agrees with the old one above bit
+/// `b`. So a pop costs one pass over one bucket and no comparisons between
+/// events, and an event moves at most once per bit of its time.
 ///
-/// The engine never schedules before the current time, and an event at the
-/// current time gets a larger sequence number than the one just popped, so
-/// keys only grow. Scheduling in the past would still be served exactly in
-/// (time, sequence) order: the heap re-files its events around a lower base
-/// (a slow path, never taken by the engine).
+/// Ties are served in insertion order without comparing sequence numbers:
+/// every list holds its events in increasing sequence. A new event has the
+/// largest sequence number yet and goes to the back of its list, and walking
+/// a bucket appends to lists that are empty (all below the lowest non-empty
+/// bucket, `now` drained), keeping the walk's order.
 ///
-/// The minimum is kept up to date at every operation so that
-/// [`EventQueue::peek_time`] is O(1) and takes `&self`. Buckets keep their
+/// The engine never schedules before the current time. Scheduling in the
+/// past would still be served exactly in (time, sequence) order: the heap
+/// re-files its events around a lower base (a slow path, never taken by the
+/// engine).
+///
+/// The earliest time is kept up to date at every operation so that
+/// [`EventQueue::peek_time`] is O(1) and takes `&self`. Lists keep their
 /// capacity, so the queue does not allocate in steady state.
 #[derive(Debug)]
 pub struct EventQueue {
+    /// Events at `base`, in sequence order, from `now_head` on.
+    now: Vec<Slot>,
+    now_head: usize,
     buckets: [Vec<Slot>; BUCKETS],
     /// Bit `b` set iff bucket `b` is non-empty.
-    occupied: u128,
-    /// Key of the last event popped (0 before the first pop; sequence
-    /// numbers start at 1 so that every key is larger than it).
-    base: u128,
-    /// The smallest key held, `u128::MAX` when empty.
-    min: u128,
+    occupied: u64,
+    /// Time of the last event popped, in nanoseconds (0 before the first).
+    base: u64,
+    /// The earliest time held, in nanoseconds; `u64::MAX` when empty.
+    min: u64,
     len: usize,
     next_seq: u64,
     /// Reused by the re-filing slow path.
@@ -102,12 +101,14 @@ pub struct EventQueue {
 impl Default for EventQueue {
     fn default() -> Self {
         EventQueue {
+            now: Vec::new(),
+            now_head: 0,
             buckets: std::array::from_fn(|_| Vec::new()),
             occupied: 0,
             base: 0,
-            min: u128::MAX,
+            min: u64::MAX,
             len: 0,
-            next_seq: 1,
+            next_seq: 0,
             scratch: Vec::new(),
         }
     }
@@ -118,30 +119,39 @@ impl EventQueue {
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        let key = key_of(time, seq);
-        if key < self.base {
-            self.lower_base(key - 1);
+        let time = time.nanos();
+        if time < self.base {
+            self.lower_base(time);
         }
-        self.file(Slot { key, event });
-        self.min = self.min.min(key);
+        self.file(Slot { time, seq, event });
+        self.min = self.min.min(time);
         self.len += 1;
     }
 
     #[inline]
     fn file(&mut self, slot: Slot) {
-        let b = bucket_of(slot.key, self.base);
-        self.buckets[b].push(slot);
-        self.occupied |= 1 << b;
+        if slot.time == self.base {
+            self.now.push(slot);
+        } else {
+            let b = bucket_of(slot.time, self.base);
+            self.buckets[b].push(slot);
+            self.occupied |= 1 << b;
+        }
     }
 
-    /// Re-files every event around `base`, which is below all of them: for an
+    /// Re-files every event around `base`, earlier than all of them: for an
     /// event scheduled before the last one popped.
     #[cold]
-    fn lower_base(&mut self, base: u128) {
+    fn lower_base(&mut self, base: u64) {
         let mut all = std::mem::take(&mut self.scratch);
+        all.extend(self.now.drain(self.now_head..));
+        self.now.clear();
+        self.now_head = 0;
         for bucket in self.buckets.iter_mut() {
             all.append(bucket);
         }
+        // Each list is in sequence order; their concatenation is not.
+        all.sort_unstable_by_key(|s| s.seq);
         self.occupied = 0;
         self.base = base;
         for slot in all.drain(..) {
@@ -156,40 +166,49 @@ impl EventQueue {
         if self.len == 0 {
             return None;
         }
+        if self.now_head == self.now.len() {
+            self.advance();
+        }
+        let slot = self.now[self.now_head];
+        self.now_head += 1;
+        self.len -= 1;
+        if self.now_head == self.now.len() {
+            self.now.clear();
+            self.now_head = 0;
+            self.min = self.next_min();
+        }
+        Some((SimTime(slot.time), slot.event))
+    }
+
+    /// With `now` empty and events left: makes the earliest time the base
+    /// and moves the lowest bucket, which holds it, down.
+    #[inline]
+    fn advance(&mut self) {
         let m = self.min;
         let b = self.occupied.trailing_zeros() as usize;
-        // The lowest bucket holds the minimum; the others in it move down
-        // around the new base, and the smallest of them is the next minimum
-        // (all are below anything in higher buckets).
         let mut bucket = std::mem::take(&mut self.buckets[b]);
         self.occupied &= !(1 << b);
         self.base = m;
-        let mut event = Event::TraceSample;
-        let mut next = u128::MAX;
         for slot in bucket.drain(..) {
-            if slot.key == m {
-                event = slot.event;
-            } else {
-                next = next.min(slot.key);
-                self.file(slot);
-            }
+            self.file(slot);
         }
         self.buckets[b] = bucket;
-        self.len -= 1;
-        if next == u128::MAX && self.occupied != 0 {
-            // The bucket held only the minimum: the next one is the smallest
-            // key of the lowest bucket left.
-            let lowest = &self.buckets[self.occupied.trailing_zeros() as usize];
-            next = lowest.iter().map(|s| s.key).min().expect("occupied bucket");
+    }
+
+    /// The earliest time held once `now` is empty.
+    #[inline]
+    fn next_min(&self) -> u64 {
+        if self.occupied == 0 {
+            return u64::MAX;
         }
-        self.min = next;
-        Some((time_of(m), event))
+        let lowest = &self.buckets[self.occupied.trailing_zeros() as usize];
+        lowest.iter().map(|s| s.time).min().expect("occupied bucket")
     }
 
     /// The time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        (self.len > 0).then(|| time_of(self.min))
+        (self.len > 0).then_some(SimTime(self.min))
     }
 
     pub fn len(&self) -> usize {
@@ -298,7 +317,11 @@ mod tests {
         for i in 0..1000 {
             q.schedule(SimTime(step()), Event::UdpSource(i));
         }
-        let capacities = |q: &EventQueue| q.buckets.iter().map(Vec::capacity).collect::<Vec<_>>();
+        let capacities = |q: &EventQueue| {
+            let mut c: Vec<_> = q.buckets.iter().map(Vec::capacity).collect();
+            c.push(q.now.capacity());
+            c
+        };
         let mut before = capacities(&q);
         let mut growths = 0;
         for _ in 0..200_000 {
@@ -312,7 +335,7 @@ mod tests {
             before = after;
         }
         assert!(before.iter().all(|&c| c <= 1024));
-        assert!(growths <= BUCKETS * 10, "{growths} growths");
+        assert!(growths <= (BUCKETS + 1) * 10, "{growths} growths");
         assert_eq!(q.len(), 1000);
     }
 
