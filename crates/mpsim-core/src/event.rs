@@ -92,6 +92,9 @@ pub struct EventQueue {
     base: u64,
     /// The earliest time held, in nanoseconds; `u64::MAX` when empty.
     min: u64,
+    /// The earliest time in the buckets, in nanoseconds; `u64::MAX` when
+    /// they are empty.
+    bucket_min: u64,
     len: usize,
     next_seq: u64,
     /// Reused by the re-filing slow path.
@@ -107,6 +110,7 @@ impl Default for EventQueue {
             occupied: 0,
             base: 0,
             min: u64::MAX,
+            bucket_min: u64::MAX,
             len: 0,
             next_seq: 0,
             scratch: Vec::new(),
@@ -136,6 +140,7 @@ impl EventQueue {
             let b = bucket_of(slot.time, self.base);
             self.buckets[b].push(slot);
             self.occupied |= 1 << b;
+            self.bucket_min = self.bucket_min.min(slot.time);
         }
     }
 
@@ -153,6 +158,7 @@ impl EventQueue {
         // Each list is in sequence order; their concatenation is not.
         all.sort_unstable_by_key(|s| s.seq);
         self.occupied = 0;
+        self.bucket_min = u64::MAX;
         self.base = base;
         for slot in all.drain(..) {
             self.file(slot);
@@ -175,34 +181,40 @@ impl EventQueue {
         if self.now_head == self.now.len() {
             self.now.clear();
             self.now_head = 0;
-            self.min = self.next_min();
+            self.min = self.bucket_min;
         }
         Some((SimTime(slot.time), slot.event))
     }
 
     /// With `now` empty and events left: makes the earliest time the base
-    /// and moves the lowest bucket, which holds it, down.
+    /// and walks the lowest bucket, which holds it, down.
     #[inline]
     fn advance(&mut self) {
         let m = self.min;
         let b = self.occupied.trailing_zeros() as usize;
-        let mut bucket = std::mem::take(&mut self.buckets[b]);
         self.occupied &= !(1 << b);
         self.base = m;
-        for slot in bucket.drain(..) {
-            self.file(slot);
+        let (lower, from) = self.buckets.split_at_mut(b);
+        let mut down = u64::MAX;
+        for slot in from[0].drain(..) {
+            if slot.time == m {
+                self.now.push(slot);
+            } else {
+                let c = bucket_of(slot.time, m);
+                lower[c].push(slot);
+                self.occupied |= 1 << c;
+                down = down.min(slot.time);
+            }
         }
-        self.buckets[b] = bucket;
-    }
-
-    /// The earliest time held once `now` is empty.
-    #[inline]
-    fn next_min(&self) -> u64 {
-        if self.occupied == 0 {
-            return u64::MAX;
-        }
-        let lowest = &self.buckets[self.occupied.trailing_zeros() as usize];
-        lowest.iter().map(|s| s.time).min().expect("occupied bucket")
+        // What went down is below everything in the higher buckets.
+        self.bucket_min = if down != u64::MAX {
+            down
+        } else if self.occupied != 0 {
+            let lowest = &self.buckets[self.occupied.trailing_zeros() as usize];
+            lowest.iter().map(|s| s.time).min().expect("occupied bucket")
+        } else {
+            u64::MAX
+        };
     }
 
     /// The time of the earliest event.
