@@ -49,6 +49,23 @@ fn bucket_of(time: u64, base: u64) -> usize {
     63 - (time ^ base).leading_zeros() as usize
 }
 
+/// The events in one bucket and the earliest of their times.
+#[derive(Debug)]
+struct Bucket {
+    slots: Vec<Slot>,
+    /// The earliest time in `slots`, in nanoseconds; `u64::MAX` when empty.
+    min: u64,
+}
+
+impl Default for Bucket {
+    fn default() -> Self {
+        Bucket {
+            slots: Vec::new(),
+            min: u64::MAX,
+        }
+    }
+}
+
 /// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for
 /// the shortest path problem", J. ACM 37(2), 1990) over event times, with a
 /// first-in-first-out list for the events at the current time.
@@ -85,16 +102,13 @@ pub struct EventQueue {
     /// Events at `base`, in sequence order, from `now_head` on.
     now: Vec<Slot>,
     now_head: usize,
-    buckets: [Vec<Slot>; BUCKETS],
+    buckets: [Bucket; BUCKETS],
     /// Bit `b` set iff bucket `b` is non-empty.
     occupied: u64,
     /// Time of the last event popped, in nanoseconds (0 before the first).
     base: u64,
     /// The earliest time held, in nanoseconds; `u64::MAX` when empty.
     min: u64,
-    /// The earliest time in the buckets, in nanoseconds; `u64::MAX` when
-    /// they are empty.
-    bucket_min: u64,
     len: usize,
     next_seq: u64,
     /// Reused by the re-filing slow path.
@@ -106,11 +120,10 @@ impl Default for EventQueue {
         EventQueue {
             now: Vec::new(),
             now_head: 0,
-            buckets: std::array::from_fn(|_| Vec::new()),
+            buckets: std::array::from_fn(|_| Bucket::default()),
             occupied: 0,
             base: 0,
             min: u64::MAX,
-            bucket_min: u64::MAX,
             len: 0,
             next_seq: 0,
             scratch: Vec::new(),
@@ -138,9 +151,10 @@ impl EventQueue {
             self.now.push(slot);
         } else {
             let b = bucket_of(slot.time, self.base);
-            self.buckets[b].push(slot);
+            let bucket = &mut self.buckets[b];
+            bucket.slots.push(slot);
+            bucket.min = bucket.min.min(slot.time);
             self.occupied |= 1 << b;
-            self.bucket_min = self.bucket_min.min(slot.time);
         }
     }
 
@@ -153,12 +167,12 @@ impl EventQueue {
         self.now.clear();
         self.now_head = 0;
         for bucket in self.buckets.iter_mut() {
-            all.append(bucket);
+            all.append(&mut bucket.slots);
+            bucket.min = u64::MAX;
         }
         // Each list is in sequence order; their concatenation is not.
         all.sort_unstable_by_key(|s| s.seq);
         self.occupied = 0;
-        self.bucket_min = u64::MAX;
         self.base = base;
         for slot in all.drain(..) {
             self.file(slot);
@@ -181,7 +195,10 @@ impl EventQueue {
         if self.now_head == self.now.len() {
             self.now.clear();
             self.now_head = 0;
-            self.min = self.bucket_min;
+            self.min = match self.occupied {
+                0 => u64::MAX,
+                o => self.buckets[o.trailing_zeros() as usize].min,
+            };
         }
         Some((SimTime(slot.time), slot.event))
     }
@@ -195,26 +212,19 @@ impl EventQueue {
         self.occupied &= !(1 << b);
         self.base = m;
         let (lower, from) = self.buckets.split_at_mut(b);
-        let mut down = u64::MAX;
-        for slot in from[0].drain(..) {
+        let from = &mut from[0];
+        debug_assert_eq!(from.min, m);
+        from.min = u64::MAX;
+        for slot in from.slots.drain(..) {
             if slot.time == m {
                 self.now.push(slot);
             } else {
                 let c = bucket_of(slot.time, m);
-                lower[c].push(slot);
+                lower[c].slots.push(slot);
+                lower[c].min = lower[c].min.min(slot.time);
                 self.occupied |= 1 << c;
-                down = down.min(slot.time);
             }
         }
-        // What went down is below everything in the higher buckets.
-        self.bucket_min = if down != u64::MAX {
-            down
-        } else if self.occupied != 0 {
-            let lowest = &self.buckets[self.occupied.trailing_zeros() as usize];
-            lowest.iter().map(|s| s.time).min().expect("occupied bucket")
-        } else {
-            u64::MAX
-        };
     }
 
     /// The time of the earliest event.
@@ -330,7 +340,7 @@ mod tests {
             q.schedule(SimTime(step()), Event::UdpSource(i));
         }
         let capacities = |q: &EventQueue| {
-            let mut c: Vec<_> = q.buckets.iter().map(Vec::capacity).collect();
+            let mut c: Vec<_> = q.buckets.iter().map(|b| b.slots.capacity()).collect();
             c.push(q.now.capacity());
             c
         };
