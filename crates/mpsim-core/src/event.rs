@@ -75,7 +75,8 @@ impl Default for Bucket {
 /// `b` when the highest bit in which its time differs from `base` is bit `b`:
 /// it has a 1 there where `base` has a 0 and agrees with `base` above, so
 /// every time in bucket `b` is earlier than every time in a higher bucket and
-/// the lowest non-empty bucket holds the earliest time. When `now` runs dry,
+/// the lowest non-empty bucket holds the earliest time (each bucket keeps its
+/// earliest time, so it is never searched for). When `now` runs dry,
 /// popping takes that earliest time as the new `base` and walks its bucket
 /// once: the events at that time go to `now`, the others into strictly lower
 /// buckets (they agree with the new base on bit `b` and above); the higher
