@@ -1,9 +1,6 @@
-//! The event queue: a binary min-heap ordered by (time, insertion sequence),
-//! so events at the same instant run in the order they were scheduled and a
-//! run never depends on anything but its inputs.
-
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+//! The event queue: a min-priority queue ordered by (time, insertion
+//! sequence), so events at the same instant run in the order they were
+//! scheduled and a run never depends on anything but its inputs.
 
 use crate::ids::{LinkId, PacketId};
 use crate::time::SimTime;
@@ -31,35 +28,108 @@ pub enum Event {
     SubflowEvent(u32, u16),
 }
 
+/// One pending event.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    time: SimTime,
+struct Slot {
+    /// When it happens, in nanoseconds.
+    time: u64,
+    /// Insertion sequence number: breaks ties between equal times.
     seq: u64,
     event: Event,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
+/// Number of buckets for times after the base: one per bit of the time.
+const BUCKETS: usize = 64;
+
+/// The bucket of `time` relative to `base` (`time > base`): the position of
+/// the highest bit in which they differ.
+#[inline]
+fn bucket_of(time: u64, base: u64) -> usize {
+    debug_assert!(time > base);
+    63 - (time ^ base).leading_zeros() as usize
 }
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
+
+/// The events in one bucket and the earliest of their times.
+#[derive(Debug)]
+struct Bucket {
+    slots: Vec<Slot>,
+    /// The earliest time in `slots`, in nanoseconds; `u64::MAX` when empty.
+    min: u64,
 }
-impl Ord for Entry {
-    /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest entry.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
+
+impl Default for Bucket {
+    fn default() -> Self {
+        Bucket {
+            slots: Vec::new(),
+            min: u64::MAX,
+        }
     }
 }
 
-#[derive(Debug, Default)]
+/// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for
+/// the shortest path problem", J. ACM 37(2), 1990) over event times, with a
+/// first-in-first-out list for the events at the current time.
+///
+/// `base` is the time of the last event popped and no event is earlier.
+/// Events at `base` wait in `now`; an event at a later time sits in bucket
+/// `b` when the highest bit in which its time differs from `base` is bit `b`:
+/// it has a 1 there where `base` has a 0 and agrees with `base` above, so
+/// every time in bucket `b` is earlier than every time in a higher bucket and
+/// the lowest non-empty bucket holds the earliest time (each bucket keeps its
+/// earliest time, so it is never searched for). When `now` runs dry,
+/// popping takes that earliest time as the new `base` and walks its bucket
+/// once: the events at that time go to `now`, the others into strictly lower
+/// buckets (they agree with the new base on bit `b` and above); the higher
+/// buckets stay valid because the new base agrees with the old one above bit
+/// `b`. So a pop costs one pass over one bucket and no comparisons between
+/// events, and an event moves at most once per bit of its time.
+///
+/// Ties are served in insertion order without comparing sequence numbers:
+/// every list holds its events in increasing sequence. A new event has the
+/// largest sequence number yet and goes to the back of its list, and walking
+/// a bucket appends to lists that are empty (all below the lowest non-empty
+/// bucket, `now` drained), keeping the walk's order.
+///
+/// The engine never schedules before the current time. Scheduling in the
+/// past would still be served exactly in (time, sequence) order: the heap
+/// re-files its events around a lower base (a slow path, never taken by the
+/// engine).
+///
+/// The earliest time is kept up to date at every operation so that
+/// [`EventQueue::peek_time`] is O(1) and takes `&self`. Lists keep their
+/// capacity, so the queue does not allocate in steady state.
+#[derive(Debug)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    /// Events at `base`, in sequence order, from `now_head` on.
+    now: Vec<Slot>,
+    now_head: usize,
+    buckets: [Bucket; BUCKETS],
+    /// Bit `b` set iff bucket `b` is non-empty.
+    occupied: u64,
+    /// Time of the last event popped, in nanoseconds (0 before the first).
+    base: u64,
+    /// The earliest time held, in nanoseconds; `u64::MAX` when empty.
+    min: u64,
+    len: usize,
     next_seq: u64,
+    /// Reused by the re-filing slow path.
+    scratch: Vec<Slot>,
+}
+
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            now: Vec::new(),
+            now_head: 0,
+            buckets: std::array::from_fn(|_| Bucket::default()),
+            occupied: 0,
+            base: 0,
+            min: u64::MAX,
+            len: 0,
+            next_seq: 0,
+            scratch: Vec::new(),
+        }
+    }
 }
 
 impl EventQueue {
@@ -67,27 +137,109 @@ impl EventQueue {
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        let time = time.nanos();
+        if time < self.base {
+            self.lower_base(time);
+        }
+        self.file(Slot { time, seq, event });
+        self.min = self.min.min(time);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn file(&mut self, slot: Slot) {
+        if slot.time == self.base {
+            self.now.push(slot);
+        } else {
+            let b = bucket_of(slot.time, self.base);
+            let bucket = &mut self.buckets[b];
+            bucket.slots.push(slot);
+            bucket.min = bucket.min.min(slot.time);
+            self.occupied |= 1 << b;
+        }
+    }
+
+    /// Re-files every event around `base`, earlier than all of them: for an
+    /// event scheduled before the last one popped.
+    #[cold]
+    fn lower_base(&mut self, base: u64) {
+        let mut all = std::mem::take(&mut self.scratch);
+        all.extend(self.now.drain(self.now_head..));
+        self.now.clear();
+        self.now_head = 0;
+        for bucket in self.buckets.iter_mut() {
+            all.append(&mut bucket.slots);
+            bucket.min = u64::MAX;
+        }
+        // Each list is in sequence order; their concatenation is not.
+        all.sort_unstable_by_key(|s| s.seq);
+        self.occupied = 0;
+        self.base = base;
+        for slot in all.drain(..) {
+            self.file(slot);
+        }
+        self.scratch = all;
     }
 
     /// Removes and returns the earliest event.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        if self.len == 0 {
+            return None;
+        }
+        if self.now_head == self.now.len() {
+            self.advance();
+        }
+        let slot = self.now[self.now_head];
+        self.now_head += 1;
+        self.len -= 1;
+        if self.now_head == self.now.len() {
+            self.now.clear();
+            self.now_head = 0;
+            self.min = match self.occupied {
+                0 => u64::MAX,
+                o => self.buckets[o.trailing_zeros() as usize].min,
+            };
+        }
+        Some((SimTime(slot.time), slot.event))
+    }
+
+    /// With `now` empty and events left: makes the earliest time the base
+    /// and walks the lowest bucket, which holds it, down.
+    #[inline]
+    fn advance(&mut self) {
+        let m = self.min;
+        let b = self.occupied.trailing_zeros() as usize;
+        self.occupied &= !(1 << b);
+        self.base = m;
+        let (lower, from) = self.buckets.split_at_mut(b);
+        let from = &mut from[0];
+        debug_assert_eq!(from.min, m);
+        from.min = u64::MAX;
+        for slot in from.slots.drain(..) {
+            if slot.time == m {
+                self.now.push(slot);
+            } else {
+                let c = bucket_of(slot.time, m);
+                lower[c].slots.push(slot);
+                lower[c].min = lower[c].min.min(slot.time);
+                self.occupied |= 1 << c;
+            }
+        }
     }
 
     /// The time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        (self.len > 0).then_some(SimTime(self.min))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len == 0
     }
 }
 
@@ -114,5 +266,183 @@ mod tests {
                 (SimTime(5), Event::UdpSource(2)),
             ]
         );
+    }
+
+    #[test]
+    fn empty_queue() {
+        let mut q = EventQueue::default();
+        assert!(q.is_empty());
+        assert_eq!(q.peek_time(), None);
+        assert_eq!(q.pop(), None);
+        q.schedule(SimTime(7), Event::TraceSample);
+        assert_eq!((q.len(), q.peek_time()), (1, Some(SimTime(7))));
+        assert_eq!(q.pop(), Some((SimTime(7), Event::TraceSample)));
+        assert!(q.is_empty());
+        assert_eq!(q.peek_time(), None);
+    }
+
+    #[test]
+    fn extreme_times() {
+        let mut q = EventQueue::default();
+        q.schedule(SimTime::NEVER, Event::UdpSource(0));
+        q.schedule(SimTime::ZERO, Event::UdpSource(1));
+        q.schedule(SimTime::NEVER, Event::UdpSource(2));
+        q.schedule(SimTime(1 << 63), Event::UdpSource(3));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (SimTime::ZERO, Event::UdpSource(1)),
+                (SimTime(1 << 63), Event::UdpSource(3)),
+                (SimTime::NEVER, Event::UdpSource(0)),
+                (SimTime::NEVER, Event::UdpSource(2)),
+            ]
+        );
+    }
+
+    #[test]
+    fn event_scheduled_before_the_last_pop_still_comes_first() {
+        let mut q = EventQueue::default();
+        for (i, t) in [10, 20, 20, 30].into_iter().enumerate() {
+            q.schedule(SimTime(t), Event::UdpSource(i as u32));
+        }
+        assert_eq!(q.pop(), Some((SimTime(10), Event::UdpSource(0))));
+        q.schedule(SimTime(5), Event::UdpSource(4));
+        q.schedule(SimTime(20), Event::UdpSource(5));
+        assert_eq!(q.peek_time(), Some(SimTime(5)));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (SimTime(5), Event::UdpSource(4)),
+                (SimTime(20), Event::UdpSource(1)),
+                (SimTime(20), Event::UdpSource(2)),
+                (SimTime(20), Event::UdpSource(5)),
+                (SimTime(30), Event::UdpSource(3)),
+            ]
+        );
+    }
+
+    #[test]
+    fn buffers_are_reused_not_shrunk() {
+        // A hold run (pop one, schedule it again later) with 1 000 pending:
+        // no bucket ever gives back capacity, and since a bucket never holds
+        // more than the 1 000 events, it grows by doubling at most 10 times
+        // (up to 1 024 slots), however long the run.
+        let mut q = EventQueue::default();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut step = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % 1_000_000
+        };
+        for i in 0..1000 {
+            q.schedule(SimTime(step()), Event::UdpSource(i));
+        }
+        let capacities = |q: &EventQueue| {
+            let mut c: Vec<_> = q.buckets.iter().map(|b| b.slots.capacity()).collect();
+            c.push(q.now.capacity());
+            c
+        };
+        let mut before = capacities(&q);
+        let mut growths = 0;
+        for _ in 0..200_000 {
+            let (t, e) = q.pop().unwrap();
+            q.schedule(SimTime(t.nanos() + step()), e);
+            let after = capacities(&q);
+            for (b, a) in before.iter().zip(&after) {
+                assert!(a >= b, "a bucket shrank from {b} to {a}");
+                growths += (a > b) as usize;
+            }
+            before = after;
+        }
+        assert!(before.iter().all(|&c| c <= 1024));
+        assert!(growths <= (BUCKETS + 1) * 10, "{growths} growths");
+        assert_eq!(q.len(), 1000);
+    }
+
+    /// One step of a random run: schedule at an offset from the time of the
+    /// last event popped (negative: in the past), or pop.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Schedule(i64),
+        Pop,
+    }
+
+    /// Replays `ops` on the queue and on a reference (a Vec kept sorted by
+    /// (time, sequence)) and asserts that every pop, peek and length agree.
+    fn check_against_sorted_vec(ops: &[Op]) -> Result<(), proptest::test_runner::TestCaseError> {
+        use proptest::prelude::*;
+        let mut q = EventQueue::default();
+        let mut reference: Vec<(u64, u32)> = Vec::new();
+        let mut now = 0u64;
+        let mut seq = 0u32;
+        for op in ops {
+            match *op {
+                Op::Schedule(offset) => {
+                    let t = now.saturating_add_signed(offset);
+                    q.schedule(SimTime(t), Event::UdpSource(seq));
+                    let at = reference.partition_point(|&(rt, _)| rt <= t);
+                    reference.insert(at, (t, seq));
+                    seq += 1;
+                }
+                Op::Pop => {
+                    let expected = (!reference.is_empty()).then(|| reference.remove(0));
+                    let got = q.pop();
+                    prop_assert_eq!(got, expected.map(|(t, s)| (SimTime(t), Event::UdpSource(s))));
+                    if let Some((t, _)) = expected {
+                        now = t;
+                    }
+                }
+            }
+            prop_assert_eq!(q.len(), reference.len());
+            prop_assert_eq!(q.is_empty(), reference.is_empty());
+            prop_assert_eq!(q.peek_time(), reference.first().map(|&(t, _)| SimTime(t)));
+        }
+        while let Some(&(t, s)) = reference.first() {
+            reference.remove(0);
+            prop_assert_eq!(q.pop(), Some((SimTime(t), Event::UdpSource(s))));
+        }
+        prop_assert_eq!(q.pop(), None);
+        Ok(())
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Offsets as the engine makes them: never in the past, often zero
+        /// (equal times), small, or spread over many orders of magnitude.
+        fn forward_offset() -> impl Strategy<Value = i64> {
+            prop_oneof![
+                2 => Just(0i64),
+                3 => 0i64..4,
+                3 => 0i64..2_000,
+                2 => (0u32..40).prop_flat_map(|bits| 0i64..(1i64 << bits) + 1),
+            ]
+        }
+
+        fn ops(offset: impl Strategy<Value = i64>) -> impl Strategy<Value = Vec<Op>> {
+            prop::collection::vec(
+                prop_oneof![3 => offset.prop_map(Op::Schedule), 2 => Just(Op::Pop)],
+                0..400,
+            )
+        }
+
+        proptest! {
+            #[test]
+            fn pops_in_exact_time_then_sequence_order(ops in ops(forward_offset())) {
+                check_against_sorted_vec(&ops)?;
+            }
+
+            #[test]
+            fn also_when_scheduling_in_the_past(ops in ops(prop_oneof![
+                3 => forward_offset(),
+                1 => -2_000i64..0,
+            ])) {
+                check_against_sorted_vec(&ops)?;
+            }
+        }
     }
 }
