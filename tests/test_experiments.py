@@ -11,6 +11,7 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments.reproduce import reproduce
+from mpsim.store import RunStore
 
 
 def same(a: object, b: object) -> bool:
@@ -65,8 +66,20 @@ def test_variants_share_their_random_draws() -> None:
 
 def test_a_reproduction_resumes_without_running_anything_twice(tmp_path: Path) -> None:
     first = reproduce("css-shared-filesize", tmp_path, quick=True, runs=1, jobs=1, progress=False)
-    store = tmp_path / "css-shared-filesize" / "store" / "runs"
-    stamps = {p.name: p.stat().st_mtime_ns for p in store.glob("*.parquet")}
+    store = RunStore(tmp_path / "css-shared-filesize" / "store")
+    stamps = {p.name: p.stat().st_mtime_ns for p in store.files()}
     second = reproduce("css-shared-filesize", tmp_path, quick=True, runs=1, jobs=1, progress=False)
-    assert {p.name: p.stat().st_mtime_ns for p in store.glob("*.parquet")} == stamps
+    assert {p.name: p.stat().st_mtime_ns for p in store.files()} == stamps
+    assert same(first.table, second.table)
+
+
+def test_a_run_file_left_unreadable_by_a_crash_is_run_again(tmp_path: Path) -> None:
+    first = reproduce("css-shared-filesize", tmp_path, quick=True, runs=1, jobs=1, progress=False)
+    store = RunStore(tmp_path / "css-shared-filesize" / "store")
+    victim = store.files()[0]
+    victim.write_bytes(b"PAR1 torn")  # what an operating-system crash can leave behind
+    others = {p.name: p.stat().st_mtime_ns for p in store.files() if p != victim}
+    second = reproduce("css-shared-filesize", tmp_path, quick=True, runs=1, jobs=1, progress=False)
+    assert pq.read_metadata(victim).num_rows == 1
+    assert {p.name: p.stat().st_mtime_ns for p in store.files() if p != victim} == others
     assert same(first.table, second.table)

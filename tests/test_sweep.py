@@ -125,10 +125,10 @@ def test_custom_extractor_and_resume_without_rerunning(tmp_path: Path) -> None:
     table = run_sweep(spec, out, jobs=2, extract=one_row, progress=False)
     assert table.num_rows == 8
     assert {"key", "variant", "seed", "topology.buffer", "fct_s", "bottleneck_drops"} <= set(table.column_names)
-    stamps = {p.name: p.stat().st_mtime_ns for p in (out / "runs").iterdir()}
+    stamps = {p.name: p.stat().st_mtime_ns for p in RunStore(out).files()}
     assert len(stamps) == 8
     again = run_sweep(spec, out, jobs=2, extract=one_row, progress=False)
-    assert {p.name: p.stat().st_mtime_ns for p in (out / "runs").iterdir()} == stamps
+    assert {p.name: p.stat().st_mtime_ns for p in RunStore(out).files()} == stamps
     assert sorted_rows(again) == sorted_rows(table)
     assert pq.read_table(out / "results.parquet").num_rows == 8
 
@@ -141,13 +141,13 @@ def test_sigkill_midway_then_resume_gives_the_uninterrupted_rows(tmp_path: Path)
     reference = run_sweep(load_sweep(sweep), tmp_path / "reference", jobs=2, progress=False)
 
     out = tmp_path / "killed"
-    runs = out / "runs"
+    store = RunStore(out)
     cmd = [sys.executable, "-m", "mpsim.cli", "sweep", str(sweep), "--out", str(out), "--jobs", "1", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            n = len(list(runs.glob("*.parquet"))) if runs.exists() else 0
+            n = len(store.files())
             if n >= 3:
                 break
             time.sleep(0.01)
@@ -155,19 +155,19 @@ def test_sigkill_midway_then_resume_gives_the_uninterrupted_rows(tmp_path: Path)
     finally:
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
-    stored = len(list(runs.glob("*.parquet")))
+    stored = len(store.files())
     assert 3 <= stored < total, "the sweep must be killed midway"
     # Whatever was stored is whole.
-    for p in runs.glob("*.parquet"):
+    for p in store.files():
         pq.read_table(p)
 
-    before = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.parquet")}
+    before = {p.name: p.stat().st_mtime_ns for p in store.files()}
     resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=150)
     assert resumed.returncode == 0, resumed.stderr
-    after = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.parquet")}
+    after = {p.name: p.stat().st_mtime_ns for p in store.files()}
     assert len(after) == total
     assert all(after[k] == v for k, v in before.items()), "a finished run was run again"
-    assert not list(runs.glob(".tmp-*"))
+    assert not list(store.runs.glob("*/.tmp-*"))
     final = load_results(out)
     # Exactly one row per point and flow, identical to the uninterrupted sweep.
     assert final.num_rows == 2 * total
@@ -219,11 +219,13 @@ def test_mean_and_error_bars() -> None:
 def test_store_ignores_torn_temporary_files(tmp_path: Path) -> None:
     store = RunStore(tmp_path)
     store.prepare()
-    (store.runs / ".tmp-abc.parquet-123").write_bytes(b"PAR1 torn")
+    torn = store.path("abcdef").parent / ".tmp-abcdef.parquet-123"
+    torn.parent.mkdir()
+    torn.write_bytes(b"PAR1 torn")
     store.write("k1", pa.table({"x": [1]}))
     assert store.done() == {"k1"}
     store.prepare()
-    assert not list(store.runs.glob(".tmp-*"))
+    assert not torn.exists()
 
 
 def test_spec_from_python() -> None:

@@ -21,6 +21,7 @@ rows``), by default :func:`flow_metrics`; an experiment passes its own to :func:
 from __future__ import annotations
 
 import copy
+import gc
 import hashlib
 import importlib
 import itertools
@@ -366,10 +367,13 @@ def run_points(
     scheduler: str | None = None,
     progress: bool = True,
     on_run: Callable[[str], None] | None = None,
+    pool: bool = False,
 ) -> pa.Table:
     """Runs every (point, core configuration) not yet in the store under ``out`` and returns the
     store's rows for these points. What :func:`run_sweep` does once it has resolved its scenarios;
-    the experiment catalogue calls it with configurations it builds itself."""
+    the experiment catalogue calls it with configurations it builds itself. ``on_run`` is called with
+    each finished run's key; ``pool`` runs even a single worker in a separate process (one worker
+    otherwise runs in this process), which is what a measurement of scaling compares against."""
     store = RunStore(out)
     fn = extract
     tasks = [_Task(run_key(cfg, fn), dict(cfg), point) for point, cfg in points]
@@ -389,13 +393,16 @@ def run_points(
             ],
         }
     )
-    done = store.done()
+    # The configurations are many small dicts that live until the end: keep them out of the cyclic
+    # garbage collector's full passes, which otherwise rescan them again and again as runs finish.
+    gc.freeze()
+    done = store.drop_unreadable(store.done() & {t.key for t in tasks})
     todo: dict[str, _Task] = {}
     for t in tasks:
         if t.key not in done and t.key not in todo:
             todo[t.key] = t
     failures = _run_all(
-        list(todo.values()), store, fn, list(axes), jobs, executor, scheduler, progress, len(tasks), on_run
+        list(todo.values()), store, fn, list(axes), jobs, executor, scheduler, progress, len(tasks), on_run, pool
     )
     table = store.consolidate()
     if failures:
@@ -439,6 +446,7 @@ def _run_all(
     progress: bool,
     total: int,
     on_run: Callable[[str], None] | None = None,
+    pool: bool = False,
 ) -> list[str]:
     failures: list[str] = []
     if not todo:
@@ -459,7 +467,7 @@ def _run_all(
         if executor == "dask":
             _run_dask(todo, fn, scheduler, finished)
         elif executor == "local":
-            _run_local(todo, fn, jobs, finished, str(store.out), axes)
+            _run_local(todo, fn, jobs, finished, str(store.out), axes, pool)
         else:
             raise ValueError(f"unknown executor {executor!r} (allowed: local, dask)")
     return failures
@@ -472,9 +480,10 @@ def _run_local(
     finished: Callable[[_Task, Any, Any], None],
     out: str,
     axes: list[str],
+    pool: bool = False,
 ) -> None:
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-    if workers == 1:
+    if workers == 1 and not pool:
         for t in todo:
             try:
                 table = execute(t.config, fn)
@@ -483,12 +492,12 @@ def _run_local(
             else:
                 finished(t, table, None)
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as executor:
         # Small chunks keep both workers busy to the end while sparing most of the per-task messaging.
         size = max(1, min(16, len(todo) // (workers * 8)))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
         futures: dict[Future[list[str | None]], list[_Task]] = {
-            pool.submit(execute_and_store, out, chunk, fn, axes): chunk for chunk in chunks
+            executor.submit(execute_and_store, out, chunk, fn, axes): chunk for chunk in chunks
         }
         for fut in as_completed(futures):
             chunk = futures[fut]
