@@ -666,6 +666,12 @@ impl TcpSender {
             }
         } else if self.should_enter_recovery(params) {
             self.enter_recovery(now, params, ccs, r, cc);
+            if params.recovery == Recovery::Reno {
+                // RFC 5681 §3.2 step 2: retransmit the lost segment now,
+                // whatever cwnd and the flight allow (the other modes send
+                // it when the window has room).
+                self.retransmit(0, now, out);
+            }
         } else if newly_acked > 0 {
             self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
         }
