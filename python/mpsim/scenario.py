@@ -183,7 +183,7 @@ class TcpOptions(Model):
     """Initial window, segments (profiles: 10)."""
     initial_ssthresh: Size | None = None
     """Initial ssthresh: bytes (CSS: ``"65535B"``) or packets; unlimited when left out."""
-    recovery: Literal["new_reno", "sack", "prr"] | None = None
+    recovery: Literal["reno", "new_reno", "sack", "prr"] | None = None
     sack: Flag | None = None
     timestamps: Flag | None = None
     limited_transmit: Flag | None = None

@@ -107,7 +107,7 @@ fn reno_under_loss(p: f64, recovery: Recovery, seed: u64) -> (f64, f64, f64) {
 #[test]
 fn reno_throughput_follows_padhye_under_random_loss() {
     for p in [0.001, 0.005, 0.01, 0.02] {
-        for rec in [Recovery::NewReno, Recovery::Sack, Recovery::Prr] {
+        for rec in [Recovery::Reno, Recovery::NewReno, Recovery::Sack, Recovery::Prr] {
             let (m, model, ind) = reno_under_loss(p, rec, 1);
             let ratio = m / model;
             assert!(

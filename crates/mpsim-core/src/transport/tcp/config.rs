@@ -13,6 +13,10 @@ use crate::time::SimDuration;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Recovery {
+    /// RFC 5681 §3.2 fast retransmit / fast recovery (plain Reno): cwnd
+    /// inflation by duplicate ACKs, and the first ACK of new data — even a
+    /// partial one — ends recovery with cwnd = ssthresh.
+    Reno,
     /// RFC 6582: cwnd inflation by duplicate ACKs, partial ACKs retransmit.
     NewReno,
     /// RFC 6675: SACK scoreboard, pipe-based sending with cwnd = ssthresh.

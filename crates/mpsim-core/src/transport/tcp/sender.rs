@@ -1,5 +1,6 @@
 //! The TCP data sender of one subflow: handshake, segment transmission, ACK
-//! processing, loss recovery (RFC 6582 NewReno, RFC 6675 SACK, RFC 6937 PRR)
+//! processing, loss recovery (RFC 5681 Reno, RFC 6582 NewReno, RFC 6675
+//! SACK, RFC 6937 PRR)
 //! and retransmission timeout (RFC 6298).
 //!
 //! The sender is pure logic: it reads and writes its subflow's congestion
@@ -24,11 +25,11 @@ use crate::cc::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::slowstart::SlowStart;
 use crate::time::{SimDuration, SimTime};
 
-/// Whether the sender uses SACK information: NewReno recovery ignores it
-/// (its window inflation already stands for the segments that left).
+/// Whether the sender uses SACK information: Reno and NewReno recovery
+/// ignore it (their window inflation already stands for the segments that left).
 #[inline]
 fn uses_sack(params: &TcpParams) -> bool {
-    params.sack && params.recovery != Recovery::NewReno
+    params.sack && !matches!(params.recovery, Recovery::Reno | Recovery::NewReno)
 }
 
 const SACKED: u8 = 1;
@@ -648,7 +649,11 @@ impl TcpSender {
         }
 
         if let Some(rec) = self.recovery {
-            if self.snd_una >= rec.point {
+            // RFC 5681 §3.2 step 6 (plain Reno): the next ACK that
+            // acknowledges new data ends recovery, a partial one included;
+            // the holes left are found by new duplicate ACKs or the RTO.
+            let reno_exit = params.recovery == Recovery::Reno && newly_acked > 0;
+            if self.snd_una >= rec.point || reno_exit {
                 // Full ACK: leave recovery with cwnd = ssthresh (RFC 6582
                 // §3.2 step 3 option 2, RFC 6937 §3, Linux and ns-3 alike).
                 self.recovery = None;
@@ -661,6 +666,12 @@ impl TcpSender {
             }
         } else if self.should_enter_recovery(params) {
             self.enter_recovery(now, params, ccs, r, cc);
+            if params.recovery == Recovery::Reno {
+                // RFC 5681 §3.2 step 2: retransmit the lost segment now,
+                // whatever cwnd and the flight allow (the other modes send
+                // it when the window has room).
+                self.retransmit(0, now, out);
+            }
         } else if newly_acked > 0 {
             self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
         }
@@ -836,7 +847,10 @@ impl TcpSender {
     }
 
     fn should_enter_recovery(&self, params: &TcpParams) -> bool {
-        if self.snd_una <= self.rto_recover && self.rto_recover > 0 {
+        // RFC 6582 §3.2 step 1 / §4: no fast retransmit for data sent before
+        // an RTO. Plain Reno (RFC 5681 §3.2) has no `recover` and takes
+        // every third duplicate ACK as a new loss.
+        if params.recovery != Recovery::Reno && self.snd_una <= self.rto_recover && self.rto_recover > 0 {
             return false;
         }
         if self.dupacks >= params.dupack_threshold {
@@ -855,6 +869,10 @@ impl TcpSender {
         cc: &mut C,
     ) {
         self.stats.fast_recoveries += 1;
+        // Plain Reno may fast-retransmit during RTO recovery: its
+        // retransmissions are fast ones from here, and a later RTO halves
+        // ssthresh again (a new loss event).
+        self.in_rto_recovery = false;
         ccs[r].loss_events += 1;
         if ccs[r].in_slow_start() {
             self.note_slow_start_exit(now, ccs[r].cwnd);
@@ -875,8 +893,9 @@ impl TcpSender {
         // The first unacknowledged segment is retransmitted first (RFC 5681 §3.2 step 2).
         self.mark_lost(0);
         sf.cwnd = match params.recovery {
-            // RFC 6582 §3.2 step 2: cwnd = ssthresh + 3·MSS (inflation).
-            Recovery::NewReno => ssthresh + params.dupack_threshold as u64 * mss,
+            // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 2: cwnd =
+            // ssthresh + 3·MSS (inflation).
+            Recovery::Reno | Recovery::NewReno => ssthresh + params.dupack_threshold as u64 * mss,
             // RFC 6675 §5 step 4.2: cwnd = ssthresh.
             Recovery::Sack => ssthresh,
             // RFC 6937: the window follows PRR from here; allow the fast retransmit.
@@ -888,6 +907,13 @@ impl TcpSender {
     fn recovery_ack(&mut self, params: &TcpParams, sf: &mut SubflowCc, newly_acked: u64, newly_sacked: u64, dup: bool) {
         let mss = self.mss as u64;
         match params.recovery {
+            // RFC 5681 §3.2 step 5: inflate by one MSS per further duplicate
+            // ACK (an ACK of new data has ended recovery before this).
+            Recovery::Reno => {
+                if dup {
+                    sf.cwnd += mss;
+                }
+            }
             Recovery::NewReno => {
                 if newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: partial ACK — retransmit the next

@@ -1,0 +1,161 @@
+//! Plain Reno fast recovery (RFC 5681 §3.2) against NewReno (RFC 6582) when
+//! two segments of one window are lost.
+//!
+//! Scenario: A → B at 10 Mbit/s, 20 ms one way, a buffer that never fills,
+//! no delayed ACK, no limited transmit, `rfc` profile (FlightSize halving,
+//! min RTO 1 s). The whole initial window leaves back to back after the
+//! handshake; the loss model of the data link is switched to "lose
+//! everything" around the moment chosen segments finish serialisation, so
+//! exactly those segments are lost. Every number asserted follows from the
+//! recovery rules (worked out in each test).
+
+mod common;
+
+use common::*;
+use mpsim_core::config::*;
+use mpsim_core::run;
+
+const RATE: u64 = 10_000_000;
+const D: u64 = 20 * MS;
+const MSS: u64 = 1400;
+const SEGMENTS: u64 = 60;
+
+/// Runs a 60-segment transfer with initial window `iw` whose first-window
+/// segments `lost` (0-based) are dropped; returns the flow's result and trace.
+fn two_losses(
+    recovery: Recovery,
+    iw: u32,
+    lost: &[u64],
+) -> (
+    mpsim_core::results::TcpFlowResult,
+    mpsim_core::results::TcpTraceResult,
+    u64,
+) {
+    let mut cfg = scenario(
+        1,
+        30 * S,
+        vec![node("A", NodeKind::Host), node("B", NodeKind::Host)],
+        vec![
+            link("ab", "A", "B", RATE, D, droptail(1000)),
+            link("ba", "B", "A", RATE, D, droptail(1000)),
+        ],
+    );
+    // Handshake: SYN and SYN-ACK of 52 bytes (40 + 12 timestamp bytes);
+    // then the third ACK and the window leave A back to back.
+    let ser_a = ser_ns(52, RATE);
+    let ser_d = ser_ns(MSS + 52, RATE);
+    let established = 2 * (ser_a + D);
+    let change = |at_ns, loss| LinkChangeConfig {
+        at_ns,
+        link: "ab".into(),
+        rate_bps: None,
+        delay_ns: None,
+        loss: Some(loss),
+        up: None,
+    };
+    for &i in lost {
+        let done = established + ser_a + (i + 1) * ser_d;
+        cfg.link_changes
+            .push(change(done - ser_d / 2, LossConfig::Bernoulli { p: 1.0 }));
+        cfg.link_changes.push(change(done + ser_d / 2, LossConfig::None));
+    }
+    cfg.tcp_flows = vec![TcpFlowConfig {
+        name: "f".into(),
+        src: "A".into(),
+        dst: "B".into(),
+        size_bytes: Some(SEGMENTS * MSS),
+        trace: true,
+        tcp: TcpOptions {
+            profile: Profile::Rfc,
+            recovery: Some(recovery),
+            initial_cwnd_segments: Some(iw),
+            delayed_ack: Some(false),
+            limited_transmit: Some(false),
+            ..TcpOptions::default()
+        },
+        ..TcpFlowConfig::default()
+    }];
+    let r = run(&cfg).unwrap();
+    let dropped = r.links[0].dropped_loss_pkts;
+    (r.tcp_flows[0].clone(), r.tcp_traces[0].clone(), dropped)
+}
+
+/// ssthresh values in the order they were set (consecutive repeats merged).
+fn ssthresh_steps(tr: &mpsim_core::results::TcpTraceResult) -> Vec<u64> {
+    let mut v: Vec<u64> = tr.ssthresh_bytes.clone();
+    v.dedup();
+    v
+}
+
+#[test]
+fn newreno_recovers_two_losses_of_a_window_in_one_episode() {
+    // Window of 20, segments 0 and 10 lost: 18 duplicate ACKs. The third
+    // halves FlightSize (20 segments) to ssthresh = 10 segments; the partial
+    // ACK for segment 10 retransmits it in the same episode and the full ACK
+    // ends recovery with cwnd = ssthresh.
+    let (t, tr, dropped) = two_losses(Recovery::NewReno, 20, &[0, 10]);
+    assert_eq!(dropped, 2);
+    assert_eq!(t.bytes_delivered, SEGMENTS * MSS);
+    assert_eq!(t.fast_recoveries, 1, "{t:?}");
+    assert_eq!(t.retransmits_fast, 2);
+    assert_eq!((t.retransmits_rto, t.rto_count), (0, 0));
+    assert_eq!(t.segments_sent, SEGMENTS + 2);
+    let steps = ssthresh_steps(&tr);
+    assert_eq!(steps[1..], [10 * MSS], "{steps:?}");
+}
+
+#[test]
+fn reno_leaves_recovery_on_the_partial_ack_and_halves_again_for_the_second_hole() {
+    // Window of 20, segments 0 and 10 lost.
+    // 3rd duplicate ACK: ssthresh = 20/2 = 10 segments, cwnd = 13 segments,
+    // segment 0 retransmitted at once. The 15 further duplicate ACKs inflate
+    // cwnd to 28 segments; with 20 segments in flight plus the retransmission,
+    // new data goes out from cwnd 22 on: 7 segments (20–26).
+    // Partial ACK (up to segment 10): recovery ends, cwnd = ssthresh = 14000.
+    // Segments 20–26 bring 7 duplicate ACKs: the 3rd starts a second fast
+    // retransmit with ssthresh = FlightSize/2 = 17·1400/2 = 11900, and the
+    // ACK of the retransmission covers everything sent (a full ACK).
+    let (t, tr, dropped) = two_losses(Recovery::Reno, 20, &[0, 10]);
+    assert_eq!(dropped, 2);
+    assert_eq!(t.bytes_delivered, SEGMENTS * MSS);
+    assert_eq!(t.fast_recoveries, 2, "{t:?}");
+    assert_eq!(t.retransmits_fast, 2);
+    assert_eq!((t.retransmits_rto, t.rto_count), (0, 0));
+    assert_eq!(t.segments_sent, SEGMENTS + 2);
+    let steps = ssthresh_steps(&tr);
+    assert_eq!(steps[1..], [10 * MSS, 11_900], "{steps:?}");
+    // Inflation peaks at ssthresh + 18 segments; the partial ACK deflates to
+    // ssthresh exactly.
+    let peak = tr.cwnd_bytes.iter().copied().max().unwrap();
+    assert_eq!(peak, 28 * MSS);
+    let at_peak = tr.cwnd_bytes.iter().rposition(|&c| c == peak).unwrap();
+    assert_eq!(tr.cwnd_bytes[at_peak + 1], 10 * MSS, "partial ACK: cwnd = ssthresh");
+    assert_eq!(tr.ssthresh_bytes[at_peak + 1], 10 * MSS);
+}
+
+#[test]
+fn reno_with_a_small_window_needs_a_timeout_for_the_second_hole() {
+    // Window of 10, segments 0 and 5 lost: 8 duplicate ACKs. The 3rd: ssthresh
+    // = 5 segments, cwnd = 8, segment 0 retransmitted; duplicate ACKs 4–8
+    // inflate cwnd to 13 segments, and 10 in flight plus the retransmission
+    // let 2 new segments (10, 11) out. The partial ACK (up to segment 5) ends
+    // recovery with cwnd = 5 segments; segments 10 and 11 bring only 2
+    // duplicate ACKs, so segment 5 waits for the RTO (1 s minimum). Its
+    // retransmission fills the last hole: one RTO retransmission.
+    let (t, tr, dropped) = two_losses(Recovery::Reno, 10, &[0, 5]);
+    assert_eq!(dropped, 2);
+    assert_eq!(t.bytes_delivered, SEGMENTS * MSS);
+    assert_eq!(t.fast_recoveries, 1, "{t:?}");
+    assert_eq!(t.retransmits_fast, 1);
+    assert_eq!((t.retransmits_rto, t.rto_count), (1, 1));
+    assert_eq!(t.segments_sent, SEGMENTS + 2);
+    // The timeout halves the 7-segment flight (segments 5–11).
+    let steps = ssthresh_steps(&tr);
+    assert_eq!(steps[1..], [5 * MSS, 7 * MSS / 2], "{steps:?}");
+    assert!(t.fct_ns.unwrap() > S, "the RTO costs at least the 1 s minimum");
+
+    // NewReno in the same case: one episode, no timeout, done well within 1 s.
+    let (n, _, _) = two_losses(Recovery::NewReno, 10, &[0, 5]);
+    assert_eq!((n.fast_recoveries, n.retransmits_fast, n.rto_count), (1, 2, 0), "{n:?}");
+    assert!(n.fct_ns.unwrap() < S);
+}
