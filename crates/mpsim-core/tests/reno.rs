@@ -31,6 +31,20 @@ fn two_losses(
     mpsim_core::results::TcpTraceResult,
     u64,
 ) {
+    losses(recovery, iw, lost, SEGMENTS)
+}
+
+/// As [`two_losses`] for a transfer of `segments` segments.
+fn losses(
+    recovery: Recovery,
+    iw: u32,
+    lost: &[u64],
+    segments: u64,
+) -> (
+    mpsim_core::results::TcpFlowResult,
+    mpsim_core::results::TcpTraceResult,
+    u64,
+) {
     let mut cfg = scenario(
         1,
         30 * S,
@@ -63,7 +77,7 @@ fn two_losses(
         name: "f".into(),
         src: "A".into(),
         dst: "B".into(),
-        size_bytes: Some(SEGMENTS * MSS),
+        size_bytes: Some(segments * MSS),
         trace: true,
         tcp: TcpOptions {
             profile: Profile::Rfc,
@@ -158,4 +172,40 @@ fn reno_with_a_small_window_needs_a_timeout_for_the_second_hole() {
     let (n, _, _) = two_losses(Recovery::NewReno, 10, &[0, 5]);
     assert_eq!((n.fast_recoveries, n.retransmits_fast, n.rto_count), (1, 2, 0), "{n:?}");
     assert!(n.fct_ns.unwrap() < S);
+}
+
+/// RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2 and RFC 6675 §5 (4.3): the
+/// fast retransmission leaves on the third duplicate ACK, whatever cwnd and
+/// the flight allow. A 20-segment transfer sent as one initial window loses
+/// its first segment; segments 1–3 each draw an immediate duplicate ACK, the
+/// third reaches the sender at T3, the retransmission crosses the idle link
+/// and the receiver, now holding everything, acknowledges the FIN at once:
+/// the transfer completes at T3 + ser(data) + D + ser(ACK) + D, for every
+/// recovery. (Waiting for cwnd room instead would add six more duplicate
+/// ACKs' worth of time with NewReno and seven with SACK.)
+#[test]
+fn the_fast_retransmission_leaves_on_the_third_duplicate_ack() {
+    let ser_a = ser_ns(52, RATE);
+    let ser_d = ser_ns(MSS + 52, RATE);
+    let established = 2 * (ser_a + D);
+    // The `rfc` profile negotiates SACK, so a duplicate ACK carries one SACK
+    // block (2 + 8 bytes padded to 12) even where the sender's recovery
+    // ignores it.
+    let ser_dupack = ser_ns(52 + 12, RATE);
+    for recovery in [Recovery::Reno, Recovery::NewReno, Recovery::Sack, Recovery::Prr] {
+        let third_dupack = established + ser_a + 4 * ser_d + D + ser_dupack + D;
+        let want = third_dupack + ser_d + D + ser_a + D;
+        let (t, _, dropped) = losses(recovery, 20, &[0], 20);
+        assert_eq!(dropped, 1);
+        assert_eq!(
+            (t.fast_recoveries, t.retransmits_fast, t.rto_count),
+            (1, 1, 0),
+            "{recovery:?}"
+        );
+        let fct = t.fct_ns.expect("completes");
+        assert!(
+            fct.abs_diff(want) <= 1_000,
+            "{recovery:?}: fct {fct} ns, predicted {want} ns"
+        );
+    }
 }

@@ -525,6 +525,14 @@ impl TcpSender {
         }
     }
 
+    /// Retransmits the first unacknowledged segment if it is marked lost and
+    /// not yet resent, whatever the window.
+    fn retransmit_head(&mut self, now: SimTime, out: &mut impl SenderOutput) {
+        if self.segs.front().is_some_and(|s| s.flags & LOST != 0) {
+            self.retransmit(0, now, out);
+        }
+    }
+
     fn mark_lost(&mut self, i: usize) {
         let s = &mut self.segs[i];
         if s.flags & (LOST | SACKED) != 0 {
@@ -663,14 +671,20 @@ impl TcpSender {
                 cc.on_recovery_exit(ccs, r, now);
             } else {
                 self.recovery_ack(params, &mut ccs[r], newly_acked, newly_sacked, is_dupack);
+                if params.recovery == Recovery::NewReno && newly_acked > 0 {
+                    // RFC 6582 §3.2 step 5: a partial ACK retransmits the
+                    // first unacknowledged segment at once, then deflates.
+                    self.retransmit_head(now, out);
+                }
             }
         } else if self.should_enter_recovery(params) {
             self.enter_recovery(now, params, ccs, r, cc);
-            if params.recovery == Recovery::Reno {
-                // RFC 5681 §3.2 step 2: retransmit the lost segment now,
-                // whatever cwnd and the flight allow (the other modes send
-                // it when the window has room).
-                self.retransmit(0, now, out);
+            if params.recovery != Recovery::Prr {
+                // RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5
+                // (4.3): the first unacknowledged segment is retransmitted at
+                // once, whatever cwnd and the flight allow. (PRR's window on
+                // entry, pipe + 1 MSS, already has room for it.)
+                self.retransmit_head(now, out);
             }
         } else if newly_acked > 0 {
             self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
