@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,12 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mpsim.commands.sweep import Executor
+
 console = Console()
-
-
-class Executor(StrEnum):
-    local = "local"
-    dask = "dask"
 
 
 def register(app: typer.Typer) -> None:

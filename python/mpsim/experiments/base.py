@@ -29,6 +29,9 @@ VARIANTS: tuple[str, ...] = ("tcp", "mptcp", "lisa", "css", "gsam")
 
 CoreConfig = dict[str, Any]
 
+KB = 1000
+"""A kilobyte as the papers count file sizes."""
+
 
 @dataclass(frozen=True)
 class Panel:
@@ -37,6 +40,10 @@ class Panel:
     metric: str
     label: str
     log_y: bool = False
+
+
+FCT = Panel("fct_s", "Completion time (s)")
+RETX = Panel("retransmissions", "Retransmissions (packets)")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from mpsim.experiments.base import (
+    FCT,
     MS,
+    RETX,
     CoreConfig,
     Experiment,
     Panel,
@@ -157,8 +159,6 @@ BUFFER_PKTS = 47
 FILE_SIZES = (50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)
 QUICK_FILE_SIZES = (50, 200, 400, 700, 1000)
 
-FCT = Panel("fct_s", "Completion time (s)")
-RETX = Panel("retransmissions", "Retransmissions (packets)")
 SUM_CWND = Panel("sum_cwnd_pkts", "Sum of cwnd at completion (packets)")
 
 

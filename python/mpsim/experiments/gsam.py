@@ -21,7 +21,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mpsim.experiments.base import (
+    FCT,
+    KB,
     MS,
+    RETX,
     CoreConfig,
     Experiment,
     Panel,
@@ -37,16 +40,13 @@ from mpsim.experiments.base import (
 )
 
 PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
-KB = 1000
 IP_TCP_HEADER_BYTES = 40
 RUN_LIMIT_NS = 120 * S
 """Cap of every run (spec §1.3): a run ends when its measured and competing flows have completed."""
 START_SPREAD_S = 0.010
 """Each transfer starts at U[0, 10 ms]: the host timing noise between transfers started "together"."""
 
-FCT = Panel("fct_s", "Completion time (s)")
 FCT_LOG = Panel("fct_s", "Completion time (s)", log_y=True)
-RETX = Panel("retransmissions", "Retransmissions (packets)")
 RTO = Panel("rto_count", "Retransmission timeouts per connection")
 COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
 

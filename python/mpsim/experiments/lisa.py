@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from mpsim.experiments.base import (
+    KB,
     MS,
     CoreConfig,
     Experiment,
@@ -46,7 +47,6 @@ from mpsim.experiments.base import (
 PAPER = "LISA: Barik et al., LISA: A Linked Slow-Start Algorithm for MPTCP, ICC 2016"
 MSS = 1460
 """Payload of a full segment; 1500 B on the wire with the 40 B of IP and TCP headers."""
-KB = 1000
 ACCESS_BPS = 1_000_000_000
 ACCESS_DELAY_NS = 1 * MS
 BOTTLENECK_BPS = 5_000_000
