@@ -21,6 +21,11 @@ pub struct LisaConfig {
     /// and the new subflow starts with this window (Alg. 1 lines 10–17:
     /// IW 3 of RFC 3390).
     pub min_credit_segments: u32,
+    /// Alg. 1 lines 22–24: the subflow that gave the credit forgoes the
+    /// growth of its data in flight beyond its reduced window. `false` keeps
+    /// only the transfer of the credit (lines 1–21), the form in which the
+    /// CSS paper (§I) describes LISA; an ablation, not LISA as published.
+    pub ignore_acks: bool,
 }
 
 impl Default for LisaConfig {
@@ -29,6 +34,7 @@ impl Default for LisaConfig {
         LisaConfig {
             max_credit_segments: 10,
             min_credit_segments: 3,
+            ignore_acks: true,
         }
     }
 }
@@ -146,7 +152,7 @@ impl SlowStart for Lisa {
         // Lines 22–24: the data in flight beyond the reduced window would
         // grow the old subflow as it is acknowledged; it must not.
         let inflight = s[old].bytes_in_flight;
-        if ignore_acks && inflight >= s[old].cwnd {
+        if ignore_acks && self.config.ignore_acks && inflight >= s[old].cwnd {
             self.growth_to_forgo[old] = inflight - s[old].cwnd;
         }
     }
@@ -218,6 +224,31 @@ mod tests {
             }
             assert_eq!(s[0].cwnd, 60 * MSS);
         }
+    }
+
+    #[test]
+    fn without_ignoring_acks_only_the_credit_moves() {
+        // `ignore_acks: false`: the worked example's credit moves (40 → 30
+        // and 10), but the old subflow grows from the first ACK on, so after
+        // one round of 40 ACKs it has 70 (Alg. 1 as published: 60).
+        let mut l = Lisa::new(
+            LisaConfig {
+                ignore_acks: false,
+                ..LisaConfig::default()
+            },
+            StandardConfig::default(),
+            2,
+        );
+        let mut s = vec![busy(40), joining()];
+        l.on_subflow_start(&mut s, 1, SimTime::ZERO);
+        assert_eq!((s[0].cwnd, s[1].cwnd), (30 * MSS, 10 * MSS));
+        assert_eq!(l.growth_to_forgo(0), 0);
+        l.on_ack(&mut s, 0, MSS, SimTime::ZERO);
+        assert_eq!(s[0].cwnd, 31 * MSS);
+        for _ in 0..39 {
+            l.on_ack(&mut s, 0, MSS, SimTime::ZERO);
+        }
+        assert_eq!(s[0].cwnd, 70 * MSS);
     }
 
     #[test]
@@ -298,6 +329,7 @@ mod tests {
             LisaConfig {
                 max_credit_segments: 4,
                 min_credit_segments: 2,
+                ignore_acks: true,
             },
             StandardConfig::default(),
             2,
