@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import mpsim
-from mpsim.experiments import CATALOGUE, VARIANTS, experiment_metrics, get
+from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments import gsam as g
 
 MS = 1_000_000
@@ -156,14 +156,9 @@ def test_every_variant_builds_a_valid_config(name: str) -> None:
 
 
 def mean_fct(name: str, x: Any, variant: str, runs: range) -> float:
-    e = get(name)
-    fcts = []
-    for run in runs:
-        cfg = e.build(x, variant, run)
-        m = experiment_metrics(mpsim.run_config(cfg).raw, cfg)
-        assert m["incomplete"] == 0
-        fcts.append(m["fct_s"])
-    return statistics.mean(fcts)
+    rows = get(name).point(x, variant, runs)
+    assert all(r["incomplete"] == 0 for r in rows)
+    return statistics.mean(r["fct_s"] for r in rows)
 
 
 def test_fig2_setting_leaves_the_buffer_no_room_to_overflow() -> None:
@@ -191,3 +186,15 @@ def test_gsam_beats_mptcp_with_six_subflows_and_large_initial_window() -> None:
     """Fig. 9's mechanism: 6 uncoupled subflows with IW 8 burst past the 50-packet buffer into RTOs;
     GSAM's smoothing (K < D, so from the first ACK) loses less and completes sooner."""
     assert mean_fct("gsam-iw", 8, "gsam", range(1, 4)) < mean_fct("gsam-iw", 8, "mptcp", range(1, 4))
+
+
+def test_with_transfers_beyond_pipe_plus_buffer_gsam_beats_mptcp_at_six_and_eight_subflows() -> None:
+    """Fig. 2's headline where the setting lets it act (`gsam-subflows-165kb`: 618 segments > 162 + 50):
+    MPTCP's uncoupled slow starts overflow the buffer and wait for RTOs, GSAM loses nothing and is sooner."""
+    e = get("gsam-subflows-165kb")
+    for n in (6, 8):
+        rtos = {variant: e.point(n, variant, [1])[0]["rto_count"] for variant in ("mptcp", "gsam")}
+        assert rtos["mptcp"] >= 1 and rtos["gsam"] == 0, (n, rtos)
+        assert mean_fct("gsam-subflows-165kb", n, "gsam", range(1, 3)) < mean_fct(
+            "gsam-subflows-165kb", n, "mptcp", range(1, 3)
+        )

@@ -3,7 +3,7 @@
 An experiment is a family of core configurations indexed by (x value, variant, run): the paper's
 figure sweeps x, draws one curve per variant and averages over runs. Variants are the papers' own:
 
-- ``tcp``: single-path TCP (NewReno) on the first path;
+- ``tcp``: single-path TCP (Reno congestion avoidance, the experiment's loss recovery) on the first path;
 - ``mptcp``: MPTCP with LIA (RFC 6356) and standard, uncoupled slow start on every subflow;
 - ``lisa``, ``css``, ``gsam``: the same MPTCP with the coupled slow start of that name.
 
@@ -17,7 +17,7 @@ is background traffic.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +78,17 @@ class Experiment:
         xs = self.quick_x_values if quick else self.x_values
         n = runs if runs is not None else (self.quick_runs if quick else self.runs)
         return [(x, v, r, self.build(x, v, r)) for v in self.variants for x in xs for r in range(1, n + 1)]
+
+    def point(self, x: Any, variant: str, runs: Iterable[int]) -> list[dict[str, Any]]:
+        """The result rows (``experiment_metrics``) of the given runs of one (x, variant) point, run here in
+        this process: for a look at one point without a sweep or a store."""
+        from mpsim.engine import run_config
+
+        rows = []
+        for run in runs:
+            cfg = self.build(x, variant, run)
+            rows.append(experiment_metrics(run_config(cfg).raw, cfg))
+        return rows
 
 
 def run_random(experiment: str, run: int, *salt: object) -> random.Random:

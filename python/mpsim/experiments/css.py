@@ -35,17 +35,22 @@ ACCESS_BPS = 100_000_000
 BOTTLENECK_BPS = 5_000_000
 SSTHRESH_BYTES = 65_535
 
-# ns-3 of the paper's era: per-ACK slow start (ns-3 profile), delayed ACKs (CSS §III-B: alpha 1.5 assumes
-# them), NewReno recovery without SACK or timestamps, ssthresh 65535 bytes.
+# The paper's simulator is the ns-3 MPTCP code it cites ([9], code.google.com/p/mptcp-ns3), whose TCP
+# (also used for the single-path flows) has plain Reno loss recovery: fast retransmit on the third
+# duplicate ACK, no NewReno partial-ACK retransmission, no SACK, no timestamps. Per-ACK slow start (ns-3
+# profile), delayed ACKs (CSS §III-B: alpha 1.5 assumes them), ssthresh 65535 bytes.
 TCP = {
     "profile": "ns3",
     "mss": PKT,
     "initial_cwnd_segments": 10,
     "initial_ssthresh_bytes": SSTHRESH_BYTES,
     "sack": False,
-    "recovery": "new_reno",
+    "recovery": "reno",
     "timestamps": False,
 }
+# LISA as the paper compares it (§I: the new subflow's IW is subtracted from an existing subflow's cwnd):
+# the credit only, without Alg. 1's ACKs to ignore, which neither of LISA's authors' implementations has.
+LISA = {"ignore_acks": False}
 # Fig. 1(c): the second subflow starts about 0.25 s after the first, i.e. ~0.15 s after the first
 # subflow's handshake (one 100 ms RTT).
 JOIN_DELAY_NS = 150 * MS
@@ -135,6 +140,7 @@ def _short_transfer(name: str, variant: str, run: int, size_pkts: int, buffer_pk
             TCP,
             JOIN_DELAY_NS,
             gsam=_gsam(buffer_pkts),
+            lisa=LISA,
         ),
     )
     cfg["stop_when_complete"] = ["measured"]
@@ -206,6 +212,7 @@ def _css_longlived(x: Any, variant: str, run: int) -> CoreConfig:
                 TCP,
                 JOIN_DELAY_NS,
                 gsam=_gsam(buffer_pkts),
+                lisa=LISA,
             ),
         )
         t += rng.uniform(0.0, 2 * SHORT_GAP_MEAN_S)

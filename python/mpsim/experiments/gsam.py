@@ -42,7 +42,7 @@ from mpsim.experiments.base import (
 PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
 IP_TCP_HEADER_BYTES = 40
 RUN_LIMIT_NS = 120 * S
-"""Cap of every run (spec §1.3): a run ends when its measured and competing flows have completed."""
+"""Cap of every run: a run ends when its measured and competing flows have completed."""
 START_SPREAD_S = 0.010
 """Each transfer starts at U[0, 10 ms]: the host timing noise between transfers started "together"."""
 
@@ -109,14 +109,15 @@ configured 0.15 s and only lowered by samples, which never fall below it (each i
 
 
 def ns3_tcp(iw: int) -> dict[str, Any]:
-    """The old ns-3 MPTCP stack: per-ACK growth, IW ``iw`` (1 in Fig. 2, Fig. 8), NewReno without SACK,
-    timestamps or delayed ACK; RTO per RFC 6298 with the 200 ms floor of every experiment (spec §0)."""
+    """The old ns-3 MPTCP stack (Fig. 8 shows its subflow constructor, that of the ns-3 MPTCP code the
+    CSS paper cites): per-ACK growth, IW ``iw`` (1 in Fig. 2, Fig. 8), plain Reno recovery (no NewReno
+    partial ACKs, no SACK), no timestamps or delayed ACK; RTO per RFC 6298 with a 200 ms floor."""
     return {
         "profile": "ns3",
         "mss": NS3_MSS,
         "initial_cwnd_segments": iw,
         "sack": False,
-        "recovery": "new_reno",
+        "recovery": "reno",
         "timestamps": False,
         "delayed_ack": False,
         "min_rto_ns": 200 * MS,
@@ -138,11 +139,14 @@ def ns3_topology() -> CoreConfig:
     }
 
 
-def _ns3_run(experiment: str, variant: str, run: int, subflows: int, iw: int) -> CoreConfig:
-    """Two concurrent 55 KB transfers of ``variant`` from S to C, each over ``subflows`` subflows."""
+def _ns3_run(
+    experiment: str, variant: str, run: int, subflows: int, iw: int, file_bytes: int = NS3_FILE_BYTES
+) -> CoreConfig:
+    """Two concurrent transfers of ``variant`` (55 KB each unless ``file_bytes`` says otherwise) from S to
+    C, each over ``subflows`` subflows."""
     cfg: CoreConfig = {"seed": run, **ns3_topology()}
     tcp = ns3_tcp(iw)
-    # LISA in ns-3 (spec §1.3-i): credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
+    # LISA in ns-3: credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
     # packet from a donor of at least 2 and otherwise starts alone with 1, the paper's §II account.
     lisa = {"max_credit_segments": iw, "min_credit_segments": min(3, iw)}
     names = []
@@ -152,7 +156,7 @@ def _ns3_run(experiment: str, variant: str, run: int, subflows: int, iw: int) ->
             f"measured{i}",
             ["S"],
             ["C"],
-            NS3_FILE_BYTES,
+            file_bytes,
             start,
             tcp,
             # The joins leave as soon as subflow 0 is established, one RTT after its SYN.
@@ -173,6 +177,15 @@ def _gsam_subflows(x: Any, variant: str, run: int) -> CoreConfig:
     return _ns3_run("gsam-subflows", variant, run, int(x), 1)
 
 
+NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
+"""165 KB: the two transfers' 618 segments exceed the pipe (162 segments) plus the buffer (50), which the
+55 KB transfers of Fig. 2 do not (206 segments)."""
+
+
+def _gsam_subflows_165kb(x: Any, variant: str, run: int) -> CoreConfig:
+    return _ns3_run("gsam-subflows-165kb", variant, run, int(x), 1, NS3_LARGE_FILE_BYTES)
+
+
 def _gsam_iw(x: Any, variant: str, run: int) -> CoreConfig:
     return _ns3_run("gsam-iw", variant, run, 6, int(x))
 
@@ -191,7 +204,7 @@ WIRE_BYTES = MSS + IP_TCP_HEADER_BYTES
 ACK_WIRE_BYTES = IP_TCP_HEADER_BYTES
 BASE_RTT_NS = 40 * MS
 JOIN_DELAY_NS = 2 * BASE_RTT_NS
-"""The second subflow's SYN leaves 3 RTTs after the first's (spec §1.3-ii, as LISA measured on Linux):
+"""The second subflow's SYN leaves 3 RTTs after the first's (as LISA §III measured on Linux):
 one RTT of handshake, then this delay."""
 
 # Linux 3.14: IW 10, infinite initial ssthresh, growth per acknowledged segment, SACK with PRR, 200 ms
@@ -470,6 +483,23 @@ EXPERIMENTS = [
             "With 2 and 4 subflows MPTCP, LISA and GSAM complete sooner than TCP, MPTCP soonest "
             "(except LISA at 4 subflows, slower than TCP).",
             "With 6 and 8 subflows MPTCP and LISA take sharply longer than TCP and GSAM, through frequent RTOs.",
+        ),
+    ),
+    Experiment(
+        name="gsam-subflows-165kb",
+        paper=PAPER,
+        figure="Fig. 2 setting with 165 KB transfers (not a paper figure), §II",
+        description="Fig. 2's ns-3 setting with two 165 KB transfers, which overflow pipe plus buffer: "
+        "completion time vs number of subflows",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 4, 6, 8),
+        quick_x_values=(2, 8),
+        build=_gsam_subflows_165kb,
+        panels=(FCT_LOG, RTO, RETX),
+        claims=(
+            "Fig. 2's mechanism where it can act: with 6 and 8 subflows GSAM completes sooner than MPTCP and "
+            "LISA, which lose packets and wait for RTOs.",
         ),
     ),
     Experiment(
