@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mpsim.engine import run_config
+
 MS = 1_000_000
 S = 1_000_000_000
 
@@ -82,8 +84,6 @@ class Experiment:
     def point(self, x: Any, variant: str, runs: Iterable[int]) -> list[dict[str, Any]]:
         """The result rows (``experiment_metrics``) of the given runs of one (x, variant) point, run here in
         this process: for a look at one point without a sweep or a store."""
-        from mpsim.engine import run_config
-
         rows = []
         for run in runs:
             cfg = self.build(x, variant, run)
