@@ -95,7 +95,14 @@ def run_scenario_bench(name: str, config: dict[str, Any], bottleneck: str) -> tu
     text, build_s, run_s = run_json_timed(_encode(config))
     res = Results(json.loads(text))
     packets = int(res.link(bottleneck)["delivered_pkts"])
-    report = BenchReport(
+    return _run_report(name, res, packets, build_s, run_s), res
+
+
+def _run_report(
+    name: str, res: Results, packets: int, build_s: float, run_s: float, extra: dict[str, Any] | None = None
+) -> BenchReport:
+    """The report of one simulation run: its counts and the rates per second of run wall time."""
+    return BenchReport(
         name=name,
         simulated_s=res.end_time_s,
         bottleneck_packets=packets,
@@ -105,8 +112,8 @@ def run_scenario_bench(name: str, config: dict[str, Any], bottleneck: str) -> tu
         events_per_s=res.events_processed / run_s if run_s > 0 else float("inf"),
         bottleneck_packets_per_s=packets / run_s if run_s > 0 else float("inf"),
         peak_memory_mib=_peak_memory_mib(),
+        extra=extra or {},
     )
-    return report, res
 
 
 def bench_dumbbell(n: int) -> BenchReport:
@@ -165,17 +172,13 @@ def bench_fattree(k: int = 8) -> BenchReport:
     hops = sum(int(row["delivered_pkts"]) for row in res.raw["links"])
     seconds = cfg["stop_time_ns"] / S
     goodputs = [row["bytes_delivered"] * 8 / seconds / 1e6 for row in res.raw["mptcp_connections"]]
-    return BenchReport(
-        name=f"fattree-k{k}",
-        simulated_s=res.end_time_s,
-        bottleneck_packets=packets,
-        events=res.events_processed,
-        build_wall_s=build_s,
-        run_wall_s=run_s,
-        events_per_s=res.events_processed / run_s if run_s > 0 else float("inf"),
-        bottleneck_packets_per_s=packets / run_s if run_s > 0 else float("inf"),
-        peak_memory_mib=_peak_memory_mib(),
-        extra={
+    return _run_report(
+        f"fattree-k{k}",
+        res,
+        packets,
+        build_s,
+        run_s,
+        {
             "link_packet_hops": hops,
             "mean_goodput_mbps": sum(goodputs) / len(goodputs),
             "jain_index": jain_index(goodputs),
