@@ -198,3 +198,44 @@ def test_with_transfers_beyond_pipe_plus_buffer_gsam_beats_mptcp_at_six_and_eigh
         assert mean_fct("gsam-subflows-165kb", n, "gsam", range(1, 3)) < mean_fct(
             "gsam-subflows-165kb", n, "mptcp", range(1, 3)
         )
+
+
+def test_small_buffer_experiments_keep_fig2_setting_but_the_buffer_and_k() -> None:
+    """`gsam-subflows-b20` and `gsam-subflows-buffer` differ from Fig. 2's configuration only in the bottleneck
+    buffer (20 packets; the swept one with 8 subflows) and in GSAM's K, which follows it (Eq. 15)."""
+    for name, x, subflows, buffer_pkts in (("gsam-subflows-b20", 6, 6, 20), ("gsam-subflows-buffer", 15, 8, 15)):
+        cfg = get(name).build(x, "gsam", 1)
+        assert link(cfg, "R1-R2")["queue"] == {"type": "drop_tail", "limit_pkts": buffer_pkts}
+        conn = cfg["mptcp_connections"][0]
+        assert conn["path_manager"] == {"type": "ndiffports", "subflows": subflows}
+        # K = 75 ms + B·578·8/(2·5e6) s = 75 ms + B·0.4624 ms.
+        assert conn["slow_start"] == {"type": "gsam", "k_ns": 75 * MS + buffer_pkts * 462_400}
+        reference = get("gsam-subflows").build(subflows, "gsam", 1)
+        for key in ("tcp", "path_manager", "size_bytes"):
+            assert conn[key] == reference["mptcp_connections"][0][key], key
+
+
+def test_with_a_small_buffer_gsam_beats_mptcp_and_lisa_at_six_and_eight_subflows() -> None:
+    """Fig. 2's headline with a 20-packet buffer (`gsam-subflows-b20`: 206 segments > 162 + 20): MPTCP's and
+    LISA's uncoupled slow starts overflow the buffer into several RTOs per connection; GSAM's smoothing
+    avoids most of them and completes sooner than both."""
+    e = get("gsam-subflows-b20")
+    for n in (6, 8):
+        rows = {v: e.point(n, v, range(1, 4)) for v in ("mptcp", "lisa", "gsam")}
+        assert all(r["incomplete"] == 0 for rs in rows.values() for r in rs)
+        rto = {v: statistics.mean(r["rto_count"] for r in rs) for v, rs in rows.items()}
+        fct = {v: statistics.mean(r["fct_s"] for r in rs) for v, rs in rows.items()}
+        assert rto["mptcp"] >= 3 and rto["gsam"] < rto["mptcp"] / 2, (n, rto)
+        assert fct["gsam"] < fct["mptcp"] and fct["gsam"] < fct["lisa"], (n, fct)
+
+
+def test_with_eight_subflows_gsam_wins_with_small_buffers_and_mptcp_once_nothing_overflows() -> None:
+    """`gsam-subflows-buffer`: with 10 and 20 packets MPTCP waits for RTOs and GSAM is sooner; with 50 packets
+    no variant loses a packet and MPTCP, unsmoothed, is sooner than GSAM (Fig. 2 at 8 subflows in mpsim)."""
+    for buffer_pkts in (10, 20):
+        assert mean_fct("gsam-subflows-buffer", buffer_pkts, "gsam", range(1, 4)) < mean_fct(
+            "gsam-subflows-buffer", buffer_pkts, "mptcp", range(1, 4)
+        )
+    rows = {v: get("gsam-subflows-buffer").point(50, v, range(1, 3)) for v in ("mptcp", "gsam")}
+    assert all(r["rto_count"] == 0 and r["retransmissions"] == 0 for rs in rows.values() for r in rs)
+    assert statistics.mean(r["fct_s"] for r in rows["mptcp"]) < statistics.mean(r["fct_s"] for r in rows["gsam"])

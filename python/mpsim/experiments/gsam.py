@@ -103,9 +103,13 @@ NS3_WIRE_BYTES = NS3_MSS + IP_TCP_HEADER_BYTES + 2
 """536-byte payload, IP + TCP headers without options, ns-3's 2-byte PPP framing (the `ns3` profile)."""
 NS3_FILE_BYTES = 55 * KB
 NS3_BASE_RTT_NS = 150 * MS
-NS3_K_NS = k_ns(NS3_BUFFER_PKTS, NS3_WIRE_BYTES, NS3_BOTTLENECK_BPS, NS3_BASE_RTT_NS)
-"""98.1 ms < D: GSAM smooths from the first ACK. D is the authors' RTT_min, initialised to the path's
-configured 0.15 s and only lowered by samples, which never fall below it (each includes serialisation)."""
+
+
+def ns3_k_ns(buffer_pkts: int) -> int:
+    """GSAM's K in the ns-3 setting with a ``buffer_pkts`` bottleneck buffer: 98.1 ms < D at 50 packets, so
+    GSAM smooths from the first ACK. D is the authors' RTT_min, initialised to the path's configured 0.15 s
+    and only lowered by samples, which never fall below it (each includes serialisation)."""
+    return k_ns(buffer_pkts, NS3_WIRE_BYTES, NS3_BOTTLENECK_BPS, NS3_BASE_RTT_NS)
 
 
 def ns3_tcp(iw: int) -> dict[str, Any]:
@@ -125,10 +129,10 @@ def ns3_tcp(iw: int) -> dict[str, Any]:
     }
 
 
-def ns3_topology() -> CoreConfig:
+def ns3_topology(buffer_pkts: int = NS3_BUFFER_PKTS) -> CoreConfig:
     """Fig. 1: server S → R1 → (5 Mbit/s, 73 ms, 50 packets) → R2 → client C; access links 100 Mbit/s,
     1 ms, so the base RTT is 2·(1 + 73 + 1) = 150 ms. All N subflows (ndiffports) take this one path."""
-    buf = queue(NS3_BUFFER_PKTS)
+    buf = queue(buffer_pkts)
     return {
         "nodes": hosts("S", "C") + routers("R1", "R2"),
         "links": [
@@ -140,11 +144,17 @@ def ns3_topology() -> CoreConfig:
 
 
 def _ns3_run(
-    experiment: str, variant: str, run: int, subflows: int, iw: int, file_bytes: int = NS3_FILE_BYTES
+    experiment: str,
+    variant: str,
+    run: int,
+    subflows: int,
+    iw: int,
+    file_bytes: int = NS3_FILE_BYTES,
+    buffer_pkts: int = NS3_BUFFER_PKTS,
 ) -> CoreConfig:
     """Two concurrent transfers of ``variant`` (55 KB each unless ``file_bytes`` says otherwise) from S to
-    C, each over ``subflows`` subflows."""
-    cfg: CoreConfig = {"seed": run, **ns3_topology()}
+    C, each over ``subflows`` subflows, through a ``buffer_pkts`` bottleneck buffer (50 unless said)."""
+    cfg: CoreConfig = {"seed": run, **ns3_topology(buffer_pkts)}
     tcp = ns3_tcp(iw)
     # LISA in ns-3: credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
     # packet from a donor of at least 2 and otherwise starts alone with 1, the paper's §II account.
@@ -161,7 +171,7 @@ def _ns3_run(
             tcp,
             # The joins leave as soon as subflow 0 is established, one RTT after its SYN.
             join_delay_ns=0,
-            gsam={"k_ns": NS3_K_NS},
+            gsam={"k_ns": ns3_k_ns(buffer_pkts)},
             lisa=lisa,
         )
         if kind == "mptcp_connections":
@@ -184,6 +194,20 @@ NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
 
 def _gsam_subflows_165kb(x: Any, variant: str, run: int) -> CoreConfig:
     return _ns3_run("gsam-subflows-165kb", variant, run, int(x), 1, NS3_LARGE_FILE_BYTES)
+
+
+NS3_SMALL_BUFFER_PKTS = 20
+"""A small buffer for Fig. 2's setting: 20 packets, where two 55 KB transfers (206 segments) exceed the
+pipe (162 segments) plus the buffer, as the paper's account of Fig. 2 (52 + 50 packets) has them do."""
+NS3_MANY_SUBFLOWS = 8
+
+
+def _gsam_subflows_b20(x: Any, variant: str, run: int) -> CoreConfig:
+    return _ns3_run("gsam-subflows-b20", variant, run, int(x), 1, buffer_pkts=NS3_SMALL_BUFFER_PKTS)
+
+
+def _gsam_subflows_buffer(x: Any, variant: str, run: int) -> CoreConfig:
+    return _ns3_run("gsam-subflows-buffer", variant, run, NS3_MANY_SUBFLOWS, 1, buffer_pkts=int(x))
 
 
 def _gsam_iw(x: Any, variant: str, run: int) -> CoreConfig:
@@ -500,6 +524,39 @@ EXPERIMENTS = [
         claims=(
             "Fig. 2's mechanism where it can act: with 6 and 8 subflows GSAM completes sooner than MPTCP and "
             "LISA, which lose packets and wait for RTOs.",
+        ),
+    ),
+    Experiment(
+        name="gsam-subflows-b20",
+        paper=PAPER,
+        figure="Fig. 2 setting with a 20-packet buffer (not a paper figure), §II",
+        description="Fig. 2's ns-3 setting with a 20-packet bottleneck buffer, which two 55 KB transfers "
+        "overflow: completion time vs number of subflows",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 4, 6, 8),
+        quick_x_values=(2, 8),
+        build=_gsam_subflows_b20,
+        panels=(FCT_LOG, RTO, RETX),
+        claims=(
+            "Fig. 2's headline with a small buffer: with 6 and 8 subflows GSAM completes sooner than MPTCP "
+            "and LISA, which lose packets and wait for RTOs.",
+        ),
+    ),
+    Experiment(
+        name="gsam-subflows-buffer",
+        paper=PAPER,
+        figure="Fig. 2 setting with 8 subflows and the buffer varied (not a paper figure), §II",
+        description="Fig. 2's ns-3 setting with 8 subflows: completion time vs bottleneck buffer",
+        x_name="buffer_pkts",
+        x_label="Bottleneck buffer (packets)",
+        x_values=(10, 15, 20, 25, 30, 35, 40, 45, 50),
+        quick_x_values=(10, 20, 50),
+        build=_gsam_subflows_buffer,
+        panels=(FCT_LOG, RTO, RETX),
+        claims=(
+            "With 8 subflows GSAM completes sooner than MPTCP while the buffer is small enough for the two "
+            "transfers to overflow it (pipe 162 segments); with room for both (50 packets) MPTCP is sooner.",
         ),
     ),
     Experiment(
