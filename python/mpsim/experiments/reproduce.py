@@ -11,6 +11,7 @@ finished run again.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,5 +119,7 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
         if panel.log_y:
             ax.set_yscale("log")
     bars = "95 % CI" if errors == "ci95" else "±1 std"
-    fig.suptitle(f"{exp.name}: {exp.paper}, {exp.figure} (error bars {bars})", fontsize=10)
+    # About 12 characters of 10-point text per inch of figure: long titles wrap instead of running off it.
+    title = f"{exp.name}: {exp.paper}, {exp.figure} (error bars {bars})"
+    fig.suptitle(textwrap.fill(title, width=int(12 * 5.0 * n)), fontsize=10)
     return save(fig, path)
