@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -83,3 +86,16 @@ def test_a_run_file_left_unreadable_by_a_crash_is_run_again(tmp_path: Path) -> N
     assert pq.read_metadata(victim).num_rows == 1
     assert {p.name: p.stat().st_mtime_ns for p in store.files() if p != victim} == others
     assert same(first.table, second.table)
+
+
+def test_the_experiments_command_shows_every_name_and_figure_whole_on_a_narrow_terminal() -> None:
+    """`mpsim experiments` on an 80-column terminal: each name, which `mpsim reproduce` takes, stands whole on
+    its row, and a figure reference keeps its panels ("Fig. 3 (a, b)")."""
+    env = {**os.environ, "COLUMNS": "80"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mpsim.cli", "experiments"], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    first_cells = {line.split("│")[1].strip() for line in proc.stdout.splitlines() if line.startswith("│")}
+    assert set(CATALOGUE) <= first_cells
+    assert "CSS Fig. 3 (a, b)" in proc.stdout

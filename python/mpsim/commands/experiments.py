@@ -22,11 +22,12 @@ def register(app: typer.Typer) -> None:
         from mpsim.experiments import CATALOGUE
 
         table = Table(show_lines=False)
-        table.add_column("name", style="bold", no_wrap=True)
-        table.add_column("figure", no_wrap=True)
+        # The name is what `mpsim reproduce` takes: never cut, whatever the terminal's width.
+        table.add_column("name", style="bold", no_wrap=True, min_width=max(len(n) for n in CATALOGUE))
+        table.add_column("figure")
         table.add_column("description")
         for exp in CATALOGUE.values():
-            table.add_row(exp.name, f"{exp.paper.split(':')[0]} {exp.figure.split(',')[0]}", exp.description)
+            table.add_row(exp.name, f"{exp.paper.split(':')[0]} {exp.figure.split(', §')[0]}", exp.description)
         console.print(table)
 
     @app.command()
