@@ -99,3 +99,14 @@ def test_the_experiments_command_shows_every_name_and_figure_whole_on_a_narrow_t
     first_cells = {line.split("│")[1].strip() for line in proc.stdout.splitlines() if line.startswith("│")}
     assert set(CATALOGUE) <= first_cells
     assert "CSS Fig. 3 (a, b)" in proc.stdout
+
+
+def test_a_configuration_shared_by_every_x_is_reported_at_each_x(tmp_path: Path) -> None:
+    """`tcp` in `gsam-subflows-b20` does not depend on the number of subflows, so its configuration (and its
+    run in the store) is the same at every x; the table still has one row per x and run, each at its own x."""
+    e = get("gsam-subflows-b20")
+    table = reproduce(e.name, tmp_path, quick=True, progress=False).table.to_pylist()
+    tcp = [(r["x"], r["run"]) for r in table if r["variant"] == "tcp"]
+    runs = range(1, e.quick_runs + 1)
+    assert sorted(tcp) == sorted((x, run) for x in e.quick_x_values for run in runs)
+    assert len({r["fct_s"] for r in table if r["variant"] == "tcp" and r["run"] == 1}) == 1

@@ -299,7 +299,7 @@ class _Task:
 def _columns(table: pa.Table, task: _Task, axes: list[str]) -> pa.Table:
     n = table.num_rows
     meta = {"key": task.key, "variant": task.point.variant}
-    meta.update({a: _axis_text(task.point.axes[a]) for a in axes})
+    meta.update({a: axis_text(task.point.axes[a]) for a in axes})
     cols: dict[str, Any] = {k: pa.array([v] * n, pa.string()) for k, v in meta.items()}
     cols["seed"] = pa.array([task.point.seed] * n, pa.int64())
     for c in table.column_names:
@@ -308,7 +308,8 @@ def _columns(table: pa.Table, task: _Task, axes: list[str]) -> pa.Table:
     return pa.table(cols)
 
 
-def _axis_text(value: Any) -> str:
+def axis_text(value: Any) -> str:
+    """How the store keeps an axis value: a string as it is, anything else as JSON."""
     return value if isinstance(value, str) else json.dumps(value)
 
 
@@ -387,7 +388,7 @@ def run_points(
                     "key": t.key,
                     "variant": t.point.variant,
                     "seed": t.point.seed,
-                    "axes": {a: _axis_text(t.point.axes[a]) for a in axes},
+                    "axes": {a: axis_text(t.point.axes[a]) for a in axes},
                 }
                 for t in tasks
             ],

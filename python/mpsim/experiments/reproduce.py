@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from mpsim.engine import Results
 from mpsim.experiments import get
 from mpsim.experiments.base import Experiment, experiment_metrics
-from mpsim.sweep import Point, run_key, run_points
+from mpsim.sweep import Point, axis_text, run_key, run_points
 
 __all__ = ["Reproduction", "experiment_row", "reproduce"]
 
@@ -57,11 +57,13 @@ def reproduce(
     exp = get(name)
     directory = Path(out) / exp.name
     points: list[tuple[Point, dict[str, Any]]] = []
-    meta: dict[str, tuple[Any, str, int, int]] = {}
+    meta: dict[tuple[str, str], tuple[Any, str, int, int]] = {}
     for x, variant, run, cfg in exp.configs(quick, runs):
         point = Point(variant, {exp.x_name: x}, int(cfg.get("seed", run)))
         points.append((point, cfg))
-        meta[run_key(cfg, experiment_row)] = (x, variant, run, point.seed)
+        # A configuration that does not depend on x (e.g. `tcp` against the number of subflows) has one key
+        # for every x: the stored point's x tells them apart.
+        meta[run_key(cfg, experiment_row), axis_text(x)] = (x, variant, run, point.seed)
     stored = run_points(
         points,
         directory / "store",
@@ -81,11 +83,11 @@ def reproduce(
     return Reproduction(exp, directory, table, tuple(files))
 
 
-def _table(exp: Experiment, stored: pa.Table, meta: Mapping[str, tuple[Any, str, int, int]]) -> pa.Table:
+def _table(exp: Experiment, stored: pa.Table, meta: Mapping[tuple[str, str], tuple[Any, str, int, int]]) -> pa.Table:
     metrics = [c for c in stored.column_names if c not in ("key", "variant", "seed", exp.x_name)]
     rows = []
     for r in stored.to_pylist():
-        x, variant, run, seed = meta[r["key"]]
+        x, variant, run, seed = meta[r["key"], r[exp.x_name]]
         rows.append(
             {
                 "experiment": exp.name,
@@ -121,5 +123,5 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
     bars = "95 % CI" if errors == "ci95" else "±1 std"
     # About 12 characters of 10-point text per inch of figure: long titles wrap instead of running off it.
     title = f"{exp.name}: {exp.paper}, {exp.figure} (error bars {bars})"
-    fig.suptitle(textwrap.fill(title, width=int(12 * 5.0 * n)), fontsize=10)
+    fig.suptitle(textwrap.fill(title, width=int(12 * fig.get_figwidth())), fontsize=10)
     return save(fig, path)
