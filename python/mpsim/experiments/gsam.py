@@ -103,6 +103,8 @@ NS3_WIRE_BYTES = NS3_MSS + IP_TCP_HEADER_BYTES + 2
 """536-byte payload, IP + TCP headers without options, ns-3's 2-byte PPP framing (the `ns3` profile)."""
 NS3_FILE_BYTES = 55 * KB
 NS3_BASE_RTT_NS = 150 * MS
+NS3_IW = 1
+"""The old ns-3 MPTCP model's initial window, in segments (Fig. 8), for every experiment but Fig. 9's sweep."""
 
 
 def ns3_k_ns(buffer_pkts: int) -> int:
@@ -184,7 +186,7 @@ def _ns3_run(
 
 
 def _gsam_subflows(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows", variant, run, int(x), 1)
+    return _ns3_run("gsam-subflows", variant, run, int(x), NS3_IW)
 
 
 NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
@@ -193,7 +195,7 @@ NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
 
 
 def _gsam_subflows_165kb(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows-165kb", variant, run, int(x), 1, NS3_LARGE_FILE_BYTES)
+    return _ns3_run("gsam-subflows-165kb", variant, run, int(x), NS3_IW, NS3_LARGE_FILE_BYTES)
 
 
 NS3_SMALL_BUFFER_PKTS = 20
@@ -203,11 +205,11 @@ NS3_MANY_SUBFLOWS = 8
 
 
 def _gsam_subflows_b20(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows-b20", variant, run, int(x), 1, buffer_pkts=NS3_SMALL_BUFFER_PKTS)
+    return _ns3_run("gsam-subflows-b20", variant, run, int(x), NS3_IW, buffer_pkts=NS3_SMALL_BUFFER_PKTS)
 
 
 def _gsam_subflows_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows-buffer", variant, run, NS3_MANY_SUBFLOWS, 1, buffer_pkts=int(x))
+    return _ns3_run("gsam-subflows-buffer", variant, run, NS3_MANY_SUBFLOWS, NS3_IW, buffer_pkts=int(x))
 
 
 def _gsam_iw(x: Any, variant: str, run: int) -> CoreConfig:
