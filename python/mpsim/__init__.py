@@ -8,6 +8,7 @@ from mpsim._core import ConfigError, InternalError
 from mpsim._core import __version__ as __version__
 from mpsim.engine import Results, run_config, validate_config
 from mpsim.errors import Problem, ScenarioError
+from mpsim.fingerprint import engine_id
 from mpsim.scenario import Scenario, load, run
 from mpsim.topologies import dumbbell, fat_tree, non_shared, shared_bottleneck
 
@@ -19,6 +20,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "dumbbell",
+    "engine_id",
     "fat_tree",
     "load",
     "non_shared",

@@ -16,3 +16,6 @@ def validate_json(config_json: str) -> None:
 
 def run_json_timed(config_json: str) -> tuple[str, float, float]:
     """Runs one scenario; returns (results JSON, build wall seconds, run wall seconds)."""
+
+def engine_id() -> str:
+    """The engine's identity: a hash of the sources it was built from (crates/mpsim-core/build.rs)."""

@@ -2,19 +2,21 @@
 
 Layout under the output directory::
 
-    sweep.json              the points: key, variant, axis values, seed (rewritten at each start)
+    sweep.json              the points: key, variant, axis values, seed; the engine identity and the
+                            extractor's name and code fingerprint (rewritten at each start)
     runs/<kk>/<key>.parquet the rows one run produced, with the point's columns; <kk> is the key's first
                             two characters, so that workers writing at once rarely share a directory
     results.parquet         every run's rows concatenated (written when a sweep finishes)
 
-A run's key is a hash of its fully resolved core configuration (seed included) and of the row
-extractor, so a finished run is recognised whatever the order of points, and a changed scenario or
-extractor is run again. Files are written to a temporary name and renamed, so a sweep killed at any
-moment leaves only whole files; temporary leftovers are removed on the next start. The manifest and
-``results.parquet`` are also flushed to disk before the rename; a run's file is not (it would cost as
-much as the run itself), so after a crash of the operating system (not of the sweep) a run's file may
-be unreadable: :meth:`RunStore.drop_unreadable` finds such files when a sweep resumes and the run is
-done again.
+A run's key is a hash of its fully resolved core configuration (seed included), of the engine's
+identity (a hash of the core's sources taken when it was built) and of the row extractor's code, so a
+finished run is recognised whatever the order of points, and a changed scenario, a rebuilt engine or an
+edited extractor is run again (:mod:`mpsim.fingerprint`). Files are written to a temporary name and
+renamed, so a sweep killed at any moment leaves only whole files; temporary leftovers are removed on
+the next start. The manifest and ``results.parquet`` are also flushed to disk before the rename; a run's
+file is not (it would cost as much as the run itself), so after a crash of the operating system (not of
+the sweep) a run's file may be unreadable: :meth:`RunStore.drop_unreadable` finds such files when a
+sweep resumes and the run is done again.
 """
 
 from __future__ import annotations

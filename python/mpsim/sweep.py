@@ -40,6 +40,7 @@ from pydantic import Field, ValidationError, model_validator
 from mpsim._types import Model
 from mpsim.engine import Results, run_config
 from mpsim.errors import Problem, ScenarioError, problems_from_validation
+from mpsim.fingerprint import code_fingerprint, engine_id
 from mpsim.scenario import DEFAULT_MSS, Scenario, read_toml
 from mpsim.store import RunStore
 
@@ -256,13 +257,24 @@ def _extractor(spec: SweepSpec, extract: Extractor | None) -> Extractor:
     return fn
 
 
-def _extractor_id(fn: Extractor) -> str:
+def _extractor_name(fn: Extractor) -> str:
     return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
 
 
 def run_key(config: Mapping[str, Any], extractor: Extractor) -> str:
-    """Hash of a run's fully resolved core configuration (seed included) and its extractor."""
-    text = json.dumps({"config": config, "extract": _extractor_id(extractor)}, sort_keys=True, allow_nan=False)
+    """Hash of a run's fully resolved core configuration (seed included), of the engine that runs it
+    (:func:`~mpsim.fingerprint.engine_id`) and of the extractor's code
+    (:func:`~mpsim.fingerprint.code_fingerprint`): a rebuilt engine or an edited extractor runs again."""
+    text = json.dumps(
+        {
+            "config": config,
+            "engine": engine_id(),
+            "extract": _extractor_name(extractor),
+            "extract_code": code_fingerprint(extractor),
+        },
+        sort_keys=True,
+        allow_nan=False,
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -381,6 +393,8 @@ def run_points(
     store.prepare()
     store.write_manifest(
         {
+            "engine": engine_id(),
+            "extractor": {"name": _extractor_name(fn), "code": code_fingerprint(fn)},
             "axes": list(axes),
             "variants": list(variants),
             "points": [

@@ -31,6 +31,11 @@ pub use error::{ConfigError, Error};
 pub use results::RunResults;
 pub use sim::Simulator;
 
+/// The engine's identity: a hash of the sources that decide what a run computes (this crate, the
+/// Python bindings, the locked dependencies), derived at build time by `build.rs`. Stored results
+/// carry it, so results of another engine are never reused as this one's.
+pub const ENGINE_ID: &str = env!("MPSIM_ENGINE_ID");
+
 /// Validates, builds and runs one scenario.
 pub fn run(cfg: &ScenarioConfig) -> Result<RunResults, Error> {
     let mut sim = build::build(cfg)?;

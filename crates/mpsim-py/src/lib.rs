@@ -91,11 +91,19 @@ fn validate_json(py: Python<'_>, config_json: &str) -> PyResult<()> {
     })
 }
 
+/// The engine's identity: a hash of the core's and the bindings' sources and the locked
+/// dependencies, derived when the core was built (`mpsim_core::ENGINE_ID`).
+#[pyfunction]
+fn engine_id() -> &'static str {
+    mpsim_core::ENGINE_ID
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_timed, m)?)?;
+    m.add_function(wrap_pyfunction!(engine_id, m)?)?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
