@@ -187,6 +187,11 @@ class TcpOptions(Model):
     sack: Flag | None = None
     timestamps: Flag | None = None
     limited_transmit: Flag | None = None
+    partial_ack_rto: Literal["impatient", "slow_but_steady"] | None = None
+    """NewReno: the first partial ACK of an episode restarts the timer (``impatient``, RFC 6582 §4) or
+    every one does."""
+    sack_rescue: Flag | None = None
+    """SACK recovery: RFC 6675 NextSeg rules 3 and 4 (profiles: on)."""
     delayed_ack: Flag | None = None
     delack_segments: int | None = Field(None, ge=1)
     delack_timeout: PositiveDuration | None = None
@@ -212,6 +217,8 @@ class TcpOptions(Model):
             "sack",
             "timestamps",
             "limited_transmit",
+            "partial_ack_rto",
+            "sack_rescue",
             "delayed_ack",
             "delack_segments",
         )

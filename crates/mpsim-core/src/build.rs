@@ -105,6 +105,12 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     if let Some(l) = f.limited_transmit {
         t.limited_transmit = l;
     }
+    if let Some(r) = f.partial_ack_rto {
+        t.partial_ack_rto = r;
+    }
+    if let Some(r) = f.sack_rescue {
+        t.sack_rescue = r;
+    }
     if let Some(d) = f.delayed_ack {
         t.receiver.delayed_ack = d;
     }

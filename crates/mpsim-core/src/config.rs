@@ -74,6 +74,13 @@ pub struct TcpOptions {
     pub timestamps: Option<bool>,
     #[serde(default)]
     pub limited_transmit: Option<bool>,
+    /// NewReno: restart the retransmission timer on the first partial ACK
+    /// of an episode only (`impatient`, RFC 6582 §4) or on every one.
+    #[serde(default)]
+    pub partial_ack_rto: Option<crate::transport::tcp::config::PartialAckRto>,
+    /// SACK recovery: RFC 6675 NextSeg rules 3 and 4.
+    #[serde(default)]
+    pub sack_rescue: Option<bool>,
     #[serde(default)]
     pub delayed_ack: Option<bool>,
     #[serde(default)]

@@ -126,11 +126,14 @@ impl DataReceiver {
         }
         let mut s = dsn.max(self.rcv_nxt);
         let mut e = end;
+        // Payload bytes already held count as duplicates; the DATA_FIN's
+        // sequence number is not a byte.
+        let payload_end = dsn + len as u64;
         // Merge into the out-of-order store.
         let i = self.ooo.partition_point(|&(_, be)| be < s);
         while i < self.ooo.len() && self.ooo[i].0 <= e {
             let (bs, be) = self.ooo.remove(i);
-            self.duplicate_bytes += be.min(e).saturating_sub(bs.max(s));
+            self.duplicate_bytes += be.min(payload_end).saturating_sub(bs.max(s));
             self.held_bytes -= be - bs;
             s = s.min(bs);
             e = e.max(be);
@@ -180,5 +183,16 @@ mod tests {
         assert_eq!(d.held_bytes, 0);
         d.on_data(1, 1400, false);
         assert_eq!(d.duplicate_bytes, 1400);
+    }
+
+    #[test]
+    fn a_data_fin_held_out_of_order_and_received_again_is_its_payload_twice() {
+        let mut d = DataReceiver::new(10_000);
+        d.on_data(1401, 1400, true);
+        d.on_data(1401, 1400, true);
+        // 1400 payload bytes again; the DATA_FIN's sequence number is no byte.
+        assert_eq!(d.duplicate_bytes, 1400);
+        d.on_data(1, 1400, false);
+        assert_eq!(d.delivered_bytes(), 2800);
     }
 }

@@ -25,6 +25,20 @@ pub enum Recovery {
     Prr,
 }
 
+/// When a partial ACK in NewReno recovery restarts the retransmission timer
+/// (RFC 6582 §4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckRto {
+    /// Only on the first partial ACK of an episode (RFC 6582 §3.2 step 5,
+    /// the RFC's recommendation): a window with many losses times out and
+    /// is resent by slow start.
+    Impatient,
+    /// On every partial ACK: one hole repaired per round trip however many
+    /// there are.
+    SlowButSteady,
+}
+
 /// A stack whose defaults a flow takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -108,6 +122,13 @@ pub struct TcpParams {
     pub recovery: Recovery,
     /// RFC 3042 limited transmit.
     pub limited_transmit: bool,
+    /// NewReno: which partial ACKs restart the retransmission timer.
+    pub partial_ack_rto: PartialAckRto,
+    /// SACK recovery: RFC 6675 §4 NextSeg rules 3 (resend an unSACKed
+    /// segment below the highest SACKed one that is not yet deemed lost)
+    /// and 4 (one rescue retransmission of the highest unSACKed segment per
+    /// episode), when rules 1 and 2 have nothing to send.
+    pub sack_rescue: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     /// Initial window, segments (RFC 6928: 10).
@@ -138,6 +159,8 @@ impl Profile {
             sack: true,
             recovery: Recovery::Sack,
             limited_transmit: true,
+            partial_ack_rto: PartialAckRto::Impatient,
+            sack_rescue: true,
             dupack_threshold: 3,
             initial_cwnd_segments: 10,
             initial_ssthresh_bytes: None,

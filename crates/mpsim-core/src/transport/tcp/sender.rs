@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{Recovery, TcpParams};
+use super::config::{PartialAckRto, Recovery, TcpParams};
 use super::header::{SackBlock, TcpFlags, TcpHeader};
 use super::rtt::RttEstimator;
 use super::timer::LazyTimer;
@@ -33,8 +33,12 @@ fn uses_sack(params: &TcpParams) -> bool {
 }
 
 const SACKED: u8 = 1;
+/// Deemed lost (RFC 6675 IsLost, an RTO, a partial ACK, RACK); stays set
+/// when the segment is retransmitted, so that a lost and retransmitted
+/// segment counts once in `pipe` (RFC 6675 §4 SetPipe).
 const LOST: u8 = 2;
-/// Retransmitted and not marked lost again since.
+/// Retransmitted and not deemed lost again since: lost with RETRANS is a
+/// retransmission in flight, lost without it is waiting to be resent.
 const RETRANS: u8 = 4;
 /// Retransmitted at least once (Karn's rule: no RTT sample from it).
 const EVER_RETRANS: u8 = 8;
@@ -179,6 +183,14 @@ struct RecoveryState {
     prr_out: u64,
     /// RFC 6937 RecoverFS, bytes.
     recover_fs: u64,
+    /// RFC 6675 HighRxt: one past the highest sequence number retransmitted
+    /// in this episode.
+    high_rxt: u64,
+    /// RFC 6675 RescueRxt: the recovery point when the rescue
+    /// retransmission (NextSeg rule 4) was sent; `None` before.
+    rescue_rxt: Option<u64>,
+    /// Partial ACKs received in this episode (RFC 6582 §3.2 step 5).
+    partial_acks: u32,
 }
 
 /// Counters reported per flow.
@@ -214,8 +226,9 @@ pub struct TcpSender {
     /// Per-segment scoreboard from the segment holding `snd_una`, in
     /// sequence order and contiguous.
     segs: VecDeque<Seg>,
-    /// Bytes in segments [snd_una, snd_nxt) that are SACKed / marked lost /
-    /// retransmitted and not lost again (FIN counted as one byte).
+    /// Bytes in segments [snd_una, snd_nxt) that are SACKed / deemed lost
+    /// (retransmitted or not) / retransmitted and not lost again (FIN
+    /// counted as one byte).
     sacked_bytes: u64,
     lost_bytes: u64,
     retrans_bytes: u64,
@@ -291,7 +304,8 @@ impl TcpSender {
         self.snd_nxt.saturating_sub(self.snd_una)
     }
 
-    /// RFC 6675 `pipe`: bytes believed to be in the network.
+    /// RFC 6675 `pipe`: bytes believed to be in the network. Per segment not
+    /// SACKed (§4 SetPipe): one if not deemed lost, plus one if retransmitted.
     #[inline]
     pub fn pipe(&self) -> u64 {
         (self.flight_size() + self.retrans_bytes).saturating_sub(self.sacked_bytes + self.lost_bytes)
@@ -371,6 +385,57 @@ impl TcpSender {
                 let chunk = supply.take(self.mss).expect("peeked");
                 self.send_chunk(chunk, now, out);
             }
+            self.send_rescue(now, params, cc, out);
+        }
+        cc.bytes_in_flight = self.pipe();
+    }
+
+    /// RFC 6675 §4 NextSeg rules 3 and 4, for when rule 1 (lost segments)
+    /// and rule 2 (new data) have nothing to send and the window has room:
+    /// rule 3 resends the lowest unSACKed segment above HighRxt and below
+    /// the highest SACKed byte that is not yet deemed lost; rule 4 resends,
+    /// once per episode, the highest unSACKed segment (a "rescue"
+    /// retransmission of a tail that no SACK can reveal as lost).
+    pub fn send_rescue(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
+        if !params.sack_rescue || !uses_sack(params) || self.state != SenderState::Established {
+            return;
+        }
+        let Some(rec) = self.recovery else { return };
+        if self.next_lost().is_some() {
+            return;
+        }
+        if let Some(top) = self.segs.iter().rposition(|s| s.flags & SACKED != 0) {
+            let high_sacked = self.segs[top].start;
+            loop {
+                let high_rxt = self.recovery.map_or(rec.high_rxt, |r| r.high_rxt);
+                let from = self.segs.partition_point(|s| s.start < high_rxt);
+                let Some(i) = (from..top).find(|&i| self.segs[i].flags & (SACKED | LOST | RETRANS) == 0) else {
+                    break;
+                };
+                if !self.cwnd_room(params, cc, self.segs[i].payload()) {
+                    cc.bytes_in_flight = self.pipe();
+                    return;
+                }
+                debug_assert!(self.segs[i].end() <= high_sacked);
+                self.retransmit(i, now, out);
+            }
+        }
+        // Rule 4: once HighACK has passed RescueRxt (or there was none).
+        if rec.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
+            return;
+        }
+        let Some(i) = self.segs.iter().rposition(|s| s.flags & SACKED == 0) else {
+            return;
+        };
+        if self.segs[i].flags & RETRANS != 0 || !self.cwnd_room(params, cc, self.segs[i].payload()) {
+            return;
+        }
+        let high_rxt = self.recovery.map_or(rec.high_rxt, |r| r.high_rxt);
+        self.retransmit(i, now, out);
+        if let Some(r) = self.recovery.as_mut() {
+            // HighRxt is not moved by the rescue (RFC 6675 §4 rule 4).
+            r.high_rxt = high_rxt;
+            r.rescue_rxt = Some(r.point);
         }
         cc.bytes_in_flight = self.pipe();
     }
@@ -388,8 +453,7 @@ impl TcpSender {
             return false;
         }
         self.cwnd_full = false;
-        while self.lost_bytes > 0 {
-            let Some(i) = self.next_lost() else { break };
+        while let Some(i) = self.next_lost() {
             // A retransmission fills a hole below snd_nxt: only cwnd limits it.
             if !self.cwnd_room(params, cc, self.segs[i].payload()) {
                 return false;
@@ -433,17 +497,25 @@ impl TcpSender {
             } else {
                 0
             };
+            // A lost segment leaves the flight and its retransmission
+            // enters it: FlightSize itself once every loss is resent.
             (self.flight_size() + self.retrans_bytes).saturating_sub(allowance + self.lost_bytes)
         };
-        cc.cwnd.saturating_sub(in_network)
+        // The FIN takes a sequence number but no room in the window.
+        let fin_in_flight = self.fin_end.is_some_and(|e| self.snd_una < e) as u64;
+        cc.cwnd.saturating_sub(in_network.saturating_sub(fin_in_flight))
     }
 
-    /// Index of the lowest segment marked lost and not SACKed.
+    /// Index of the lowest segment deemed lost, not SACKed and not yet
+    /// retransmitted (RFC 6675 NextSeg rule 1).
     fn next_lost(&mut self) -> Option<usize> {
+        if self.lost_bytes == 0 {
+            return None;
+        }
         let from = self.segs.partition_point(|s| s.end() <= self.retx_hint);
         for i in from..self.segs.len() {
             let s = self.segs[i];
-            if s.flags & LOST != 0 && s.flags & SACKED == 0 {
+            if s.flags & (LOST | RETRANS | SACKED) == LOST {
                 self.retx_hint = s.start;
                 return Some(i);
             }
@@ -480,6 +552,8 @@ impl TcpSender {
         self.ensure_timer(now, out);
     }
 
+    /// Resends segment `i`: one deemed lost (it then counts once in `pipe`),
+    /// or one resent by NextSeg rules 3 and 4 (it then counts twice).
     fn retransmit(&mut self, i: usize, now: SimTime, out: &mut impl SenderOutput) {
         let kind = if self.in_rto_recovery {
             TxKind::RtoRetransmit
@@ -487,11 +561,10 @@ impl TcpSender {
             TxKind::FastRetransmit
         };
         let s = &mut self.segs[i];
-        debug_assert!(s.flags & LOST != 0);
-        s.flags = (s.flags & !LOST) | RETRANS | EVER_RETRANS;
+        debug_assert!(s.flags & (RETRANS | SACKED) == 0);
+        s.flags |= RETRANS | EVER_RETRANS;
         s.sent_at = now;
         let seg = *s;
-        self.lost_bytes -= seg.len as u64;
         self.retrans_bytes += seg.len as u64;
         let mut header = self.data_header(&seg, now);
         header.retransmission = true;
@@ -505,6 +578,7 @@ impl TcpSender {
         }
         if let Some(r) = self.recovery.as_mut() {
             r.prr_out += seg.len as u64;
+            r.high_rxt = r.high_rxt.max(seg.end());
         }
         out.send(OutSegment { header, kind });
         self.ensure_timer(now, out);
@@ -528,14 +602,20 @@ impl TcpSender {
     /// Retransmits the first unacknowledged segment if it is marked lost and
     /// not yet resent, whatever the window.
     fn retransmit_head(&mut self, now: SimTime, out: &mut impl SenderOutput) {
-        if self.segs.front().is_some_and(|s| s.flags & LOST != 0) {
+        if self
+            .segs
+            .front()
+            .is_some_and(|s| s.flags & (LOST | RETRANS | SACKED) == LOST)
+        {
             self.retransmit(0, now, out);
         }
     }
 
+    /// Deems segment `i` lost: it waits to be resent. A retransmission
+    /// deemed lost again waits to be resent again.
     fn mark_lost(&mut self, i: usize) {
         let s = &mut self.segs[i];
-        if s.flags & (LOST | SACKED) != 0 {
+        if s.flags & SACKED != 0 || s.flags & (LOST | RETRANS) == LOST {
             return;
         }
         let len = s.len as u64;
@@ -543,8 +623,10 @@ impl TcpSender {
             s.flags &= !RETRANS;
             self.retrans_bytes -= len;
         }
-        s.flags |= LOST;
-        self.lost_bytes += len;
+        if s.flags & LOST == 0 {
+            s.flags |= LOST;
+            self.lost_bytes += len;
+        }
         if s.start < self.retx_hint {
             self.retx_hint = s.start;
         }
@@ -670,6 +752,11 @@ impl TcpSender {
                 sf.in_recovery = false;
                 cc.on_recovery_exit(ccs, r, now);
             } else {
+                if newly_acked > 0 {
+                    if let Some(rec) = self.recovery.as_mut() {
+                        rec.partial_acks += 1;
+                    }
+                }
                 self.recovery_ack(params, &mut ccs[r], newly_acked, newly_sacked, is_dupack);
                 if params.recovery == Recovery::NewReno && newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: a partial ACK retransmits the
@@ -691,10 +778,19 @@ impl TcpSender {
         }
 
         // RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
-        // restart it when new data is acknowledged.
+        // restart it when new data is acknowledged — but RFC 6582 §4's
+        // Impatient NewReno restarts it only on the first partial ACK, so a
+        // window with many losses times out instead of being repaired one
+        // hole per RTT.
+        let patient = match self.recovery {
+            Some(rec) if params.recovery == Recovery::NewReno && newly_acked > 0 => {
+                params.partial_ack_rto == PartialAckRto::SlowButSteady || rec.partial_acks <= 1
+            }
+            _ => true,
+        };
         if self.snd_una >= self.snd_nxt {
             self.timer.stop();
-        } else if newly_acked > 0 {
+        } else if newly_acked > 0 && patient {
             self.restart_timer(now, out);
         }
         ccs[r].bytes_in_flight = self.pipe();
@@ -903,6 +999,9 @@ impl TcpSender {
             prr_delivered: 0,
             prr_out: 0,
             recover_fs: self.flight_size(),
+            high_rxt: self.snd_una,
+            rescue_rxt: None,
+            partial_acks: 0,
         });
         // The first unacknowledged segment is retransmitted first (RFC 5681 §3.2 step 2).
         self.mark_lost(0);
@@ -1077,3 +1176,7 @@ impl TcpSender {
         ccs[r].bytes_in_flight = self.pipe();
     }
 }
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;
