@@ -145,8 +145,8 @@ class Results:
 
         Columns: ``name``, ``kind`` (``tcp`` / ``mptcp``), ``subflows``, ``start_s``, ``fct_s``
         (first SYN to the ACK of the last byte; null when unfinished), ``bytes_delivered``,
-        ``retransmissions`` (fast + timeout), ``rto_count``, ``cwnd_bytes_at_end`` (summed over
-        subflows).
+        ``retransmissions`` (fast, loss-probe and timeout ones), ``rto_count``, ``loss_probes`` (RFC 8985
+        tail loss probes), ``cwnd_bytes_at_end`` (summed over subflows).
         """
         rows: list[dict[str, Any]] = []
         for f in self.raw["tcp_flows"]:
@@ -163,6 +163,7 @@ class Results:
                 ("bytes_delivered", pa.int64()),
                 ("retransmissions", pa.int64()),
                 ("rto_count", pa.int64()),
+                ("loss_probes", pa.int64()),
                 ("cwnd_bytes_at_end", pa.int64()),
             ]
         )
@@ -203,5 +204,6 @@ def _flow_row(f: dict[str, Any], kind: str, subflows: int, cwnd: int) -> dict[st
         "bytes_delivered": f["bytes_delivered"],
         "retransmissions": f["retransmits_fast"] + f["retransmits_rto"],
         "rto_count": f["rto_count"],
+        "loss_probes": f["loss_probes"],
         "cwnd_bytes_at_end": cwnd,
     }

@@ -191,7 +191,9 @@ class TcpOptions(Model):
     """NewReno: the first partial ACK of an episode restarts the timer (``impatient``, RFC 6582 §4) or
     every one does."""
     sack_rescue: Flag | None = None
-    """SACK recovery: RFC 6675 NextSeg rules 3 and 4 (profiles: on)."""
+    """SACK recovery: RFC 6675 NextSeg rules 3 and 4 (rfc, ns3: on; linux: off)."""
+    rack_tlp: Flag | None = None
+    """RFC 8985 RACK-TLP loss detection and tail loss probes, with SACK (linux: on; rfc, ns3: off)."""
     delayed_ack: Flag | None = None
     delack_segments: int | None = Field(None, ge=1)
     delack_timeout: PositiveDuration | None = None
@@ -219,6 +221,7 @@ class TcpOptions(Model):
             "limited_transmit",
             "partial_ack_rto",
             "sack_rescue",
+            "rack_tlp",
             "delayed_ack",
             "delack_segments",
         )

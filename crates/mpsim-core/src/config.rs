@@ -81,6 +81,9 @@ pub struct TcpOptions {
     /// SACK recovery: RFC 6675 NextSeg rules 3 and 4.
     #[serde(default)]
     pub sack_rescue: Option<bool>,
+    /// RFC 8985 RACK-TLP (with SACK).
+    #[serde(default)]
+    pub rack_tlp: Option<bool>,
     #[serde(default)]
     pub delayed_ack: Option<bool>,
     #[serde(default)]

@@ -70,6 +70,8 @@ pub struct TcpFlowResult {
     pub retransmits_fast: u64,
     pub retransmits_rto: u64,
     pub rto_count: u64,
+    /// RFC 8985 tail loss probes sent.
+    pub loss_probes: u64,
     pub syn_retransmits: u64,
     pub fast_recoveries: u64,
     pub cwnd_bytes_at_end: u64,
@@ -125,6 +127,8 @@ pub struct MptcpConnectionResult {
     pub retransmits_fast: u64,
     pub retransmits_rto: u64,
     pub rto_count: u64,
+    /// RFC 8985 tail loss probes sent.
+    pub loss_probes: u64,
     pub sum_cwnd_bytes_at_end: u64,
     pub sum_cwnd_bytes_at_completion: Option<u64>,
     /// When the last subflow left slow start.
@@ -279,6 +283,7 @@ impl Simulator {
                 retransmits_fast: st.retransmits_fast,
                 retransmits_rto: st.retransmits_rto,
                 rto_count: st.rto_count,
+                loss_probes: st.loss_probes,
                 syn_retransmits: st.syn_retransmits,
                 fast_recoveries: st.fast_recoveries,
                 cwnd_bytes_at_end: cc.cwnd,
@@ -332,6 +337,7 @@ impl Simulator {
                     retransmits_fast: total(|f| f.retransmits_fast),
                     retransmits_rto: total(|f| f.retransmits_rto),
                     rto_count: total(|f| f.rto_count),
+                    loss_probes: total(|f| f.loss_probes),
                     sum_cwnd_bytes_at_end: c.sum_cwnd(),
                     sum_cwnd_bytes_at_completion: st.completed_at.map(|_| st.sum_cwnd_at_completion),
                     all_left_slow_start_ns: st.all_left_slow_start_at.map(|t| t.nanos()),

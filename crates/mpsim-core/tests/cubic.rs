@@ -59,8 +59,15 @@ fn cwnd_between_losses_follows_the_cubic_curve() {
     let mut checked = 0;
     let mut worst: f64 = 0.0;
     // The first loss ends slow start; the epochs after the later ones are
-    // plain congestion avoidance.
-    for w in loss.windows(2).skip(1) {
+    // plain congestion avoidance. A loss detected while slow start's
+    // overshoot is still being repaired (RACK finds a lost retransmission
+    // or a late hole just after the first recovery) belongs to it: epochs
+    // are checked from the first loss more than a second later.
+    let first_ca = loss
+        .iter()
+        .position(|&i| tr.time_ns[i] > tr.time_ns[loss[0]] + S)
+        .expect("a loss in congestion avoidance");
+    for w in loss[first_ca - 1..].windows(2).skip(1) {
         let (l, next) = (w[0], w[1]);
         let w_max = tr.cwnd_bytes[l - 1] as f64 / MSS as f64;
         let ssthresh = tr.ssthresh_bytes[l];

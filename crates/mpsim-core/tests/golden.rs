@@ -116,3 +116,63 @@ fn golden_dumbbell_rfc_newreno_no_sack() {
     }
     check("dumbbell_rfc_newreno_no_sack", &cfg);
 }
+
+#[test]
+fn golden_dumbbell_linux_cubic() {
+    // The linux profile: SACK, PRR, RACK-TLP, CUBIC, quick-ACK.
+    check(
+        "dumbbell_linux_cubic",
+        &dumbbell(
+            4,
+            Profile::Linux,
+            Some(CcConfig::Cubic {
+                cubic: Default::default(),
+            }),
+            4,
+        ),
+    );
+}
+
+/// Two MPTCP connections (LIA, then uncoupled) over two paths of 10 and
+/// 5 Mbit/s whose buffers overflow, with random loss on the first.
+fn two_path_mptcp(profile: Profile, seed: u64) -> ScenarioConfig {
+    let mut cfg = two_paths([10_000_000, 5_000_000], [20 * MS, 60 * MS], 25);
+    cfg.seed = seed;
+    cfg.stop_time_ns = 6 * S;
+    cfg.links[2].loss = LossConfig::Bernoulli { p: 0.001 };
+    let conn = |name: &str, size: Option<u64>, start_ns: u64, cc: CcConfig| MptcpConnectionConfig {
+        name: name.into(),
+        src_addrs: vec!["S1".into(), "S2".into()],
+        dst_addrs: vec!["D".into()],
+        size_bytes: size,
+        start_ns,
+        cc: Some(cc),
+        tcp: TcpOptions {
+            profile,
+            ..TcpOptions::default()
+        },
+        ..MptcpConnectionConfig::default()
+    };
+    cfg.mptcp_connections = vec![
+        conn(
+            "lia",
+            None,
+            0,
+            CcConfig::Lia {
+                config: Default::default(),
+            },
+        ),
+        conn("uncoupled", Some(2_000_000), 500 * MS, CcConfig::Uncoupled),
+    ];
+    cfg
+}
+
+#[test]
+fn golden_mptcp_linux() {
+    check("mptcp_linux", &two_path_mptcp(Profile::Linux, 5));
+}
+
+#[test]
+fn golden_mptcp_ns3() {
+    check("mptcp_ns3", &two_path_mptcp(Profile::Ns3, 6));
+}

@@ -566,10 +566,11 @@ impl Connection {
             }
         }
         for r in 0..self.subflows.len() {
-            // RFC 6675 NextSeg rules 3 and 4, once the scheduler has placed its data.
+            // RFC 6675 NextSeg rules 3 and 4 and RFC 8985's loss probe, once the
+            // scheduler has placed its data.
             let sf = &mut self.subflows[r];
             let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
-            sf.sender.send_rescue(now, &self.params, &mut self.ccs[r], &mut wire);
+            sf.sender.after_push(now, &self.params, &mut self.ccs[r], &mut wire);
             self.ccs[r].bytes_in_flight = self.subflows[r].sender.pipe();
         }
     }

@@ -129,6 +129,10 @@ pub struct TcpParams {
     /// and 4 (one rescue retransmission of the highest unSACKed segment per
     /// episode), when rules 1 and 2 have nothing to send.
     pub sack_rescue: bool,
+    /// RFC 8985 RACK-TLP with SACK (Linux's default since 4.18): losses
+    /// detected by time (RACK) instead of by duplicate ACKs and IsLost, and
+    /// a tail loss probe two RTTs after the last transmission.
+    pub rack_tlp: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     /// Initial window, segments (RFC 6928: 10).
@@ -161,6 +165,7 @@ impl Profile {
             limited_transmit: true,
             partial_ack_rto: PartialAckRto::Impatient,
             sack_rescue: true,
+            rack_tlp: false,
             dupack_threshold: 3,
             initial_cwnd_segments: 10,
             initial_ssthresh_bytes: None,
@@ -188,6 +193,11 @@ impl Profile {
             Profile::Rfc => rfc,
             Profile::Linux => TcpParams {
                 recovery: Recovery::Prr,
+                // Linux ≥ 4.18 detects losses with RACK and probes tails
+                // (net.ipv4.tcp_recovery = 1, tcp_early_retrans = 3); it has
+                // no RFC 6675 rescue retransmission.
+                rack_tlp: true,
+                sack_rescue: false,
                 rtt: RttConfig {
                     initial_rto: SimDuration::from_secs(1),
                     min_rto: SimDuration::from_millis(200),

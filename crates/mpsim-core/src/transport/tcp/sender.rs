@@ -193,6 +193,37 @@ struct RecoveryState {
     partial_acks: u32,
 }
 
+/// What the sender's timer stands for when it fires before the RTO.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum AuxTimer {
+    /// RFC 8985 §6.2 step 5: segments sent before the most recently
+    /// delivered one become lost when their reordering window runs out.
+    Reorder,
+    /// RFC 8985 §7.2: the tail loss probe timeout (PTO).
+    Probe,
+}
+
+/// RFC 8985 §6.1 RACK state: the most recently sent segment known to be
+/// delivered (acknowledged or SACKed).
+#[derive(Copy, Clone, Debug, Default)]
+struct Rack {
+    /// RACK.xmit_ts: when that segment was (last) sent; `None` before the
+    /// first delivery.
+    xmit_ts: Option<SimTime>,
+    /// RACK.end_seq: one past its last sequence number.
+    end_seq: u64,
+    /// RACK.rtt: the RTT measured on the latest delivered segment that gave
+    /// an unambiguous sample.
+    rtt: SimDuration,
+    /// Whether RACK.xmit_ts moved with the latest ACK (Linux `rack.advanced`).
+    advanced: bool,
+    /// RACK.fack: the highest sequence number delivered.
+    fack: u64,
+    /// RACK.reordering_seen: a segment was delivered below `fack` without
+    /// having been retransmitted.
+    reordering_seen: bool,
+}
+
 /// Counters reported per flow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
@@ -210,6 +241,8 @@ pub struct SenderStats {
     pub slow_start_exit_at: Option<SimTime>,
     pub cwnd_at_slow_start_exit: u64,
     pub retransmits_before_slow_start_exit: u64,
+    /// RFC 8985 tail loss probes sent (new data or a retransmission).
+    pub loss_probes: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -243,7 +276,26 @@ pub struct TcpSender {
     /// In RTO loss recovery (Linux CA_Loss): retransmissions count as RTO ones.
     in_rto_recovery: bool,
     pub rtt: RttEstimator,
+    /// The one timer event the sender keeps; its deadline is the earlier of
+    /// `rto_at` and `aux_timer`'s.
     pub timer: LazyTimer,
+    /// RFC 6298 retransmission timer deadline; `SimTime::NEVER` when stopped.
+    pub rto_at: SimTime,
+    /// A reordering or loss-probe deadline before the RTO.
+    aux_timer: Option<(SimTime, AuxTimer)>,
+    rack: Rack,
+    /// Segments SACKed (Linux `sacked_out`).
+    sacked_segs: u64,
+    /// RFC 8985 §7: TLPRxtOut's sequence — SND.NXT when the outstanding
+    /// probe was sent; `None` with no probe outstanding.
+    tlp_high_seq: Option<u64>,
+    /// Whether the outstanding probe was a retransmission.
+    tlp_retrans: bool,
+    /// The PTO fired: the next transmission may exceed cwnd by one segment,
+    /// new data first, else the last segment again (RFC 8985 §7.3).
+    probe_pending: bool,
+    /// New data left since the last [`TcpSender::after_push`].
+    sent_new: bool,
     /// SYN timeout in force (doubles per SYN retransmission).
     syn_rto: SimDuration,
     /// When the SYN was last sent and whether it was ever retransmitted.
@@ -279,6 +331,14 @@ impl TcpSender {
             in_rto_recovery: false,
             rtt: RttEstimator::new(params.rtt),
             timer: LazyTimer::default(),
+            rto_at: SimTime::NEVER,
+            aux_timer: None,
+            rack: Rack::default(),
+            sacked_segs: 0,
+            tlp_high_seq: None,
+            tlp_retrans: false,
+            probe_pending: false,
+            sent_new: false,
             syn_rto: params.syn_rto,
             syn_sent_at: SimTime::ZERO,
             peer_rwnd: u64::MAX,
@@ -342,9 +402,8 @@ impl TcpSender {
             header,
             kind: TxKind::New,
         });
-        if let Some(at) = self.timer.set(now + self.syn_rto) {
-            out.arm_timer(at);
-        }
+        self.rto_at = now + self.syn_rto;
+        self.sync_timer(out);
     }
 
     // ----- transmission ----------------------------------------------------
@@ -385,8 +444,36 @@ impl TcpSender {
                 let chunk = supply.take(self.mss).expect("peeked");
                 self.send_chunk(chunk, now, out);
             }
-            self.send_rescue(now, params, cc, out);
         }
+        self.after_push(now, params, cc, out);
+    }
+
+    /// What follows the sending of lost segments and new data, once the
+    /// caller (for MPTCP, the connection's scheduler) has placed its data:
+    /// RFC 6675 NextSeg rules 3 and 4, the loss probe's retransmission
+    /// when it found no new data to send, and a fresh probe timeout after
+    /// new data.
+    pub fn after_push(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
+        self.send_rescue(now, params, cc, out);
+        if self.probe_pending {
+            // RFC 8985 §7.3: no new data could go: resend the last segment.
+            self.probe_pending = false;
+            if let Some(i) = self.segs.iter().rposition(|s| s.flags & SACKED == 0) {
+                if self.segs[i].flags & RETRANS == 0 && self.state == SenderState::Established {
+                    self.retransmit(i, now, out);
+                    self.tlp_high_seq = Some(self.snd_nxt);
+                    self.tlp_retrans = true;
+                }
+            }
+        } else if self.sent_new
+            && self.tlp_high_seq.is_none()
+            && self.aux_timer.is_none_or(|(_, k)| k == AuxTimer::Probe)
+        {
+            // Linux `tcp_write_xmit` → `tcp_schedule_loss_probe`.
+            self.schedule_probe(now, params);
+            self.sync_timer(out);
+        }
+        self.sent_new = false;
         cc.bytes_in_flight = self.pipe();
     }
 
@@ -471,7 +558,9 @@ impl TcpSender {
         if self.state != SenderState::Established || self.fin_sent() {
             return false;
         }
-        self.cwnd_room(params, cc, payload)
+        // A loss probe may send one new segment whatever cwnd (Linux
+        // `tcp_write_xmit` with push_one = 2).
+        (self.probe_pending || self.cwnd_room(params, cc, payload))
             && (self.ignore_peer_rwnd || self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd)
     }
 
@@ -545,6 +634,13 @@ impl TcpSender {
         if let Some(r) = self.recovery.as_mut() {
             r.prr_out += seg.len as u64;
         }
+        self.sent_new = true;
+        if self.probe_pending {
+            // RFC 8985 §7.3: the probe is this new segment.
+            self.probe_pending = false;
+            self.tlp_high_seq = Some(self.snd_nxt);
+            self.tlp_retrans = false;
+        }
         out.send(OutSegment {
             header,
             kind: TxKind::New,
@@ -586,15 +682,33 @@ impl TcpSender {
 
     /// RFC 6298 §5.1: start the timer when sending if it is not running.
     fn ensure_timer(&mut self, now: SimTime, out: &mut impl SenderOutput) {
-        if !self.timer.is_running() {
-            if let Some(at) = self.timer.set(now + self.rtt.rto()) {
-                out.arm_timer(at);
-            }
+        if self.rto_at == SimTime::NEVER {
+            self.rto_at = now + self.rtt.rto();
+            self.sync_timer(out);
         }
     }
 
     fn restart_timer(&mut self, now: SimTime, out: &mut impl SenderOutput) {
-        if let Some(at) = self.timer.set(now + self.rtt.rto()) {
+        self.rto_at = now + self.rtt.rto();
+        self.sync_timer(out);
+    }
+
+    fn stop_timer(&mut self) {
+        self.rto_at = SimTime::NEVER;
+        self.aux_timer = None;
+        self.timer.stop();
+    }
+
+    /// Sets the timer event to the earlier of the RTO and the auxiliary
+    /// deadline.
+    fn sync_timer(&mut self, out: &mut impl SenderOutput) {
+        let at = match self.aux_timer {
+            Some((t, _)) => t.min(self.rto_at),
+            None => self.rto_at,
+        };
+        if at == SimTime::NEVER {
+            self.timer.stop();
+        } else if let Some(at) = self.timer.set(at) {
             out.arm_timer(at);
         }
     }
@@ -701,13 +815,18 @@ impl TcpSender {
             self.ts_recent = hdr.ts_val;
         }
 
+        let rack = sack && params.rack_tlp;
+        self.rack.advanced = false;
         if sack {
-            self.apply_sacks(hdr.sacks(), ack);
+            self.apply_sacks(hdr.sacks(), ack, now, rack);
         }
         let newly_acked = ack - prior_una;
         if newly_acked > 0 {
-            self.advance_una(ack);
+            self.advance_una(ack, now, rack);
             ccs[r].bytes_acked += newly_acked;
+        }
+        if rack {
+            self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, ccs, r, cc);
         }
         let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
 
@@ -722,7 +841,13 @@ impl TcpSender {
         } else if is_dupack {
             self.dupacks += 1;
         }
-        if sack && self.sacked_bytes > 0 {
+        // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
+        let mut reorder_at = None;
+        if rack {
+            if self.rack.advanced {
+                reorder_at = self.rack_detect_losses(now, params);
+            }
+        } else if sack && self.sacked_bytes > 0 {
             self.detect_losses(params);
         }
         ccs[r].snd_una = self.snd_una;
@@ -789,9 +914,18 @@ impl TcpSender {
             _ => true,
         };
         if self.snd_una >= self.snd_nxt {
-            self.timer.stop();
-        } else if newly_acked > 0 && patient {
-            self.restart_timer(now, out);
+            self.stop_timer();
+        } else {
+            if newly_acked > 0 && patient {
+                self.restart_timer(now, out);
+            }
+            // RFC 8985: a reordering timer for segments not yet lost, else
+            // a fresh loss probe (Linux `tcp_set_xmit_timer` on every ACK).
+            self.aux_timer = reorder_at.map(|t| (t, AuxTimer::Reorder));
+            if self.aux_timer.is_none() {
+                self.schedule_probe(now, params);
+            }
+            self.sync_timer(out);
         }
         ccs[r].bytes_in_flight = self.pipe();
     }
@@ -812,7 +946,7 @@ impl TcpSender {
         self.retx_hint = 1;
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
         self.ts_recent = hdr.ts_val;
-        self.timer.stop();
+        self.stop_timer();
         // Karn: the handshake RTT counts only if the SYN was sent once.
         if self.stats.syn_retransmits == 0 {
             self.take_rtt_sample(now.saturating_since(self.syn_sent_at), &mut ccs[r]);
@@ -868,9 +1002,10 @@ impl TcpSender {
     /// outstanding data for reinjection first.
     pub fn abort(&mut self) {
         self.state = SenderState::Closed;
-        self.timer.stop();
+        self.stop_timer();
         self.segs.clear();
         self.sacked_bytes = 0;
+        self.sacked_segs = 0;
         self.lost_bytes = 0;
         self.retrans_bytes = 0;
         self.snd_una = self.snd_nxt;
@@ -879,15 +1014,16 @@ impl TcpSender {
     fn complete(&mut self, now: SimTime) {
         self.state = SenderState::Done;
         self.stats.completed_at = Some(now);
-        self.timer.stop();
+        self.stop_timer();
         self.segs.clear();
         self.sacked_bytes = 0;
+        self.sacked_segs = 0;
         self.lost_bytes = 0;
         self.retrans_bytes = 0;
     }
 
     /// Marks segments covered by SACK blocks (RFC 6675 §4 Update()).
-    fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64) {
+    fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64, now: SimTime, rack: bool) {
         for b in blocks {
             let start = b.start.max(ack).max(self.snd_una);
             let end = b.end.min(self.snd_nxt);
@@ -908,6 +1044,11 @@ impl TcpSender {
                     }
                     s.flags = (s.flags & EVER_RETRANS) | SACKED;
                     self.sacked_bytes += len;
+                    self.sacked_segs += 1;
+                    let seg = *s;
+                    if rack {
+                        self.rack_advance(&seg, now);
+                    }
                 }
                 i += 1;
             }
@@ -915,7 +1056,7 @@ impl TcpSender {
     }
 
     /// Drops acknowledged segments from the scoreboard.
-    fn advance_una(&mut self, ack: u64) {
+    fn advance_una(&mut self, ack: u64, now: SimTime, rack: bool) {
         while let Some(&s) = self.segs.front() {
             if s.end() > ack {
                 break;
@@ -923,6 +1064,9 @@ impl TcpSender {
             let len = s.len as u64;
             if s.flags & SACKED != 0 {
                 self.sacked_bytes -= len;
+                self.sacked_segs -= 1;
+            } else if rack {
+                self.rack_advance(&s, now);
             }
             if s.flags & LOST != 0 {
                 self.lost_bytes -= len;
@@ -956,12 +1100,151 @@ impl TcpSender {
         }
     }
 
+    /// RFC 8985 §6.2 steps 2–3 (Linux `tcp_rack_advance`): segment `s` was
+    /// delivered at `now`.
+    fn rack_advance(&mut self, s: &Seg, now: SimTime) {
+        let rtt = now.saturating_since(s.sent_at);
+        // Step 2: a retransmitted segment whose RTT is below the minimum
+        // was delivered by its original transmission: no sample.
+        if s.flags & EVER_RETRANS != 0 && rtt < self.rtt.min_rtt {
+            return;
+        }
+        // Step 3: delivered below the highest delivered sequence without a
+        // retransmission: the network reorders.
+        if s.flags & EVER_RETRANS == 0 && s.end() < self.rack.fack {
+            self.rack.reordering_seen = true;
+        }
+        self.rack.fack = self.rack.fack.max(s.end());
+        self.rack.rtt = rtt;
+        self.rack.advanced = true;
+        let newer = match self.rack.xmit_ts {
+            None => true,
+            Some(x) => s.sent_at > x || (s.sent_at == x && s.end() > self.rack.end_seq),
+        };
+        if newer {
+            self.rack.xmit_ts = Some(s.sent_at);
+            self.rack.end_seq = s.end();
+        }
+    }
+
+    /// RFC 8985 §6.2 steps 4–5 (Linux `tcp_rack_detect_loss`): every
+    /// segment sent before the most recently delivered one and not
+    /// delivered within RACK.rtt + reo_wnd of its transmission is lost.
+    /// Returns when the reordering timer must fire for the others.
+    fn rack_detect_losses(&mut self, now: SimTime, params: &TcpParams) -> Option<SimTime> {
+        let xmit_ts = self.rack.xmit_ts?;
+        // Step 4: no reordering seen, and in recovery or with DupThresh
+        // segments SACKed: no window; else min_RTT/4, at most SRTT.
+        let reo_wnd = if !self.rack.reordering_seen
+            && (self.recovery.is_some() || self.in_rto_recovery || self.sacked_segs >= params.dupack_threshold as u64)
+        {
+            SimDuration::ZERO
+        } else {
+            SimDuration(self.rtt.min_rtt.nanos() / 4).min(self.rtt.srtt)
+        };
+        let mut timeout: Option<SimTime> = None;
+        for i in 0..self.segs.len() {
+            let s = self.segs[i];
+            let before = s.sent_at < xmit_ts || (s.sent_at == xmit_ts && s.end() < self.rack.end_seq);
+            if !before {
+                // Segments above one never resent were all sent after it.
+                if s.flags & EVER_RETRANS == 0 {
+                    break;
+                }
+                continue;
+            }
+            // Delivered, or already waiting to be resent.
+            if s.flags & SACKED != 0 || s.flags & (LOST | RETRANS) == LOST {
+                continue;
+            }
+            let deadline = s.sent_at + self.rack.rtt + reo_wnd;
+            if deadline <= now {
+                self.mark_lost(i);
+            } else {
+                timeout = Some(timeout.map_or(deadline, |t: SimTime| t.max(deadline)));
+            }
+        }
+        timeout
+    }
+
+    /// RFC 8985 §7.4 (Linux `tcp_process_tlp_ack`): whether the
+    /// outstanding probe repaired a loss. Without DSACK a probe that
+    /// retransmitted the last segment counts as repairing one when the ACK
+    /// goes beyond it; a pure duplicate ACK says both copies arrived.
+    #[allow(clippy::too_many_arguments)]
+    fn process_tlp_ack<C: CongestionAvoidance>(
+        &mut self,
+        hdr: &TcpHeader,
+        ack: u64,
+        prior_una: u64,
+        prior_sacked: u64,
+        now: SimTime,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) {
+        let Some(high) = self.tlp_high_seq else { return };
+        if ack < high {
+            return;
+        }
+        if !self.tlp_retrans {
+            self.tlp_high_seq = None;
+        } else if ack > high {
+            // The probe repaired a loss: reduce as for one (CWR).
+            self.tlp_high_seq = None;
+            ccs[r].loss_events += 1;
+            if ccs[r].in_slow_start() {
+                self.note_slow_start_exit(now, ccs[r].cwnd);
+            }
+            ccs[r].left_slow_start = true;
+            ccs[r].bytes_in_flight = self.flight_size();
+            let ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+            ccs[r].ssthresh = ssthresh;
+            ccs[r].cwnd = ssthresh.max(self.mss as u64);
+            cc.on_recovery_exit(ccs, r, now);
+        } else if ack == prior_una && self.sacked_bytes == prior_sacked && hdr.payload_bytes == 0 {
+            self.tlp_high_seq = None;
+        }
+    }
+
+    /// RFC 8985 §7.2 (Linux `tcp_schedule_loss_probe`): with data
+    /// outstanding and no recovery under way, the loss probe fires after
+    /// PTO = 2·SRTT, plus the minimum RTO when one segment is outstanding
+    /// (its ACK may be delayed) or 2 ms otherwise (Linux
+    /// `TCP_TIMEOUT_MIN_US`); never after the RTO.
+    fn schedule_probe(&mut self, now: SimTime, params: &TcpParams) {
+        if !(params.rack_tlp && uses_sack(params))
+            || self.state != SenderState::Established
+            || self.snd_una >= self.snd_nxt
+            || self.recovery.is_some()
+            || self.in_rto_recovery
+        {
+            return;
+        }
+        let pto = if self.rtt.has_sample {
+            let extra = if self.segs.len() == 1 {
+                params.rtt.min_rto
+            } else {
+                SimDuration::from_millis(2)
+            };
+            self.rtt.srtt.saturating_mul(2) + extra
+        } else {
+            params.rtt.initial_rto
+        };
+        let at = (now + pto).min(self.rto_at);
+        self.aux_timer = Some((at, AuxTimer::Probe));
+    }
+
     fn should_enter_recovery(&self, params: &TcpParams) -> bool {
         // RFC 6582 §3.2 step 1 / §4: no fast retransmit for data sent before
         // an RTO. Plain Reno (RFC 5681 §3.2) has no `recover` and takes
         // every third duplicate ACK as a new loss.
         if params.recovery != Recovery::Reno && self.snd_una <= self.rto_recover && self.rto_recover > 0 {
             return false;
+        }
+        if uses_sack(params) && params.rack_tlp {
+            // Linux `tcp_time_to_recover`: RACK has deemed a segment lost.
+            return self.lost_bytes > 0;
         }
         if self.dupacks >= params.dupack_threshold {
             return true;
@@ -1003,8 +1286,11 @@ impl TcpSender {
             rescue_rxt: None,
             partial_acks: 0,
         });
-        // The first unacknowledged segment is retransmitted first (RFC 5681 §3.2 step 2).
-        self.mark_lost(0);
+        // The first unacknowledged segment is retransmitted first (RFC 5681
+        // §3.2 step 2); RACK has already said which segments are lost.
+        if !(uses_sack(params) && params.rack_tlp) {
+            self.mark_lost(0);
+        }
         sf.cwnd = match params.recovery {
             // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 2: cwnd =
             // ssthresh + 3·MSS (inflation).
@@ -1124,6 +1410,25 @@ impl TcpSender {
         if !expired {
             return;
         }
+        if let Some((at, kind)) = self.aux_timer {
+            if at <= now && self.state == SenderState::Established {
+                self.aux_timer = None;
+                match kind {
+                    AuxTimer::Reorder => self.on_reorder_timeout(now, params, ccs, r, cc),
+                    AuxTimer::Probe => {
+                        // One probe per tail-loss episode (RFC 8985 §7.3);
+                        // then the RTO runs afresh.
+                        if self.tlp_high_seq.is_none() {
+                            self.probe_pending = true;
+                            self.stats.loss_probes += 1;
+                        }
+                        self.rto_at = now + self.rtt.rto();
+                    }
+                }
+                self.sync_timer(out);
+                return;
+            }
+        }
         match self.state {
             SenderState::SynSent => {
                 self.stats.syn_retransmits += 1;
@@ -1133,6 +1438,24 @@ impl TcpSender {
             SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, ccs, r, cc, out),
             _ => {}
         }
+    }
+
+    /// RFC 8985 §6.3 (Linux `tcp_rack_reo_timeout`): the reordering window
+    /// of some segments ran out: they are lost, and recovery starts.
+    fn on_reorder_timeout<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) {
+        let again = self.rack_detect_losses(now, params);
+        if self.recovery.is_none() && !self.in_rto_recovery && self.lost_bytes > 0 {
+            self.enter_recovery(now, params, ccs, r, cc);
+        }
+        self.aux_timer = again.map(|t| (t, AuxTimer::Reorder));
+        ccs[r].bytes_in_flight = self.pipe();
     }
 
     /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1 eq. (4): ssthresh from the flight
@@ -1166,6 +1489,9 @@ impl TcpSender {
         cc.on_rto(ccs, r, now);
         self.recovery = None;
         self.in_rto_recovery = true;
+        self.tlp_high_seq = None;
+        self.probe_pending = false;
+        self.aux_timer = None;
         self.rto_recover = self.snd_nxt;
         self.dupacks = 0;
         for i in 0..self.segs.len() {

@@ -161,7 +161,12 @@ impl Script {
     }
 
     fn rto_deadline_ms(&self) -> u64 {
-        self.s.timer.deadline.0 / MS
+        self.s.rto_at.0 / MS
+    }
+
+    /// The reordering or probe deadline, in ms, and which it is.
+    fn aux_deadline(&self) -> Option<(f64, AuxTimer)> {
+        self.s.aux_timer.map(|(t, k)| (t.0 as f64 / MS as f64, k))
     }
 }
 
@@ -294,4 +299,113 @@ fn sack_rule_3_resends_a_hole_below_the_highest_sack_not_yet_deemed_lost() {
     assert_eq!(s.ack(307, 10, &[]), "");
     assert_eq!(s.s.state, SenderState::Done);
     assert_eq!(s.s.stats.rto_count, 0);
+}
+
+/// A Linux-like sender: SACK, PRR, RACK-TLP.
+fn rack(iw: u64, segments: u64) -> Script {
+    Script::new(Recovery::Prr, iw, segments, |p| {
+        p.rack_tlp = true;
+        p.sack_rescue = false;
+    })
+}
+
+#[test]
+fn rack_marks_a_loss_when_its_reordering_window_runs_out() {
+    // Three segments, the first lost: only two SACKs can come, too few for
+    // DupThresh. RFC 8985 §6.2: segment 0, sent with segment 1, is lost
+    // once RACK.rtt + reo_wnd has passed since it was sent, reo_wnd =
+    // min_RTT/4 = 25 ms. The SACK of 1 at 201 ms (RACK.rtt 101 ms) arms the
+    // timer at 100 + 101 + 25 = 226 ms, that of 2 at 202 ms moves it to 227.
+    let mut s = rack(3, 3);
+    assert_eq!(s.send(100), "N0 N1 N2");
+    assert_eq!(s.ack(201, 0, &[(1, 2)]), "");
+    assert_eq!(s.aux_deadline(), Some((226.0, AuxTimer::Reorder)));
+    assert_eq!(s.ack(202, 0, &[(1, 3)]), "");
+    assert_eq!(s.aux_deadline(), Some((227.0, AuxTimer::Reorder)));
+    // The timer fires: 0 is lost, PRR recovery starts with cwnd = pipe + 1.
+    assert_eq!(s.fire(227), "F0");
+    assert_eq!(s.s.stats.fast_recoveries, 1);
+    assert_eq!(s.ack(328, 3, &[]), "");
+    assert_eq!(s.s.state, SenderState::Done);
+    assert_eq!(s.s.stats.rto_count, 0);
+}
+
+#[test]
+fn without_rack_the_same_loss_waits_for_the_timeout() {
+    let mut s = Script::new(Recovery::Prr, 3, 3, |p| p.sack_rescue = false);
+    s.send(100);
+    s.ack(201, 0, &[(1, 2)]);
+    s.ack(202, 0, &[(1, 3)]);
+    assert_eq!(s.aux_deadline(), None);
+    assert_eq!(s.fire(1100), "R0");
+    assert_eq!(s.s.stats.rto_count, 1);
+}
+
+#[test]
+fn rack_with_dupthresh_sacks_needs_no_reordering_window() {
+    // Ten segments, 0 lost. With three segments SACKed and no reordering
+    // seen, reo_wnd is 0 (§6.2 step 4): the third SACK (segment 3, RACK.rtt
+    // 103 ms) finds 0, sent at 100 ms, past 100 + 103 ms: lost at once.
+    let mut s = rack(10, 20);
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+    // Outside recovery the window counts SACKed segments out (Linux
+    // `tcp_packets_in_flight`): each SACK lets a new segment go.
+    assert_eq!(s.ack(201, 0, &[(1, 2)]), "N10");
+    assert_eq!(s.ack(202, 0, &[(1, 3)]), "N11");
+    // PRR on entry: cwnd = pipe + 1 = (12 − 3 SACKed − 1 lost) + 1.
+    assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+    assert_eq!(s.cwnd(), 9);
+}
+
+#[test]
+fn a_lost_tail_is_repaired_by_a_loss_probe_not_a_timeout() {
+    // Ten segments, the last lost; minimum RTO 200 ms as in Linux. The ACK
+    // of 0–8 at 209 ms leaves one segment outstanding: PTO = 2·SRTT + the
+    // minimum RTO (its ACK may be delayed), but never after the RTO
+    // (RFC 8985 §7.2, Linux `tcp_schedule_loss_probe`).
+    let mut s = Script::new(Recovery::Prr, 10, 10, |p| {
+        p.rack_tlp = true;
+        p.sack_rescue = false;
+        p.rtt.min_rto = SimDuration::from_millis(200);
+    });
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+    for k in 1..=9 {
+        assert_eq!(s.ack(200 + k, k, &[]), "");
+    }
+    let at = SimTime(209 * MS);
+    let pto = (at + s.s.rtt.srtt.saturating_mul(2) + SimDuration::from_millis(200)).min(at + s.s.rtt.rto());
+    assert_eq!(s.s.aux_timer, Some((pto, AuxTimer::Probe)));
+    // The probe: no new data, so the last segment again (§7.3), and a
+    // fresh RTO.
+    let mut out = Out::default();
+    s.s.on_timer(pto, &s.p, &mut s.ccs, 0, &mut s.cc, &mut out);
+    s.s.transmit(pto, &s.p, &mut s.ccs[0], &mut s.stream, &mut out);
+    assert_eq!(s.render(out), "F9");
+    assert_eq!(s.s.stats.loss_probes, 1);
+    assert_eq!(s.s.aux_timer, None);
+    assert_eq!(s.s.rto_at, pto + s.s.rtt.rto());
+    let done = (pto.0 / MS) + 101;
+    assert_eq!(s.ack(done, 10, &[]), "");
+    assert_eq!(s.s.state, SenderState::Done);
+    assert_eq!(s.s.stats.rto_count, 0);
+}
+
+#[test]
+fn a_probe_sends_new_data_when_there_is_some() {
+    // Window 4 of 20 segments, all four lost: no ACK comes. SRTT is the
+    // handshake's 100 ms: PTO = 2·100 + 2 ms after the window left; the
+    // probe is new data (segment 4) beyond cwnd, then the RTO runs afresh:
+    // 302 + max(200 ms, 100 + 4·50 ms) = 602 ms.
+    let mut s = Script::new(Recovery::Prr, 4, 20, |p| {
+        p.rack_tlp = true;
+        p.sack_rescue = false;
+        p.rtt.min_rto = SimDuration::from_millis(200);
+    });
+    assert_eq!(s.send(100), "N0 N1 N2 N3");
+    assert_eq!(s.aux_deadline(), Some((302.0, AuxTimer::Probe)));
+    assert_eq!(s.fire(302), "N4");
+    assert_eq!(s.s.stats.loss_probes, 1);
+    assert_eq!(s.aux_deadline(), None);
+    assert_eq!(s.rto_deadline_ms(), 602);
+    assert_eq!(s.fire(602), "R0");
 }
