@@ -1192,13 +1192,7 @@ impl TcpSender {
         } else if ack > high {
             // The probe repaired a loss: reduce as for one (CWR).
             self.tlp_high_seq = None;
-            ccs[r].loss_events += 1;
-            if ccs[r].in_slow_start() {
-                self.note_slow_start_exit(now, ccs[r].cwnd);
-            }
-            ccs[r].left_slow_start = true;
-            ccs[r].bytes_in_flight = self.flight_size();
-            let ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+            let ssthresh = self.loss_event(now, ccs, r, cc);
             ccs[r].ssthresh = ssthresh;
             ccs[r].cwnd = ssthresh.max(self.mss as u64);
             cc.on_recovery_exit(ccs, r, now);
@@ -1235,6 +1229,18 @@ impl TcpSender {
         self.aux_timer = Some((at, AuxTimer::Probe));
     }
 
+    /// A congestion event on subflow `r`: counted, slow start left, and the
+    /// congestion avoidance's new ssthresh from the current flight.
+    fn loss_event<C: CongestionAvoidance>(&mut self, now: SimTime, ccs: &mut [SubflowCc], r: usize, cc: &mut C) -> u64 {
+        ccs[r].loss_events += 1;
+        if ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, ccs[r].cwnd);
+        }
+        ccs[r].left_slow_start = true;
+        ccs[r].bytes_in_flight = self.flight_size();
+        cc.ssthresh_after_loss(ccs, r, now)
+    }
+
     fn should_enter_recovery(&self, params: &TcpParams) -> bool {
         // RFC 6582 §3.2 step 1 / §4: no fast retransmit for data sent before
         // an RTO. Plain Reno (RFC 5681 §3.2) has no `recover` and takes
@@ -1266,13 +1272,7 @@ impl TcpSender {
         // retransmissions are fast ones from here, and a later RTO halves
         // ssthresh again (a new loss event).
         self.in_rto_recovery = false;
-        ccs[r].loss_events += 1;
-        if ccs[r].in_slow_start() {
-            self.note_slow_start_exit(now, ccs[r].cwnd);
-        }
-        ccs[r].left_slow_start = true;
-        ccs[r].bytes_in_flight = self.flight_size();
-        let ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+        let ssthresh = self.loss_event(now, ccs, r, cc);
         let mss = self.mss as u64;
         let sf = &mut ccs[r];
         sf.ssthresh = ssthresh;
