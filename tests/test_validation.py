@@ -3,12 +3,14 @@ comparison applies the criterion as stated (FCT within ±5 %, retransmissions wi
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 import pytest
 
 import mpsim
 from validation import compare, mpsim_side
+from validation.__main__ import REFERENCE, tcp_override
 from validation.scenarios import BUFFERS_PKTS, FILE_SIZES_PKTS, PHASES, VARIANTS, Scenario, dumbbell, grid, parking_lot
 
 MS = 1_000_000
@@ -150,3 +152,24 @@ def test_only_the_ns3_block_of_the_document_is_replaced() -> None:
     assert out == f"# V\n\nlinux table\n{compare.BEGIN}\nnew\n{compare.END}\nafter\n"
     with pytest.raises(ValueError, match="markers"):
         compare.replace_block("no markers", "x")
+
+
+def test_what_if_options_reach_every_tcp_flow() -> None:
+    sc = dumbbell(100, 20, "late", _variant("nosack"))
+    core = mpsim.Scenario.from_dict(mpsim_side.scenario(sc, {"recovery": "sack"})).to_core()
+    assert [f["tcp"]["recovery"] for f in core["tcp_flows"]] == ["sack", "sack"]
+    assert all(f["tcp"]["sack"] is False for f in core["tcp_flows"])
+
+
+def test_what_if_values_are_json_or_text() -> None:
+    assert tcp_override("sack=false") == ("sack", False)
+    assert tcp_override("initial_cwnd=4") == ("initial_cwnd", 4)
+    assert tcp_override("recovery=sack") == ("recovery", "sack")
+    with pytest.raises(argparse.ArgumentTypeError, match="expected KEY=VALUE, got 'sack'"):
+        tcp_override("sack")
+
+
+def test_committed_reference_has_one_row_per_scenario_of_the_grid() -> None:
+    rows = compare.read_reference(REFERENCE)
+    assert [r["name"] for r in rows] == [s.name for s in grid()]
+    assert all(r["fct_s"] is not None for r in rows)

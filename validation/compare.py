@@ -91,12 +91,21 @@ def _pkts(cwnd_bytes: int, mss: int) -> str:
     return f"{cwnd_bytes / mss:.1f}"
 
 
+def _background(row: Row, mss: int) -> str:
+    """The background TCP flow's cwnd (and ssthresh, once set) in packets when the measured flow starts."""
+    cwnd = row.get("background_cwnd_bytes_at_start")
+    if cwnd is None:
+        return "—"
+    ssthresh = row.get("background_ssthresh_bytes_at_start")
+    return _pkts(cwnd, mss) + ("" if ssthresh is None else f" / {_pkts(ssthresh, mss)}")
+
+
 def table(comparisons: list[Comparison], mss: int = 1400) -> str:
     """The Markdown table: both tools' values per scenario, the differences, the pass mark."""
     head = (
         "| scenario | FCT ns-3 (s) | FCT mpsim (s) | ΔFCT | retx ns-3 | retx mpsim | RTO ns-3 | RTO mpsim "
-        "| FR ns-3 | FR mpsim | cwnd ns-3 (pkt) | cwnd mpsim (pkt) | pass |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|\n"
+        "| FR ns-3 | FR mpsim | cwnd ns-3 (pkt) | cwnd mpsim (pkt) | bg ns-3 | bg mpsim | pass |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|\n"
     )
     lines = []
     for c in comparisons:
@@ -106,7 +115,7 @@ def table(comparisons: list[Comparison], mss: int = 1400) -> str:
             f"| {n['retransmissions']} | {m['retransmissions']} | {n['rto_count']} | {m['rto_count']} "
             f"| {n['fast_recoveries']} | {m['fast_recoveries']} "
             f"| {_pkts(n['cwnd_bytes_at_end'], mss)} | {_pkts(m['cwnd_bytes_at_end'], mss)} "
-            f"| {'✓' if c.passed else '✗'} |"
+            f"| {_background(n, mss)} | {_background(m, mss)} | {'✓' if c.passed else '✗'} |"
         )
     return head + "\n".join(lines) + "\n"
 

@@ -8,6 +8,8 @@ TCP settings, as ns-3's ``Config::SetDefault`` gives every socket of a run the s
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Mapping
 from typing import Any
 
 import mpsim
@@ -58,9 +60,10 @@ def _network(sc: Scenario) -> dict[str, Any]:
     return {"hosts": hosts, "routers": routers, "links": links}
 
 
-def scenario(sc: Scenario) -> dict[str, Any]:
-    """The mpsim scenario (dict form of a scenario file) of one validation scenario."""
-    tcp = tcp_options(sc)
+def scenario(sc: Scenario, tcp_overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The mpsim scenario (dict form of a scenario file) of one validation scenario; ``tcp_overrides`` (a
+    what-if, e.g. ``{"recovery": "sack"}``) are added to every TCP flow's options."""
+    tcp = tcp_options(sc) | dict(tcp_overrides or {})
     cc = "cubic" if sc.variant.cc == "cubic" else "reno"
     flows: list[dict[str, Any]] = [
         {
@@ -101,21 +104,23 @@ def scenario(sc: Scenario) -> dict[str, Any]:
                 "start": _ns(sc.background_start_ns),
             }
         )
+    trace = {"flows": ["long2"]} if sc.background_tcp else {}
     return {
         "seed": sc.seed,
         "duration": _ns(sc.time_limit_ns),
         **_network(sc),
         "flows": flows,
         "stop_when_complete": ["short"],
+        "trace": trace,
     }
 
 
-def run(sc: Scenario) -> dict[str, Any]:
+def run(sc: Scenario, tcp_overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Runs ``sc`` in mpsim; the measurements of the measured flow, named as in the ns-3 reference."""
-    res = mpsim.run(scenario(sc))
+    res = mpsim.run(scenario(sc, tcp_overrides))
     flow = next(r for r in res.raw["tcp_flows"] if r["name"] == "short")
     fct_ns = flow["fct_ns"]
-    return {
+    row = {
         "name": sc.name,
         "fct_s": fct_ns / 1e9 if fct_ns is not None else None,
         "retransmissions": flow["retransmits_fast"] + flow["retransmits_rto"],
@@ -124,3 +129,11 @@ def run(sc: Scenario) -> dict[str, Any]:
         "cwnd_bytes_at_end": flow["cwnd_bytes_at_end"],
         "segments_sent": flow["segments_sent"],
     }
+    if sc.background_tcp:
+        # The background flow's window when the measured flow starts: as its last ACK before then left it.
+        trace = next(t for t in res.raw["tcp_traces"] if t["flow"] == "long2")
+        i = bisect.bisect_right(trace["time_ns"], sc.short_start_ns) - 1
+        row["background_cwnd_bytes_at_start"] = trace["cwnd_bytes"][i] if i >= 0 else None
+        ssthresh = trace["ssthresh_bytes"][i] if i >= 0 else None
+        row["background_ssthresh_bytes_at_start"] = None if ssthresh is None or ssthresh >= 2**63 else ssthresh
+    return row

@@ -24,7 +24,7 @@ Measured by a C++ probe on the measured flow's socket (traces ``Tx``, ``HighestR
 ``CongestionWindow``, ``SlowStartThreshold``, ``CongState``, ``RTO``): completion time from the SYN to the
 ACK of the last data byte, data segments sent again (a ``Tx`` below the highest sequence sent),
 retransmission timeouts (the RTO doubling that ``TcpSocketBase::ReTxTimeout`` does on every expiry),
-fast-recovery episodes (entries into ``CA_RECOVERY``) and the congestion window after the last ACK.
+fast-recovery episodes (entries into ``CA_RECOVERY``) and the congestion window the last ACK finds.
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ struct FlowProbe
     uint64_t lossStates = 0;
     uint32_t cwnd = 0;
     uint32_t cwndAtComplete = 0;
+    int64_t sampleAtNs = -1;     // a time at which to note the window (a background flow's at the
+    uint32_t cwndAtSample = 0;   // measured flow's start)
+    uint32_t ssthresh = UINT32_MAX;
+    uint32_t ssthreshAtSample = UINT32_MAX;
     bool recordTrace = false;
     std::vector<std::string> trace; // "t_ns,kind,a,b" lines for diagnosis
 
@@ -115,8 +119,13 @@ struct FlowProbe
     void OnCwnd(uint32_t, uint32_t now)
     {
         cwnd = now;
-        // The window an ACK leaves is traced after the ACK mark moves: take changes at the same time.
-        if (completeNs < 0 || Simulator::Now().GetNanoSeconds() == completeNs)
+        if (Simulator::Now().GetNanoSeconds() <= sampleAtNs)
+        {
+            cwndAtSample = now;
+        }
+        // HighestRxAck moves before the ACK is processed: the window noted at completion is the one the
+        // last ACK found, as mpsim's flow stops at that ACK.
+        if (completeNs < 0)
         {
             cwndAtComplete = now;
         }
@@ -125,6 +134,11 @@ struct FlowProbe
 
     void OnSsthresh(uint32_t, uint32_t now)
     {
+        ssthresh = now;
+        if (Simulator::Now().GetNanoSeconds() <= sampleAtNs)
+        {
+            ssthreshAtSample = now;
+        }
         Note("ssthresh", now, 0);
     }
 
@@ -259,8 +273,11 @@ def run_scenario(ns: Any, sc: Scenario, trace_dir: Path | None = None) -> dict[s
     for i in range(3):
         _sink(ns, receivers.Get(i), port)
     short = _bulk(ns, senders.Get(0), receiver_addr[0], port, sc.file_bytes, sc.mss_bytes, sc.short_start_ns)
+    background = ns.cppyy.gbl.mpsim_validation.FlowProbe()
+    background.sampleAtNs = sc.short_start_ns
     if sc.background_tcp:
-        _bulk(ns, senders.Get(1), receiver_addr[1], port, 0, sc.mss_bytes, sc.background_start_ns)
+        long = _bulk(ns, senders.Get(1), receiver_addr[1], port, 0, sc.mss_bytes, sc.background_start_ns)
+        ns.cppyy.gbl.mpsim_validation.AttachAt(long, background, sc.background_start_ns)
     if sc.topology == "parking_lot":
         _bulk(ns, senders.Get(2), receiver_addr[2], port, 0, sc.mss_bytes, sc.background_start_ns)
     if sc.udp_rate_bps > 0:
@@ -293,6 +310,10 @@ def run_scenario(ns: Any, sc: Scenario, trace_dir: Path | None = None) -> dict[s
         "cwnd_bytes_at_end": int(probe.cwndAtComplete),
         "segments_sent": int(probe.dataSegments),
     }
+    if sc.background_tcp:
+        row["background_cwnd_bytes_at_start"] = int(background.cwndAtSample)
+        ssthresh = int(background.ssthreshAtSample)
+        row["background_ssthresh_bytes_at_start"] = None if ssthresh == 2**32 - 1 else ssthresh
     if trace_dir is not None:
         trace_dir.mkdir(parents=True, exist_ok=True)
         lines = "\n".join(str(line) for line in probe.trace)
