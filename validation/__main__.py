@@ -2,7 +2,7 @@
 
 Runs every scenario of the grid in mpsim (seconds), compares with the committed ns-3.44 reference
 (``validation/reference/ns3-3.44.jsonl``) and writes the table into docs/validation.md between its ns-3
-markers. ``--rerun`` first runs ns-3 itself again (in ``validation/.venv-ns3``, ~5 minutes on 2 cores) and rewrites
+markers. ``--rerun`` first runs ns-3 itself again (in ``validation/.venv-ns3``, 2–5 minutes on 2 cores) and rewrites
 the reference; ``--traces`` also writes ns-3's per-scenario traces of the measured flow to
 ``validation/traces/`` (git-ignored). ``--tcp recovery=sack`` (a value is read as JSON when it parses, else
 as a string) adds a TCP option to every mpsim flow: a what-if, printed and never written to the docs.
@@ -32,7 +32,7 @@ RESULTS = ROOT / "validation" / "out" / "ns3-comparison.jsonl"
 COMMANDS = """\
 ```sh
 make validate-ns3                 # mpsim side only (seconds), against the committed ns-3 reference
-make validate-ns3 NS3_RERUN=1     # runs ns-3.44 again too (~5 min) and rewrites the reference
+make validate-ns3 NS3_RERUN=1     # runs ns-3.44 again too (2–5 min) and rewrites the reference
 make validate-ns3 NS3_TRACES=1    # with NS3_RERUN=1: ns-3 traces of every row in validation/traces/
 ```
 """
