@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint
+.PHONY: run test build venv bench clean lint validate-ns3
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,8 @@ run: build
 lint: build
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests validation
+	$(BIN)/ruff format --check python tests validation
 	$(BIN)/mypy
 
 test: lint
@@ -42,6 +42,22 @@ test: lint
 
 bench: build
 	cargo bench -p mpsim-core --bench core
+
+# Cross-validation against ns-3.44 (not part of `make test`): runs the grid in mpsim (seconds) and compares
+# with the committed ns-3 reference, writing docs/validation.md. NS3_RERUN=1 runs ns-3 itself again
+# (installed into validation/.venv-ns3 from PyPI; the first install takes a few minutes), NS3_TRACES=1
+# with it writes ns-3's traces of every row to validation/traces/.
+NS3_VENV  := validation/.venv-ns3
+NS3_STAMP := $(NS3_VENV)/.ns3-installed
+
+$(NS3_STAMP):
+	$(PYTHON) -m venv $(NS3_VENV)
+	$(NS3_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(NS3_VENV)/bin/python -m pip install --quiet ns3==3.44.post0
+	touch $(NS3_STAMP)
+
+validate-ns3: build $(if $(NS3_RERUN),$(NS3_STAMP))
+	$(BIN)/python -m validation ns3 $(if $(NS3_RERUN),--rerun) $(if $(NS3_TRACES),--traces)
 
 clean:
 	rm -rf $(VENV) target
