@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint
+.PHONY: run test build venv bench clean lint validate-linux
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,13 +32,27 @@ run: build
 lint: build
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests validation
+	$(BIN)/ruff format --check python tests validation
 	$(BIN)/mypy
+	$(BIN)/mypy --explicit-package-bases validation
 
 test: lint
 	cargo test -p mpsim-core
 	$(BIN)/pytest -q
+
+# The linux profile against the real kernel (docs/validation.md, validation/linux/README.md): the mpsim
+# side against the committed kernel reference, in seconds. LINUX_RERUN=1 first runs the kernel side
+# again, as root, through ../shared/tools/linux-rig (about 15 minutes; installs ethtool and ping).
+# LINUX_ARGS passes more options, e.g. LINUX_ARGS="--only shared-mptcp".
+validate-linux: build
+ifneq ($(LINUX_RERUN),)
+	@command -v ethtool >/dev/null && command -v ping >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ethtool iputils-ping; }
+	$(BIN)/python -m validation.linux --rerun-rig $(LINUX_ARGS)
+else
+	$(BIN)/python -m validation.linux $(LINUX_ARGS)
+endif
 
 bench: build
 	cargo bench -p mpsim-core --bench core
