@@ -61,7 +61,8 @@ def test_separate_mptcp_cell_joins_over_the_longer_path() -> None:
     assert conn["src_addrs"] == ["S0.1", "S0.2"]
     assert conn["tcp"] == {"profile": "linux", "mss": 1424}
     assert conn["cc"]["type"] == "cubic"
-    assert conn["join_delay_ns"] == 100_000_000
+    # The second subflow sends its first data after RTT1 + RTT2, as measured on Linux.
+    assert conn["join_delay_ns"] == 300_000_000
 
 
 def test_framing_rate_makes_a_full_segment_last_as_long_as_a_linux_frame() -> None:

@@ -39,7 +39,6 @@ def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[in
         kernels=", ".join(sorted({k.kernel for k in kernel})),
         runs=" / ".join(str(n) for n in sorted({k.cell.runs for k in kernel})),
         seeds=", ".join(map(str, seeds)),
-        join_delay_ms=sim.LINUX_JOIN_DELAY_MS,
         tolerance_pct=compare.FCT_TOLERANCE * 100,
         passed=passed,
         total=total,

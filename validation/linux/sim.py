@@ -24,8 +24,8 @@ implies; everything else is the profile's, so a change of the profile shows in t
   has no coupled congestion control); everything else (IW 10, SACK, PRR, delayed ACKs with
   quick-ACK, RTO bounds, no HyStart) is the profile's.
 * **MPTCP.** Two subflows, one per client address (``fullmesh`` over the two paths), the first
-  from path 1 as the kernel's in-kernel path manager does; the second joins ``join_delay_ms``
-  after the first is established (:data:`LINUX_JOIN_DELAY_MS`, measured).
+  from path 1 as the kernel's in-kernel path manager does; the second sends its first data when
+  Linux's does (:func:`join_delay_ms`, measured).
 """
 
 from __future__ import annotations
@@ -47,14 +47,26 @@ MPTCP_MSS_BYTES = 1424
 ETHERNET_HEADER_BYTES = 14
 MPSIM_MPTCP_DSS_BYTES = 20
 """mpsim's DSS option on a data segment (docs/algorithms.md, MPTCP option bytes)."""
-LINUX_JOIN_DELAY_MS = 100.0
-"""Time from the first subflow's establishment to the MP_JOIN SYN of the second (see README)."""
 FAST_ACCESS_RATE = "10Gbps"
 """The rig's veth links have no rate limit: fast enough to add nothing measurable (1.2 µs a packet)."""
 DEFAULT_SEEDS = (1, 2, 3)
 BOTTLENECK_LINKS = ("R1-R2", "A1-B1", "A2-B2")
 """The data direction of the presets' bottlenecks (shared; separate)."""
 DURATION = "60s"
+
+
+def join_delay_ms(cell: Cell) -> float:
+    """mpsim's ``join_delay`` that starts the second subflow's data when Linux's starts.
+
+    Measured in a capture (docs/validation.md): the client's in-kernel path manager sends the
+    MP_JOIN SYN once the connection is fully established, which it learns from the server's first
+    data-level ACK, one RTT of path 1 after its own establishment; the joined subflow then sends
+    data only after the server has acknowledged its third ACK (the fourth packet of MP_JOIN), one
+    RTT of path 2 after the join's handshake. mpsim sends on a joined subflow as soon as its
+    handshake is over, so the whole wait, RTT1 + RTT2, goes into ``join_delay``: the SYN leaves one
+    RTT2 later than Linux's, the first data at the same time.
+    """
+    return cell.rtt_ms + cell.path2_rtt_ms
 
 
 def mss_bytes(cell: Cell) -> int:
@@ -117,7 +129,7 @@ def scenario(cell: Cell, rate_bps: int | None = None) -> mpsim.Scenario:
     if cell.proto == "tcp":
         flow |= {"type": "tcp", "src": "S0.1"}
     else:
-        flow |= {"type": "mptcp", "src": ["S0.1", "S0.2"], "join_delay": _ms(LINUX_JOIN_DELAY_MS)}
+        flow |= {"type": "mptcp", "src": ["S0.1", "S0.2"], "join_delay": _ms(join_delay_ms(cell))}
     return mpsim.Scenario(
         duration=DURATION,
         hosts=net.hosts,
