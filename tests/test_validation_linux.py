@@ -173,3 +173,15 @@ def test_block_replaces_only_the_linux_part() -> None:
     assert compare.replace_block("# V\n\nns-3\n", "t") == "# V\n\nns-3\n\n<!-- linux:begin -->\nt\n<!-- linux:end -->\n"
     with pytest.raises(ValueError, match="one Linux marker without the other"):
         compare.replace_block("<!-- linux:begin -->\n", "t")
+
+
+def test_committed_reference_covers_the_grid() -> None:
+    from validation.linux.__main__ import REFERENCE
+
+    kernel = {k.cell.key: k for k in rig.read_reference(REFERENCE)}
+    assert set(kernel) == {c.key for c in grid()}
+    for k in kernel.values():
+        assert k.kernel.startswith("6.18")
+        assert len(k.runs) == k.cell.runs == 10
+        assert all(r["fct_ack_s"] > r["fct_rcv_s"] > 0 for r in k.runs)
+        assert f"--buffer-pkts={k.cell.buffer_pkts + 1}" in k.command
