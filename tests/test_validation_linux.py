@@ -185,3 +185,10 @@ def test_committed_reference_covers_the_grid() -> None:
         assert len(k.runs) == k.cell.runs == 10
         assert all(r["fct_ack_s"] > r["fct_rcv_s"] > 0 for r in k.runs)
         assert f"--buffer-pkts={k.cell.buffer_pkts + 1}" in k.command
+
+
+def test_late_share_counts_the_histogram_above_the_threshold() -> None:
+    stats = {"late_hist_edges_us": [50.0, 100.0, 1000.0], "late_hist": [90, 6, 3, 1]}
+    assert rig.late_share(stats) == pytest.approx(0.01)  # only the bin above 1000 µs
+    assert rig.late_share(stats, threshold_us=100.0) == pytest.approx(0.04)
+    assert rig.late_share({}) != rig.late_share({})  # NaN without statistics

@@ -45,6 +45,11 @@ def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[in
         pass_pct=100 * passed / max(total, 1),
     )
     calls = "\n".join(f"    {c}" for c in dict.fromkeys(k.command for k in kernel))
+    quality = "\n".join(
+        f"| `{k.command.split(' --proto')[0].removeprefix('run.sh ')}` | {100 * rig.late_share(k.delay_line):.2f} % "
+        f"| {k.delay_line.get('late_max_us', float('nan')) / 1e3:.1f} ms |"
+        for k in {k.command: k for k in kernel}.values()
+    )
     diagnosis = DIAGNOSIS.read_text() if DIAGNOSIS.exists() else ""
     return f"""{header}
 {compare.table(rows)}
@@ -54,6 +59,13 @@ rig again, about 15 minutes, then the comparison). The rig calls behind the refe
 `../shared/tools/linux-rig/`):
 
 {calls}
+
+The delay line's timing in each call (packets released more than 1 ms late; the latest), to spot a
+call perturbed by other load on the machine:
+
+| rig call | > 1 ms late | latest |
+|---|---|---|
+{quality}
 
 {diagnosis}"""
 

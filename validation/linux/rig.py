@@ -175,6 +175,19 @@ def collect(
     return out
 
 
+def late_share(delay_line: dict[str, Any], threshold_us: float = 1000.0) -> float:
+    """Share of the packets the delay line released more than ``threshold_us`` late (its histogram
+    ``late_hist`` counts packets between the edges ``late_hist_edges_us``, first bin below the first
+    edge, last above the last); NaN without statistics. A threshold between edges counts from the
+    next edge up."""
+    hist = delay_line.get("late_hist")
+    edges = delay_line.get("late_hist_edges_us")
+    if not hist or not edges or sum(hist) == 0:
+        return float("nan")
+    first = next((i + 1 for i, e in enumerate(edges) if e >= threshold_us), len(hist))
+    return float(sum(hist[first:]) / sum(hist))
+
+
 def _json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
