@@ -194,6 +194,8 @@ def _json_lines(text: str) -> list[dict[str, Any]]:
 
 def run_cells(cells: Sequence[Cell], rig: Path | None = None) -> list[KernelCell]:
     """Runs the rig (as root) on the cells, one call per group; returns their results."""
+    if os.geteuid() != 0:
+        raise PermissionError("running the Linux rig needs root: it creates network namespaces and qdiscs")
     rig = rig or rig_dir()
     script = rig / "run.sh"
     if not script.exists():
