@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint validate-ns3
+.PHONY: run test build venv bench clean lint validate validate-ns3 validate-linux
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,22 @@ lint: build
 test: lint
 	cargo test -p mpsim-core
 	$(BIN)/pytest -q
+
+# Both cross-validations (docs/validation.md); not part of `make test`.
+validate: validate-ns3 validate-linux
+
+# The linux profile against the real kernel (docs/validation.md, validation/linux/README.md): the mpsim
+# side against the committed kernel reference, in seconds. LINUX_RERUN=1 first runs the kernel side
+# again, as root, through ../shared/tools/linux-rig (about 15 minutes; installs ethtool and ping).
+# LINUX_ARGS passes more options, e.g. LINUX_ARGS="--only shared-mptcp".
+validate-linux: build
+ifneq ($(LINUX_RERUN),)
+	@command -v ethtool >/dev/null && command -v ping >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ethtool iputils-ping; }
+	$(BIN)/python -m validation.linux --rerun-rig $(LINUX_ARGS)
+else
+	$(BIN)/python -m validation.linux $(LINUX_ARGS)
+endif
 
 bench: build
 	cargo bench -p mpsim-core --bench core

@@ -1,0 +1,194 @@
+"""The Linux cross-validation harness (validation/linux): the mpsim scenario and the rig options built
+from one cell description, and the comparison. No rig and no root needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from validation.linux import compare, rig, sim
+from validation.linux.cells import Cell, CellError, grid
+
+
+def _link(core: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(link for link in core["links"] if link["name"] == name)
+
+
+def test_grid_covers_every_combination_once() -> None:
+    cells = grid()
+    assert len(cells) == 2 * 2 * 2 * 4
+    assert len({c.key for c in cells}) == len(cells)
+    assert {c.rtt2_ms for c in cells if c.variant == "separate"} == {200.0}
+    assert {c.rtt2_ms for c in cells if c.variant == "shared"} == {None}
+
+
+def test_bad_cell_names_field_value_and_allowed() -> None:
+    with pytest.raises(CellError, match=r"cell\.cc: got 'bbr', allowed: reno, cubic"):
+        Cell(variant="shared", proto="tcp", cc="bbr", size_bytes=70_000)  # type: ignore[arg-type]
+    with pytest.raises(CellError, match=r"cell\.size_bytes: must be positive, got 0"):
+        Cell(variant="shared", proto="tcp", cc="reno", size_bytes=0)
+    with pytest.raises(CellError, match=r"cell\.direction: mpsim models sender-initiated"):
+        sim.scenario(Cell(variant="shared", proto="tcp", cc="reno", size_bytes=70_000, direction="down"))
+
+
+def test_shared_tcp_cell_builds_the_rig_network_with_linux_mss() -> None:
+    core = sim.scenario(Cell(variant="shared", proto="tcp", cc="reno", size_bytes=280_000)).to_core()
+    bottleneck = _link(core, "R1-R2")
+    assert bottleneck["rate_bps"] == 5_000_000
+    assert bottleneck["delay_ns"] == 50_000_000
+    assert bottleneck["queue"] == {"type": "drop_tail", "limit_pkts": 47}
+    # The rig shapes only the data direction; its access links are veth pairs without delay.
+    assert _link(core, "R2-R1")["rate_bps"] == 10_000_000_000
+    assert _link(core, "S0.1-R1")["delay_ns"] == 0
+    (flow,) = core["tcp_flows"]
+    assert (flow["src"], flow["dst"], flow["size_bytes"]) == ("S0.1", "D0", 280_000)
+    assert flow["tcp"] == {"profile": "linux", "mss": 1448}
+    assert flow["cc"]["type"] == "reno"
+    assert core["mptcp_connections"] == []
+
+
+def test_separate_mptcp_cell_joins_over_the_longer_path() -> None:
+    cell = Cell(variant="separate", proto="mptcp", cc="cubic", size_bytes=700_000, rtt2_ms=200.0)
+    core = sim.scenario(cell).to_core()
+    for name in ("A1-B1", "A2-B2"):
+        assert _link(core, name)["delay_ns"] == 50_000_000
+        assert _link(core, name)["queue"]["limit_pkts"] == 47
+    # Path 2's RTT is 100 ms longer: 50 ms more each way on its access link.
+    assert _link(core, "S0.2-A2")["delay_ns"] == 50_000_000
+    assert _link(core, "A2-S0.2")["delay_ns"] == 50_000_000
+    (conn,) = core["mptcp_connections"]
+    assert conn["src_addrs"] == ["S0.1", "S0.2"]
+    assert conn["tcp"] == {"profile": "linux", "mss": 1424}
+    assert conn["cc"]["type"] == "cubic"
+    # The second subflow sends its first data after RTT1 + RTT2, as measured on Linux.
+    assert conn["join_delay_ns"] == 300_000_000
+
+
+def test_framing_rate_makes_a_full_segment_last_as_long_as_a_linux_frame() -> None:
+    tcp = Cell(variant="shared", proto="tcp", cc="reno", size_bytes=70_000)
+    mptcp = Cell(variant="shared", proto="mptcp", cc="reno", size_bytes=70_000)
+    # 1500 bytes at the returned rate take as long as 1514 at 5 Mbit/s (2.4224 ms).
+    assert sim.framing_rate_bps(tcp) == round(5e6 * 1500 / 1514)
+    assert sim.framing_rate_bps(mptcp) == round(5e6 * 1496 / 1514)
+
+
+def test_rig_options_count_the_packet_in_transmission() -> None:
+    cell = Cell(variant="separate", proto="mptcp", cc="cubic", size_bytes=70_000, rtt2_ms=200.0)
+    opts = rig.cell_options(cell)
+    assert "--buffer-pkts=48" in opts
+    assert "--rtt2-ms=200" in opts
+    assert "--direction=up" in opts and "--bulk" in opts and "--cc=cubic" in opts
+
+
+def test_rig_calls_group_protocols_and_sizes() -> None:
+    calls = rig.commands(grid())
+    assert len(calls) == 4
+    args, members = calls[0]
+    assert "--proto=tcp,mptcp" in args
+    assert "--size=70000,280000,700000,1400000" in args
+    assert len(members) == 8
+    lone = [Cell(variant="shared", proto="tcp", cc="reno", size_bytes=70_000)]
+    with pytest.raises(ValueError, match="every protocol × size"):
+        rig.commands([*lone, Cell(variant="shared", proto="mptcp", cc="reno", size_bytes=280_000)])
+
+
+def _record(cell: Cell, run: int, fct: float) -> dict[str, Any]:
+    return {
+        "variant": cell.variant,
+        "direction": cell.direction,
+        "cc": cell.cc,
+        "proto": cell.proto,
+        "size": cell.size_bytes,
+        "buffer_pkts": cell.buffer_pkts + 1,
+        "rate_mbit": cell.rate_mbit,
+        "rtt_ms": cell.rtt_ms,
+        "rtt2_ms": cell.rtt2_ms,
+        "kernel": "6.18.0",
+        "run": run,
+        "fct_ack_s": fct,
+        "retrans_segs": run,
+        "timeouts": 0,
+        "loss_probes": 1,
+        "bneck_drops": run,
+    }
+
+
+def test_collect_takes_each_cells_runs_and_checks_their_number() -> None:
+    a = Cell(variant="shared", proto="tcp", cc="reno", size_bytes=70_000, runs=2)
+    b = Cell(variant="shared", proto="mptcp", cc="reno", size_bytes=70_000, runs=2)
+    records = [_record(a, 0, 1.0), _record(b, 0, 2.0), _record(a, 1, 3.0), _record(b, 1, 4.0)]
+    got = rig.collect([a, b], records, [], "run.sh ...", {})
+    assert [k.values("fct_ack_s") for k in got] == [[1.0, 3.0], [2.0, 4.0]]
+    assert got[0].kernel == "6.18.0"
+    assert rig.KernelCell.from_json(got[0].to_json()) == got[0]
+    with pytest.raises(RuntimeError, match="reported 1 runs, expected 2"):
+        rig.collect([a], records[:1], [], "run.sh ...", {})
+
+
+def test_merge_replaces_rerun_cells_in_place() -> None:
+    a, b = (Cell(variant="shared", proto="tcp", cc="reno", size_bytes=s, runs=1) for s in (70_000, 280_000))
+    old = [rig.KernelCell(c, [{"fct_ack_s": 1.0}], "old", "k") for c in (a, b)]
+    new = [rig.KernelCell(b, [{"fct_ack_s": 2.0}], "new", "k")]
+    assert [k.command for k in rig.merge(old, new)] == ["old", "new"]
+
+
+def _sim_run(fct: float, retrans: int = 0) -> sim.SimRun:
+    return sim.SimRun(
+        seed=1, fct_s=fct, retrans_segs=retrans, timeouts=0, fast_recoveries=0, loss_probes=0, drops=0, path2_share=0
+    )
+
+
+def test_row_statistics_and_pass_mark() -> None:
+    cell = Cell(variant="shared", proto="tcp", cc="reno", size_bytes=70_000, runs=3)
+    kernel = rig.KernelCell(
+        cell,
+        [
+            {"fct_ack_s": f, "retrans_segs": r, "timeouts": 0, "loss_probes": 0, "bneck_drops": r}
+            for f, r in ((0.9, 1), (1.0, 2), (1.1, 3))
+        ],
+        "run.sh",
+        "k",
+    )
+    ok = compare.row(kernel, [_sim_run(1.09, 5), _sim_run(1.09, 7)])
+    assert ok.kernel_fct.mean == pytest.approx(1.0)
+    assert ok.kernel_fct.std == pytest.approx(0.1)  # sample standard deviation
+    assert ok.kernel_retrans == compare.Stat(2.0, 1.0, 3)
+    assert ok.sim_retrans.mean == 6.0
+    assert ok.fct_diff == pytest.approx(0.09)
+    assert ok.passed
+    miss = compare.row(kernel, [_sim_run(0.89)])
+    assert miss.fct_diff == pytest.approx(-0.11)
+    assert not miss.passed
+    assert compare.pass_rate([ok, miss]) == (1, 2)
+    table = compare.table([ok, miss])
+    assert "| shared tcp reno 70 kB | 1.000 ± 0.100 (3) | 1.090 | +9.0 % | ✓ |" in table
+    assert "| -11.0 % | ✗ |" in table
+
+
+def test_block_replaces_only_the_linux_part() -> None:
+    doc = "# Validation\n\nns-3 text\n\n<!-- linux:begin -->\nold\n<!-- linux:end -->\n\nmore ns-3\n"
+    out = compare.replace_block(doc, "new table")
+    assert out == "# Validation\n\nns-3 text\n\n<!-- linux:begin -->\nnew table\n<!-- linux:end -->\n\nmore ns-3\n"
+    assert compare.replace_block("# V\n\nns-3\n", "t") == "# V\n\nns-3\n\n<!-- linux:begin -->\nt\n<!-- linux:end -->\n"
+    with pytest.raises(ValueError, match="one Linux marker without the other"):
+        compare.replace_block("<!-- linux:begin -->\n", "t")
+
+
+def test_committed_reference_covers_the_grid() -> None:
+    from validation.linux.__main__ import REFERENCE
+
+    kernel = {k.cell.key: k for k in rig.read_reference(REFERENCE)}
+    assert set(kernel) == {c.key for c in grid()}
+    for k in kernel.values():
+        assert k.kernel.startswith("6.18")
+        assert len(k.runs) == k.cell.runs == 10
+        assert all(r["fct_ack_s"] > r["fct_rcv_s"] > 0 for r in k.runs)
+        assert f"--buffer-pkts={k.cell.buffer_pkts + 1}" in k.command
+
+
+def test_late_share_counts_the_histogram_above_the_threshold() -> None:
+    stats = {"late_hist_edges_us": [50.0, 100.0, 1000.0], "late_hist": [90, 6, 3, 1]}
+    assert rig.late_share(stats) == pytest.approx(0.01)  # only the bin above 1000 µs
+    assert rig.late_share(stats, threshold_us=100.0) == pytest.approx(0.04)
+    assert rig.late_share({}) != rig.late_share({})  # NaN without statistics

@@ -1,0 +1,127 @@
+"""The grid: one description per cell, shared by the kernel rig and the mpsim scenario.
+
+A :class:`Cell` says everything both sides need: the topology variant, the bottleneck rate, the two
+paths' round-trip times, the bottleneck buffer, the transfer size, the protocol (single-path TCP or
+2-subflow MPTCP), the congestion control, the direction and how many runs. The rig's options
+(:mod:`validation.linux.rig`) and the mpsim scenario (:mod:`validation.linux.sim`) are both built
+from it, so the two sides cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+Variant = Literal["shared", "separate"]
+Proto = Literal["tcp", "mptcp"]
+CcName = Literal["reno", "cubic"]
+Direction = Literal["up", "down"]
+
+VARIANTS: tuple[Variant, ...] = ("shared", "separate")
+PROTOS: tuple[Proto, ...] = ("tcp", "mptcp")
+CCS: tuple[CcName, ...] = ("reno", "cubic")
+DIRECTIONS: tuple[Direction, ...] = ("up", "down")
+
+GRID_SIZES_BYTES = (70_000, 280_000, 700_000, 1_400_000)
+"""Transfer sizes of the grid: 50, 200, 500 and 1000 segments of 1400 bytes."""
+GRID_RATE_MBIT = 5.0
+GRID_RTT_MS = 100.0
+GRID_SEPARATE_RTT2_MS = 200.0
+"""Round-trip time of the second path in the ``separate`` variant (the first keeps 100 ms)."""
+GRID_BUFFER_PKTS = 47
+"""Bottleneck buffer as mpsim counts it (packets waiting, the one on the wire not counted): the BDP
+of 5 Mbit/s × 100 ms in 1400-byte segments, as in the CSS paper."""
+GRID_RUNS = 10
+
+
+class CellError(ValueError):
+    """A cell that neither side can run: names the field, the value and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One scenario of the grid, in the terms both sides share.
+
+    ``buffer_pkts`` counts packets waiting at the bottleneck, not the one being transmitted (mpsim's
+    and ns-3's convention); the rig's pfifo also holds the packet in transmission, so it gets
+    ``buffer_pkts + 1``. ``rtt2_ms`` is the second path's base RTT (``None``: the same as the first).
+    """
+
+    variant: Variant
+    proto: Proto
+    cc: CcName
+    size_bytes: int
+    rate_mbit: float = GRID_RATE_MBIT
+    rtt_ms: float = GRID_RTT_MS
+    rtt2_ms: float | None = None
+    buffer_pkts: int = GRID_BUFFER_PKTS
+    direction: Direction = "up"
+    runs: int = GRID_RUNS
+
+    def __post_init__(self) -> None:
+        _allowed("variant", self.variant, VARIANTS)
+        _allowed("proto", self.proto, PROTOS)
+        _allowed("cc", self.cc, CCS)
+        _allowed("direction", self.direction, DIRECTIONS)
+        _positive("size_bytes", self.size_bytes)
+        _positive("rate_mbit", self.rate_mbit)
+        _positive("rtt_ms", self.rtt_ms)
+        if self.rtt2_ms is not None:
+            _positive("rtt2_ms", self.rtt2_ms)
+        _positive("buffer_pkts", self.buffer_pkts)
+        _positive("runs", self.runs)
+
+    @property
+    def path2_rtt_ms(self) -> float:
+        return self.rtt_ms if self.rtt2_ms is None else self.rtt2_ms
+
+    @property
+    def key(self) -> str:
+        """A name that identifies the cell in the reference file and in the table."""
+        rtts = f"{self.rtt_ms:g}" if self.rtt2_ms is None else f"{self.rtt_ms:g}/{self.rtt2_ms:g}"
+        return (
+            f"{self.variant}-{self.proto}-{self.cc}-{self.size_bytes}B-{self.rate_mbit:g}Mbit-"
+            f"{rtts}ms-b{self.buffer_pkts}-{self.direction}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Cell:
+        fields = set(Cell.__dataclass_fields__)
+        unknown = set(d) - fields
+        if unknown:
+            raise CellError(f"cell: unknown field(s) {sorted(unknown)} (allowed: {sorted(fields)})")
+        return Cell(**d)
+
+
+def _allowed(field: str, value: object, allowed: Iterable[object]) -> None:
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise CellError(f"cell.{field}: got {value!r}, allowed: {', '.join(map(str, allowed))}")
+
+
+def _positive(field: str, value: float) -> None:
+    if not value > 0:
+        raise CellError(f"cell.{field}: must be positive, got {value!r}")
+
+
+def grid() -> list[Cell]:
+    """TCP and 2-subflow MPTCP × Reno and CUBIC × shared and separate bottlenecks × four sizes, on a
+    5 Mbit/s bottleneck with a 100 ms RTT (the separate variant's second path: 200 ms), 47 packets of
+    buffer, client-sent (``up``), 10 runs each: 32 cells."""
+    return [
+        Cell(
+            variant=variant,
+            proto=proto,
+            cc=cc,
+            size_bytes=size,
+            rtt2_ms=GRID_SEPARATE_RTT2_MS if variant == "separate" else None,
+        )
+        for variant in VARIANTS
+        for cc in CCS
+        for proto in PROTOS
+        for size in GRID_SIZES_BYTES
+    ]
