@@ -190,10 +190,23 @@ class TcpOptions(Model):
     partial_ack_rto: Literal["impatient", "slow_but_steady"] | None = None
     """NewReno: the first partial ACK of an episode restarts the timer (``impatient``, RFC 6582 §4) or
     every one does."""
+    sack_rule3: Flag | None = None
+    """SACK recovery: RFC 6675 NextSeg rule 3 (rfc, ns3: on; linux: off)."""
     sack_rescue: Flag | None = None
-    """SACK recovery: RFC 6675 NextSeg rules 3 and 4 (rfc, ns3: on; linux: off)."""
+    """SACK recovery: RFC 6675 NextSeg rule 4, the rescue retransmission (rfc: on; ns3, linux: off)."""
     rack_tlp: Flag | None = None
     """RFC 8985 RACK-TLP loss detection and tail loss probes, with SACK (linux: on; rfc, ns3: off)."""
+    partial_ack_retransmit: Flag | None = None
+    """SACK and PRR recovery: a partial ACK resends the next segment at once (ns3: on)."""
+    emulate_sack: Flag | None = None
+    """Without SACK, SACK/PRR recovery on marks made by duplicate ACKs, as ns-3 does (ns3: on); off, recovery
+    without SACK is NewReno."""
+    dupack_rule: Literal["rfc6675", "new_sack"] | None = None
+    """Which ACKs count as duplicate with SACK: RFC 6675's, or any that SACKs new data (ns3)."""
+    prr_variant: Literal["rfc6937", "ns3"] | None = None
+    """PRR's accounting: RFC 6937's or ns-3.44's ``TcpPrrRecovery`` (ns3)."""
+    loss_flight: Literal["flight_size", "pipe"] | None = None
+    """What a loss halves into ssthresh: FlightSize (RFC 5681) or pipe (ns3)."""
     delayed_ack: Flag | None = None
     delack_segments: int | None = Field(None, ge=1)
     delack_timeout: PositiveDuration | None = None
@@ -220,8 +233,14 @@ class TcpOptions(Model):
             "timestamps",
             "limited_transmit",
             "partial_ack_rto",
+            "sack_rule3",
             "sack_rescue",
             "rack_tlp",
+            "partial_ack_retransmit",
+            "emulate_sack",
+            "dupack_rule",
+            "prr_variant",
+            "loss_flight",
             "delayed_ack",
             "delack_segments",
         )

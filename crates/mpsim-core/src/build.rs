@@ -96,6 +96,7 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
         t.recovery,
         crate::transport::tcp::Recovery::Sack | crate::transport::tcp::Recovery::Prr
     ) && !t.sack
+        && !f.emulate_sack.unwrap_or(t.emulate_sack)
     {
         t.recovery = crate::transport::tcp::Recovery::NewReno;
     }
@@ -105,8 +106,31 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     if let Some(l) = f.limited_transmit {
         t.limited_transmit = l;
     }
+    // RFC 6582 §4 recommends the Impatient timer for NewReno; RFC 6298
+    // restarts it on every ACK of new data otherwise.
+    if f.profile == crate::transport::tcp::Profile::Rfc && t.recovery == crate::transport::tcp::Recovery::NewReno {
+        t.partial_ack_rto = crate::transport::tcp::config::PartialAckRto::Impatient;
+    }
     if let Some(r) = f.partial_ack_rto {
         t.partial_ack_rto = r;
+    }
+    if let Some(v) = f.partial_ack_retransmit {
+        t.partial_ack_retransmit = v;
+    }
+    if let Some(v) = f.emulate_sack {
+        t.emulate_sack = v;
+    }
+    if let Some(v) = f.dupack_rule {
+        t.dupack_rule = v;
+    }
+    if let Some(v) = f.prr_variant {
+        t.prr_variant = v;
+    }
+    if let Some(v) = f.loss_flight {
+        t.loss_flight = v;
+    }
+    if let Some(r) = f.sack_rule3 {
+        t.sack_rule3 = r;
     }
     if let Some(r) = f.sack_rescue {
         t.sack_rescue = r;
@@ -183,6 +207,15 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
         CcConfig::Uncoupled => Cc::Reno(Reno::new(t.reno)),
         CcConfig::Cubic { cubic } => {
             check_cubic(path, cubic.c, cubic.beta)?;
+            if f.profile == crate::transport::tcp::Profile::Ns3 {
+                // ns-3 `TcpCubic`: slow start counts the segments an ACK
+                // acknowledges, and the window grows only while cwnd-limited.
+                if f.ack_counting.is_none() {
+                    t.slow_start.counting = crate::cc::AckCounting::Bytes;
+                    t.slow_start.abc_limit_mss = None;
+                }
+                t.cwnd_validation = true;
+            }
             Cc::Cubic(Cubic::new(*cubic))
         }
         CcConfig::Ewtcp { config } => {

@@ -78,12 +78,28 @@ pub struct TcpOptions {
     /// of an episode only (`impatient`, RFC 6582 §4) or on every one.
     #[serde(default)]
     pub partial_ack_rto: Option<crate::transport::tcp::config::PartialAckRto>,
-    /// SACK recovery: RFC 6675 NextSeg rules 3 and 4.
+    /// SACK recovery: RFC 6675 NextSeg rule 3.
+    #[serde(default)]
+    pub sack_rule3: Option<bool>,
+    /// SACK recovery: RFC 6675 NextSeg rule 4 (the rescue retransmission).
     #[serde(default)]
     pub sack_rescue: Option<bool>,
     /// RFC 8985 RACK-TLP (with SACK).
     #[serde(default)]
     pub rack_tlp: Option<bool>,
+    /// SACK and PRR recovery: a partial ACK resends the next segment (ns-3).
+    #[serde(default)]
+    pub partial_ack_retransmit: Option<bool>,
+    /// Without SACK, run SACK/PRR recovery on marks made by duplicate ACKs (ns-3).
+    #[serde(default)]
+    pub emulate_sack: Option<bool>,
+    #[serde(default)]
+    pub dupack_rule: Option<crate::transport::tcp::config::DupAckRule>,
+    #[serde(default)]
+    pub prr_variant: Option<crate::transport::tcp::config::PrrVariant>,
+    /// What a loss halves into ssthresh: `flight_size` or `pipe`.
+    #[serde(default)]
+    pub loss_flight: Option<crate::transport::tcp::config::LossFlight>,
     #[serde(default)]
     pub delayed_ack: Option<bool>,
     #[serde(default)]

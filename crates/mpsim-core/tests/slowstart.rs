@@ -96,6 +96,9 @@ fn css_leaves_slow_start_when_the_rate_first_exceeds_expected() {
     let mut cfg = shared_line(100_000_000, 10_000);
     let mut m = mptcp(2, 3_000_000, Profile::Ns3, css());
     m.tcp.initial_ssthresh_bytes = Some(65_535);
+    // Every data segment's ACK delayed alike (ns-3 ACKs a connection's first
+    // one at once, which gives the first subflow's SRTT a 2 % head start).
+    m.tcp.quickack_segments = Some(0);
     cfg.mptcp_connections = vec![m];
     let r = run(&cfg).unwrap();
     let c = &r.mptcp_connections[0];

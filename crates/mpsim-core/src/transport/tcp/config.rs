@@ -25,6 +25,43 @@ pub enum Recovery {
     Prr,
 }
 
+/// Which duplicate ACKs count towards DupThresh with SACK.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DupAckRule {
+    /// RFC 6675 §2: an ACK that acknowledges no new data and carries SACK
+    /// information that is new (or none at all).
+    Rfc6675,
+    /// ns-3 `TcpSocketBase::ProcessAck`: any ACK whose SACK blocks update
+    /// the scoreboard, even one that also advances SND.UNA.
+    NewSack,
+}
+
+/// How PRR (RFC 6937) counts what was delivered and what it may send.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrrVariant {
+    /// RFC 6937 §3: RecoverFS = FlightSize, DeliveredData = ΔSND.UNA +
+    /// ΔSACKed, the slow-start reduction bound (PRR-SSRB).
+    Rfc6937,
+    /// ns-3.44 `TcpPrrRecovery`: RecoverFS = pipe at entry; one more MSS
+    /// delivered per duplicate ACK while prr_delivered < RecoverFS; the
+    /// conservative bound (PRR-CRB) unless the ACK covers retransmitted
+    /// data; cwnd = pipe + sndcnt, at least one segment on entry.
+    Ns3,
+}
+
+/// What a loss halves into the new ssthresh.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossFlight {
+    /// RFC 5681 eq. (4): FlightSize, SND.NXT − SND.UNA.
+    FlightSize,
+    /// ns-3 `BytesInFlight()`: RFC 6675 pipe (sent − SACKed − lost +
+    /// retransmitted).
+    Pipe,
+}
+
 /// When a partial ACK in NewReno recovery restarts the retransmission timer
 /// (RFC 6582 §4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,12 +159,29 @@ pub struct TcpParams {
     pub recovery: Recovery,
     /// RFC 3042 limited transmit.
     pub limited_transmit: bool,
-    /// NewReno: which partial ACKs restart the retransmission timer.
+    /// Which partial ACKs of a recovery episode restart the retransmission
+    /// timer (NewReno, SACK and PRR recovery alike).
     pub partial_ack_rto: PartialAckRto,
-    /// SACK recovery: RFC 6675 §4 NextSeg rules 3 (resend an unSACKed
-    /// segment below the highest SACKed one that is not yet deemed lost)
-    /// and 4 (one rescue retransmission of the highest unSACKed segment per
-    /// episode), when rules 1 and 2 have nothing to send.
+    /// SACK and PRR recovery: a partial ACK resends the first
+    /// unacknowledged segment at once, whatever the window, unless it was
+    /// resent already (as NewReno does; ns-3 `TcpSocketBase::ProcessAck`).
+    pub partial_ack_retransmit: bool,
+    /// Without SACK, SACK and PRR recovery still run, on a scoreboard where
+    /// each duplicate ACK marks the lowest unmarked segment above the first
+    /// unacknowledged one as received (ns-3 `TcpTxBuffer::AddRenoSack`);
+    /// off, recovery without SACK is NewReno.
+    pub emulate_sack: bool,
+    pub dupack_rule: DupAckRule,
+    pub prr_variant: PrrVariant,
+    /// What a loss (fast recovery or RTO) halves into ssthresh, for Reno.
+    pub loss_flight: LossFlight,
+    /// SACK recovery: RFC 6675 §4 NextSeg rule 3 (resend an unSACKed
+    /// segment below the highest SACKed one that is not yet deemed lost),
+    /// when rules 1 and 2 have nothing to send.
+    pub sack_rule3: bool,
+    /// SACK recovery: RFC 6675 §4 NextSeg rule 4, one "rescue"
+    /// retransmission of the highest unSACKed segment per episode, when
+    /// rules 1–3 have nothing to send.
     pub sack_rescue: bool,
     /// RFC 8985 RACK-TLP with SACK (Linux's default since 4.18): losses
     /// detected by time (RACK) instead of by duplicate ACKs and IsLost, and
@@ -163,7 +217,13 @@ impl Profile {
             sack: true,
             recovery: Recovery::Sack,
             limited_transmit: true,
-            partial_ack_rto: PartialAckRto::Impatient,
+            partial_ack_rto: PartialAckRto::SlowButSteady,
+            partial_ack_retransmit: false,
+            emulate_sack: false,
+            dupack_rule: DupAckRule::Rfc6675,
+            prr_variant: PrrVariant::Rfc6937,
+            loss_flight: LossFlight::FlightSize,
+            sack_rule3: true,
             sack_rescue: true,
             rack_tlp: false,
             dupack_threshold: 3,
@@ -197,6 +257,7 @@ impl Profile {
                 // (net.ipv4.tcp_recovery = 1, tcp_early_retrans = 3); it has
                 // no RFC 6675 rescue retransmission.
                 rack_tlp: true,
+                sack_rule3: false,
                 sack_rescue: false,
                 rtt: RttConfig {
                     initial_rto: SimDuration::from_secs(1),
@@ -224,6 +285,17 @@ impl Profile {
             Profile::Ns3 => TcpParams {
                 framing_bytes: 2,
                 recovery: Recovery::Prr,
+                // ns-3.44 `TcpSocketBase::ProcessAck`: the first partial ACK
+                // only restarts the RTO (`NewAck(ack, m_isFirstPartialAck)`),
+                // and every partial ACK resends the next segment.
+                partial_ack_rto: PartialAckRto::Impatient,
+                partial_ack_retransmit: true,
+                emulate_sack: false,
+                dupack_rule: DupAckRule::NewSack,
+                prr_variant: PrrVariant::Ns3,
+                // `TcpTxBuffer::NextSeg` has rules 1–3, no rescue.
+                sack_rescue: false,
+                loss_flight: LossFlight::Pipe,
                 syn_rto: SimDuration::from_secs(3),
                 rtt: RttConfig {
                     initial_rto: SimDuration::from_secs(1),
@@ -242,6 +314,9 @@ impl Profile {
                 receiver: ReceiverConfig {
                     // ns-3 `TcpSocket::RcvBufSize`: 128 KiB.
                     rwnd_bytes: 131_072,
+                    // `TcpSocketBase::ReceivedData` acknowledges the first
+                    // data segment at once.
+                    quickack_segments: 1,
                     ..rfc.receiver
                 },
                 cwnd_validation: false,

@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{PartialAckRto, Recovery, TcpParams};
+use super::config::{DupAckRule, LossFlight, PartialAckRto, PrrVariant, Recovery, TcpParams};
 use super::header::{SackBlock, TcpFlags, TcpHeader};
 use super::rtt::RttEstimator;
 use super::timer::LazyTimer;
@@ -25,11 +25,12 @@ use crate::cc::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::slowstart::SlowStart;
 use crate::time::{SimDuration, SimTime};
 
-/// Whether the sender uses SACK information: Reno and NewReno recovery
-/// ignore it (their window inflation already stands for the segments that left).
+/// Whether the sender keeps a SACK scoreboard: Reno and NewReno recovery
+/// ignore it (their window inflation already stands for the segments that
+/// left); without SACK it is fed by duplicate ACKs when `emulate_sack`.
 #[inline]
 fn uses_sack(params: &TcpParams) -> bool {
-    params.sack && !matches!(params.recovery, Recovery::Reno | Recovery::NewReno)
+    (params.sack || params.emulate_sack) && !matches!(params.recovery, Recovery::Reno | Recovery::NewReno)
 }
 
 const SACKED: u8 = 1;
@@ -269,6 +270,9 @@ pub struct TcpSender {
     retx_hint: u64,
     /// Consecutive duplicate ACKs.
     pub dupacks: u32,
+    /// Whether the latest ACK cumulatively acknowledged a retransmitted
+    /// segment (ns-3's `m_isRetransDataAcked`, PRR's "safe ACK").
+    acked_retransmission: bool,
     recovery: Option<RecoveryState>,
     /// After an RTO, the highest sequence sent when it fired: no fast
     /// retransmit until the cumulative ACK passes it (RFC 6582 §3.2 step 1).
@@ -326,6 +330,7 @@ impl TcpSender {
             retrans_bytes: 0,
             retx_hint: 1,
             dupacks: 0,
+            acked_retransmission: false,
             recovery: None,
             rto_recover: 0,
             in_rto_recovery: false,
@@ -484,14 +489,19 @@ impl TcpSender {
     /// once per episode, the highest unSACKed segment (a "rescue"
     /// retransmission of a tail that no SACK can reveal as lost).
     pub fn send_rescue(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
-        if !params.sack_rescue || !uses_sack(params) || self.state != SenderState::Established {
+        if !(params.sack_rule3 || params.sack_rescue) || !uses_sack(params) || self.state != SenderState::Established {
             return;
         }
         let Some(rec) = self.recovery else { return };
         if self.next_lost().is_some() {
             return;
         }
-        if let Some(top) = self.segs.iter().rposition(|s| s.flags & SACKED != 0) {
+        let top = if params.sack_rule3 {
+            self.segs.iter().rposition(|s| s.flags & SACKED != 0)
+        } else {
+            None
+        };
+        if let Some(top) = top {
             let high_sacked = self.segs[top].start;
             loop {
                 let high_rxt = self.recovery.map_or(rec.high_rxt, |r| r.high_rxt);
@@ -508,7 +518,7 @@ impl TcpSender {
             }
         }
         // Rule 4: once HighACK has passed RescueRxt (or there was none).
-        if rec.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
+        if !params.sack_rescue || rec.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
             return;
         }
         let Some(i) = self.segs.iter().rposition(|s| s.flags & SACKED == 0) else {
@@ -817,30 +827,48 @@ impl TcpSender {
 
         let rack = sack && params.rack_tlp;
         self.rack.advanced = false;
-        if sack {
+        if sack && params.sack {
             self.apply_sacks(hdr.sacks(), ack, now, rack);
         }
         let newly_acked = ack - prior_una;
+        self.acked_retransmission = false;
         if newly_acked > 0 {
             self.advance_una(ack, now, rack);
             ccs[r].bytes_acked += newly_acked;
         }
         if rack {
-            self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, ccs, r, cc);
+            self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
         }
         let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
 
         // Duplicate ACK: acknowledges nothing new while data is outstanding
         // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK information).
-        let is_dupack = newly_acked == 0
-            && hdr.payload_bytes == 0
-            && self.snd_nxt > self.snd_una
-            && (!sack || newly_sacked > 0 || hdr.n_sack == 0);
-        if newly_acked > 0 {
-            self.dupacks = 0;
-        } else if is_dupack {
+        let is_dupack = if sack && params.sack && params.dupack_rule == DupAckRule::NewSack {
+            newly_sacked > 0 && hdr.payload_bytes == 0
+        } else {
+            newly_acked == 0
+                && hdr.payload_bytes == 0
+                && self.snd_nxt > self.snd_una
+                && (!sack || newly_sacked > 0 || hdr.n_sack == 0)
+        };
+        if is_dupack {
             self.dupacks += 1;
+        } else if newly_acked > 0 {
+            self.dupacks = 0;
         }
+        // Without SACK, a duplicate ACK says one more segment above the
+        // hole arrived: ns-3 marks the lowest unmarked one (during limited
+        // transmit and recovery).
+        if is_dupack
+            && sack
+            && !params.sack
+            && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
+        {
+            if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
+                self.mark_sacked(i, now, rack);
+            }
+        }
+        let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
         // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
         let mut reorder_at = None;
         if rack {
@@ -887,10 +915,19 @@ impl TcpSender {
                     // RFC 6582 §3.2 step 5: a partial ACK retransmits the
                     // first unacknowledged segment at once, then deflates.
                     self.retransmit_head(now, out);
+                } else if params.partial_ack_retransmit && newly_acked > 0 && sack {
+                    // ns-3: the segment a partial ACK leaves first is
+                    // resent at once (without SACK it is deemed lost first).
+                    if !params.sack {
+                        self.mark_lost(0);
+                    }
+                    if self.segs.front().is_some_and(|s| s.flags & (RETRANS | SACKED) == 0) {
+                        self.retransmit(0, now, out);
+                    }
                 }
             }
         } else if self.should_enter_recovery(params) {
-            self.enter_recovery(now, params, ccs, r, cc);
+            self.enter_recovery(now, params, ccs, r, cc, newly_acked + newly_sacked);
             if params.recovery != Recovery::Prr {
                 // RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5
                 // (4.3): the first unacknowledged segment is retransmitted at
@@ -904,11 +941,11 @@ impl TcpSender {
 
         // RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
         // restart it when new data is acknowledged — but RFC 6582 §4's
-        // Impatient NewReno restarts it only on the first partial ACK, so a
-        // window with many losses times out instead of being repaired one
-        // hole per RTT.
+        // Impatient NewReno (and ns-3 in every recovery) restarts it only on
+        // the first partial ACK, so a window with many losses times out
+        // instead of being repaired one hole per RTT.
         let patient = match self.recovery {
-            Some(rec) if params.recovery == Recovery::NewReno && newly_acked > 0 => {
+            Some(rec) if params.recovery != Recovery::Reno && newly_acked > 0 => {
                 params.partial_ack_rto == PartialAckRto::SlowButSteady || rec.partial_acks <= 1
             }
             _ => true,
@@ -1035,23 +1072,29 @@ impl TcpSender {
             while i < self.segs.len() && self.segs[i].end() <= end {
                 let s = &mut self.segs[i];
                 if s.flags & SACKED == 0 {
-                    let len = s.len as u64;
-                    if s.flags & LOST != 0 {
-                        self.lost_bytes -= len;
-                    }
-                    if s.flags & RETRANS != 0 {
-                        self.retrans_bytes -= len;
-                    }
-                    s.flags = (s.flags & EVER_RETRANS) | SACKED;
-                    self.sacked_bytes += len;
-                    self.sacked_segs += 1;
-                    let seg = *s;
-                    if rack {
-                        self.rack_advance(&seg, now);
-                    }
+                    self.mark_sacked(i, now, rack);
                 }
                 i += 1;
             }
+        }
+    }
+
+    /// Segment `i` is known received above SND.UNA.
+    fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool) {
+        let s = &mut self.segs[i];
+        let len = s.len as u64;
+        if s.flags & LOST != 0 {
+            self.lost_bytes -= len;
+        }
+        if s.flags & RETRANS != 0 {
+            self.retrans_bytes -= len;
+        }
+        s.flags = (s.flags & EVER_RETRANS) | SACKED;
+        self.sacked_bytes += len;
+        self.sacked_segs += 1;
+        let seg = *s;
+        if rack {
+            self.rack_advance(&seg, now);
         }
     }
 
@@ -1062,6 +1105,9 @@ impl TcpSender {
                 break;
             }
             let len = s.len as u64;
+            if s.flags & EVER_RETRANS != 0 {
+                self.acked_retransmission = true;
+            }
             if s.flags & SACKED != 0 {
                 self.sacked_bytes -= len;
                 self.sacked_segs -= 1;
@@ -1179,6 +1225,7 @@ impl TcpSender {
         prior_una: u64,
         prior_sacked: u64,
         now: SimTime,
+        params: &TcpParams,
         ccs: &mut [SubflowCc],
         r: usize,
         cc: &mut C,
@@ -1192,7 +1239,7 @@ impl TcpSender {
         } else if ack > high {
             // The probe repaired a loss: reduce as for one (CWR).
             self.tlp_high_seq = None;
-            let ssthresh = self.loss_event(now, ccs, r, cc);
+            let ssthresh = self.loss_event(now, params, ccs, r, cc);
             ccs[r].ssthresh = ssthresh;
             ccs[r].cwnd = ssthresh.max(self.mss as u64);
             cc.on_recovery_exit(ccs, r, now);
@@ -1231,14 +1278,29 @@ impl TcpSender {
 
     /// A congestion event on subflow `r`: counted, slow start left, and the
     /// congestion avoidance's new ssthresh from the current flight.
-    fn loss_event<C: CongestionAvoidance>(&mut self, now: SimTime, ccs: &mut [SubflowCc], r: usize, cc: &mut C) -> u64 {
+    fn loss_event<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) -> u64 {
         ccs[r].loss_events += 1;
         if ccs[r].in_slow_start() {
             self.note_slow_start_exit(now, ccs[r].cwnd);
         }
         ccs[r].left_slow_start = true;
-        ccs[r].bytes_in_flight = self.flight_size();
+        ccs[r].bytes_in_flight = self.loss_flight(params);
         cc.ssthresh_after_loss(ccs, r, now)
+    }
+
+    /// What a loss halves: FlightSize (RFC 5681) or pipe (ns-3).
+    fn loss_flight(&self, params: &TcpParams) -> u64 {
+        match params.loss_flight {
+            LossFlight::FlightSize => self.flight_size(),
+            LossFlight::Pipe => self.pipe(),
+        }
     }
 
     fn should_enter_recovery(&self, params: &TcpParams) -> bool {
@@ -1259,6 +1321,7 @@ impl TcpSender {
         uses_sack(params) && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn enter_recovery<C: CongestionAvoidance>(
         &mut self,
         now: SimTime,
@@ -1266,13 +1329,15 @@ impl TcpSender {
         ccs: &mut [SubflowCc],
         r: usize,
         cc: &mut C,
+        delivered: u64,
     ) {
         self.stats.fast_recoveries += 1;
+        let pipe_at_entry = self.pipe();
         // Plain Reno may fast-retransmit during RTO recovery: its
         // retransmissions are fast ones from here, and a later RTO halves
         // ssthresh again (a new loss event).
         self.in_rto_recovery = false;
-        let ssthresh = self.loss_event(now, ccs, r, cc);
+        let ssthresh = self.loss_event(now, params, ccs, r, cc);
         let mss = self.mss as u64;
         let sf = &mut ccs[r];
         sf.ssthresh = ssthresh;
@@ -1281,7 +1346,10 @@ impl TcpSender {
             point: self.snd_nxt,
             prr_delivered: 0,
             prr_out: 0,
-            recover_fs: self.flight_size(),
+            recover_fs: match params.prr_variant {
+                PrrVariant::Rfc6937 => self.flight_size(),
+                PrrVariant::Ns3 => pipe_at_entry,
+            },
             high_rxt: self.snd_una,
             rescue_rxt: None,
             partial_acks: 0,
@@ -1298,8 +1366,44 @@ impl TcpSender {
             // RFC 6675 §5 step 4.2: cwnd = ssthresh.
             Recovery::Sack => ssthresh,
             // RFC 6937: the window follows PRR from here; allow the fast retransmit.
-            Recovery::Prr => self.pipe() + mss,
+            Recovery::Prr if params.prr_variant == PrrVariant::Rfc6937 => self.pipe() + mss,
+            // ns-3 `TcpPrrRecovery::EnterRecovery`: the entering ACK is a
+            // duplicate one for PRR's accounting.
+            Recovery::Prr => {
+                let ssthresh = sf.ssthresh;
+                self.prr_ns3(ssthresh, pipe_at_entry, delivered, true)
+                    .unwrap_or(pipe_at_entry + mss)
+            }
         };
+    }
+
+    /// ns-3.44 `TcpPrrRecovery::DoRecovery` with `pipe` as its
+    /// `m_bytesInFlight`: the new cwnd, or `None` when nothing was delivered.
+    fn prr_ns3(&mut self, ssthresh: u64, pipe: u64, delivered: u64, dup: bool) -> Option<u64> {
+        let mss = self.mss as u64;
+        let safe_ack = self.acked_retransmission;
+        let rec = self.recovery.as_mut().expect("in recovery");
+        let mut delivered = delivered;
+        if dup && rec.prr_delivered < rec.recover_fs {
+            delivered += mss;
+        }
+        if delivered == 0 {
+            return None;
+        }
+        rec.prr_delivered += delivered;
+        let send: i64 = if pipe > ssthresh {
+            (rec.prr_delivered * ssthresh).div_ceil(rec.recover_fs.max(1)) as i64 - rec.prr_out as i64
+        } else {
+            // PRR-CRB, or PRR-SSRB when the ACK covers retransmitted data.
+            let mut limit = (rec.prr_delivered as i64 - rec.prr_out as i64).max(delivered as i64);
+            if safe_ack {
+                limit += mss as i64;
+            }
+            limit.min(ssthresh as i64 - pipe as i64)
+        };
+        // At least one segment on entering recovery (the fast retransmit).
+        let send = send.max(if rec.prr_out > 0 { 0 } else { mss as i64 });
+        Some((pipe as i64 + send).max(0) as u64)
     }
 
     /// An ACK during fast recovery that does not end it.
@@ -1329,6 +1433,12 @@ impl TcpSender {
                 }
             }
             Recovery::Sack => {}
+            Recovery::Prr if params.prr_variant == PrrVariant::Ns3 => {
+                let pipe = self.pipe();
+                if let Some(cwnd) = self.prr_ns3(sf.ssthresh, pipe, newly_acked + newly_sacked, dup) {
+                    sf.cwnd = cwnd;
+                }
+            }
             Recovery::Prr => {
                 let pipe = self.pipe();
                 let rec = self.recovery.as_mut().expect("in recovery");
@@ -1435,7 +1545,7 @@ impl TcpSender {
                 self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
                 self.send_syn(now, params, out);
             }
-            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, ccs, r, cc, out),
+            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, params, ccs, r, cc, out),
             _ => {}
         }
     }
@@ -1452,7 +1562,7 @@ impl TcpSender {
     ) {
         let again = self.rack_detect_losses(now, params);
         if self.recovery.is_none() && !self.in_rto_recovery && self.lost_bytes > 0 {
-            self.enter_recovery(now, params, ccs, r, cc);
+            self.enter_recovery(now, params, ccs, r, cc, 0);
         }
         self.aux_timer = again.map(|t| (t, AuxTimer::Reorder));
         ccs[r].bytes_in_flight = self.pipe();
@@ -1466,6 +1576,7 @@ impl TcpSender {
     fn on_rto<C: CongestionAvoidance>(
         &mut self,
         now: SimTime,
+        params: &TcpParams,
         ccs: &mut [SubflowCc],
         r: usize,
         cc: &mut C,
@@ -1480,7 +1591,7 @@ impl TcpSender {
         // A second timeout of the same data does not halve ssthresh again
         // from the already-collapsed flight (RFC 5681 §3.1 note on eq. (4)).
         if !self.in_rto_recovery {
-            ccs[r].bytes_in_flight = self.flight_size();
+            ccs[r].bytes_in_flight = self.loss_flight(params);
             ccs[r].ssthresh = cc.ssthresh_after_loss(ccs, r, now);
         }
         ccs[r].cwnd = self.mss as u64;
@@ -1494,6 +1605,15 @@ impl TcpSender {
         self.aux_timer = None;
         self.rto_recover = self.snd_nxt;
         self.dupacks = 0;
+        if !params.sack && self.sacked_bytes > 0 {
+            // Marks made from duplicate ACKs are guesses: after a timeout
+            // ns-3 forgets them and resends everything outstanding.
+            for s in self.segs.iter_mut() {
+                s.flags &= !SACKED;
+            }
+            self.sacked_bytes = 0;
+            self.sacked_segs = 0;
+        }
         for i in 0..self.segs.len() {
             self.mark_lost(i);
         }

@@ -409,3 +409,40 @@ fn a_probe_sends_new_data_when_there_is_some() {
     assert_eq!(s.rto_deadline_ms(), 602);
     assert_eq!(s.fire(602), "R0");
 }
+
+/// ns-3.44's recovery: any ACK with new SACK information is a duplicate one,
+/// ssthresh halves pipe, PRR counts one more segment per duplicate ACK, and
+/// a partial ACK resends the next segment outside PRR's budget.
+#[test]
+fn ns3_recovery_accounting() {
+    use crate::transport::tcp::config::{DupAckRule, LossFlight, PrrVariant};
+    let mut s = Script::new(Recovery::Prr, 10, 20, |p| {
+        p.prr_variant = PrrVariant::Ns3;
+        p.dupack_rule = DupAckRule::NewSack;
+        p.loss_flight = LossFlight::Pipe;
+        p.partial_ack_retransmit = true;
+        p.sack_rescue = false;
+    });
+    // Segments 0 and 5 lost. Outside recovery each SACK lowers pipe by one:
+    // a new segment each.
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+    assert_eq!(s.ack(201, 0, &[(1, 2)]), "N10");
+    assert_eq!(s.ack(202, 0, &[(1, 3)]), "N11");
+    // Third duplicate ACK: 0 is lost (three SACKed above it); pipe = 12 −
+    // 3 SACKed − 1 lost = 8, ssthresh = 4. RecoverFS = 8; delivered = 1
+    // SACKed + 1 for the duplicate ACK; sndcnt = ⌈2·4/8⌉ = 1: cwnd = 9.
+    assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+    assert_eq!((s.ccs[0].ssthresh / MSS, s.cwnd()), (4, 9));
+    // prr_delivered 4, pipe 8: sndcnt = ⌈4·4/8⌉ − 1 = 1, cwnd 9: new data.
+    assert_eq!(s.ack(204, 0, &[(1, 5)]), "N12");
+    // prr_delivered 6: ⌈6·4/8⌉ − 2 = 1 more.
+    assert_eq!(s.ack(206, 0, &[(6, 7), (1, 5)]), "N13");
+    // The partial ACK (0–4, covering the retransmission): delivered 5,
+    // prr_delivered 11, pipe 8: sndcnt = ⌈11·4000/8⌉ − 3000 = 2500 bytes,
+    // cwnd 10 500. Segment 5 is resent at once, outside that budget; it
+    // counts twice in pipe (resent, not deemed lost): room for one new one.
+    assert_eq!(s.ack(303, 5, &[(6, 7)]), "F5 N14");
+    assert_eq!(s.ccs[0].cwnd, 10_500);
+    // The timer restarted on this first partial ACK only.
+    assert_eq!(s.rto_deadline_ms(), 303 + 1000);
+}
