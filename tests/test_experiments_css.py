@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
+
 from mpsim.experiments import VARIANTS, get
 
 RUNS = range(1, 11)
@@ -44,6 +46,11 @@ def test_css_halves_mptcp_retransmissions_and_completes_sooner_at_400_packets() 
     assert mean("css-shared-filesize", 400, "css", "fct_s") < mean("css-shared-filesize", 400, "mptcp", "fct_s")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="docs/reproduction.md, css-shared-filesize: with RFC-exact go-back-N after a timeout TCP is slower than "
+    "MPTCP from 100 packets (5.14 vs 5.08 s at 200)",
+)
 def test_tcp_completes_sooner_than_mptcp_below_400_packets_and_not_above() -> None:
     """Fig. 3: TCP is sooner for files under 400 packets (200: 5.07 vs 5.83 s) and later above (600: 9.13 vs
     8.70 s): MPTCP's overshoot costs timeouts that a longer transfer amortises."""
@@ -51,6 +58,11 @@ def test_tcp_completes_sooner_than_mptcp_below_400_packets_and_not_above() -> No
     assert mean("css-shared-filesize", 600, "tcp", "fct_s") > mean("css-shared-filesize", 600, "mptcp", "fct_s")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="docs/reproduction.md, css-shared-filesize: LISA's retransmissions lie 1.7 standard deviations below "
+    "MPTCP's at 100 packets (22.3 against 35.1 ± 7.7)",
+)
 def test_lisa_is_nearly_mptcp_within_its_spread_from_100_packets() -> None:
     """Fig. 3's "LISA does not limit the exponential growth of its subflows' cwnd, therefore LISA and MPTCP often
     have nearly the same results", judged as the paper plots it (mean and standard deviation of 10 runs): at every

@@ -179,6 +179,8 @@ class TcpOptions(Model):
     profile: Literal["linux", "ns3", "rfc"] = "linux"
     mss: int | None = Field(None, ge=64, le=65_535)
     """Payload bytes per segment (1400 in every profile)."""
+    framing_bytes: int | None = Field(None, ge=0, le=1_000)
+    """Link-layer bytes per packet on the wire (profiles: ``ns3`` 2, PPP; else 0; Ethernet is 14)."""
     initial_cwnd: int | None = Field(None, ge=1, le=10_000)
     """Initial window, segments (profiles: 10)."""
     initial_ssthresh: Size | None = None
@@ -228,6 +230,7 @@ class TcpOptions(Model):
         out: dict[str, Any] = {"profile": self.profile}
         plain: tuple[str, ...] = (
             "mss",
+            "framing_bytes",
             "recovery",
             "sack",
             "timestamps",

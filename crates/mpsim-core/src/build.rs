@@ -68,6 +68,12 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
         t.mss = mss;
     }
     t.receiver.mss = t.mss;
+    if let Some(b) = f.framing_bytes {
+        if b > 1_000 {
+            return err(format!("{p}.framing_bytes"), format!("must be at most 1000 bytes, got {b}"));
+        }
+        t.framing_bytes = b;
+    }
     if let Some(iw) = f.initial_cwnd_segments {
         if iw == 0 {
             return err(

@@ -61,6 +61,10 @@ pub struct TcpOptions {
     pub profile: Profile,
     #[serde(default)]
     pub mss: Option<u32>,
+    /// Link-layer bytes counted per packet on the wire (ns-3's PPP: 2;
+    /// Ethernet: 14, as a veth or NIC frames a 1500-byte IP packet in 1514).
+    #[serde(default)]
+    pub framing_bytes: Option<u32>,
     #[serde(default)]
     pub initial_cwnd_segments: Option<u32>,
     /// Initial ssthresh in bytes (e.g. 65535 as in the CSS paper's ns-3 runs).

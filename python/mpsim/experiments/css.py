@@ -47,6 +47,9 @@ TCP = {
     "sack": False,
     "recovery": "reno",
     "timestamps": False,
+    # The old model is not ns-3.44: it halves FlightSize and delays the first ACK like any other.
+    "loss_flight": "flight_size",
+    "quickack_segments": 0,
 }
 # LISA as the paper compares it (§I: the new subflow's IW is subtracted from an existing subflow's cwnd):
 # the credit only, without Alg. 1's ACKs to ignore, which neither of LISA's authors' implementations has.

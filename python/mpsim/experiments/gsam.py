@@ -128,6 +128,8 @@ def ns3_tcp(iw: int) -> dict[str, Any]:
         "delayed_ack": False,
         "min_rto_ns": 200 * MS,
         "initial_rto_ns": 1 * S,
+        # The old model is not ns-3.44: it halves FlightSize.
+        "loss_flight": "flight_size",
     }
 
 
@@ -243,6 +245,8 @@ TCP = {
     "sack": True,
     "timestamps": False,
     "delayed_ack": False,
+    # Linux 3.14 predates RACK (4.4); its tail loss probe is not modelled apart from RACK.
+    "rack_tlp": False,
 }
 
 DEFAULT_BUFFER_PKTS = 20
