@@ -70,7 +70,10 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     t.receiver.mss = t.mss;
     if let Some(b) = f.framing_bytes {
         if b > 1_000 {
-            return err(format!("{p}.framing_bytes"), format!("must be at most 1000 bytes, got {b}"));
+            return err(
+                format!("{p}.framing_bytes"),
+                format!("must be at most 1000 bytes, got {b}"),
+            );
         }
         t.framing_bytes = b;
     }
