@@ -196,8 +196,10 @@ class TcpOptions(Model):
     """SACK recovery: RFC 6675 NextSeg rule 3 (rfc, ns3: on; linux: off)."""
     sack_rescue: Flag | None = None
     """SACK recovery: RFC 6675 NextSeg rule 4, the rescue retransmission (rfc: on; ns3, linux: off)."""
-    rack_tlp: Flag | None = None
-    """RFC 8985 RACK-TLP loss detection and tail loss probes, with SACK (linux: on; rfc, ns3: off)."""
+    rack: Flag | None = None
+    """RFC 8985 RACK loss detection, with SACK (linux: on; rfc, ns3: off)."""
+    tlp: Flag | None = None
+    """RFC 8985 tail loss probes, with SACK (linux: on; rfc, ns3: off)."""
     partial_ack_retransmit: Flag | None = None
     """SACK and PRR recovery: a partial ACK resends the next segment at once (ns3: on)."""
     emulate_sack: Flag | None = None
@@ -238,7 +240,8 @@ class TcpOptions(Model):
             "partial_ack_rto",
             "sack_rule3",
             "sack_rescue",
-            "rack_tlp",
+            "rack",
+            "tlp",
             "partial_ack_retransmit",
             "emulate_sack",
             "dupack_rule",

@@ -144,8 +144,11 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     if let Some(r) = f.sack_rescue {
         t.sack_rescue = r;
     }
-    if let Some(r) = f.rack_tlp {
-        t.rack_tlp = r;
+    if let Some(r) = f.rack {
+        t.rack = r;
+    }
+    if let Some(r) = f.tlp {
+        t.tlp = r;
     }
     if let Some(d) = f.delayed_ack {
         t.receiver.delayed_ack = d;

@@ -88,9 +88,12 @@ pub struct TcpOptions {
     /// SACK recovery: RFC 6675 NextSeg rule 4 (the rescue retransmission).
     #[serde(default)]
     pub sack_rescue: Option<bool>,
-    /// RFC 8985 RACK-TLP (with SACK).
+    /// RFC 8985 RACK loss detection (with SACK).
     #[serde(default)]
-    pub rack_tlp: Option<bool>,
+    pub rack: Option<bool>,
+    /// RFC 8985 tail loss probe (with SACK).
+    #[serde(default)]
+    pub tlp: Option<bool>,
     /// SACK and PRR recovery: a partial ACK resends the next segment (ns-3).
     #[serde(default)]
     pub partial_ack_retransmit: Option<bool>,

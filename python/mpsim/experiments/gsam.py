@@ -245,8 +245,9 @@ TCP = {
     "sack": True,
     "timestamps": False,
     "delayed_ack": False,
-    # Linux 3.14 predates RACK (4.4); its tail loss probe is not modelled apart from RACK.
-    "rack_tlp": False,
+    # Linux 3.14 predates RACK (4.4); its tail loss probe (3.10's PTO, not 6.x's) is not modelled.
+    "rack": False,
+    "tlp": False,
 }
 
 DEFAULT_BUFFER_PKTS = 20

@@ -67,8 +67,9 @@ TCP: dict[str, Any] = {
     "delayed_ack": False,
     "initial_rto_ns": 1 * S,
     "min_rto_ns": 200 * MS,
-    # Linux 3.14 predates RACK (4.4); its tail loss probe is not modelled apart from RACK.
-    "rack_tlp": False,
+    # Linux 3.14 predates RACK (4.4); its tail loss probe (3.10's PTO, not 6.x's) is not modelled.
+    "rack": False,
+    "tlp": False,
 }
 LIA_LINUX = {"type": "lia", "flavour": "linux"}
 """MPTCP v0.89's default coupled congestion control, with the kernel's arithmetic."""

@@ -183,10 +183,12 @@ pub struct TcpParams {
     /// retransmission of the highest unSACKed segment per episode, when
     /// rules 1–3 have nothing to send.
     pub sack_rescue: bool,
-    /// RFC 8985 RACK-TLP with SACK (Linux's default since 4.18): losses
-    /// detected by time (RACK) instead of by duplicate ACKs and IsLost, and
-    /// a tail loss probe two RTTs after the last transmission.
-    pub rack_tlp: bool,
+    /// RFC 8985 §6 RACK with SACK (Linux's only SACK loss detection since
+    /// 4.18): losses detected by time instead of by duplicate ACKs and IsLost.
+    pub rack: bool,
+    /// RFC 8985 §7 tail loss probe with SACK (Linux since 3.10): a probe
+    /// two RTTs after the last transmission instead of waiting for the RTO.
+    pub tlp: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     /// Initial window, segments (RFC 6928: 10).
@@ -225,7 +227,8 @@ impl Profile {
             loss_flight: LossFlight::FlightSize,
             sack_rule3: true,
             sack_rescue: true,
-            rack_tlp: false,
+            rack: false,
+            tlp: false,
             dupack_threshold: 3,
             initial_cwnd_segments: 10,
             initial_ssthresh_bytes: None,
@@ -256,7 +259,8 @@ impl Profile {
                 // Linux ≥ 4.18 detects losses with RACK and probes tails
                 // (net.ipv4.tcp_recovery = 1, tcp_early_retrans = 3); it has
                 // no RFC 6675 rescue retransmission.
-                rack_tlp: true,
+                rack: true,
+                tlp: true,
                 sack_rule3: false,
                 sack_rescue: false,
                 rtt: RttConfig {

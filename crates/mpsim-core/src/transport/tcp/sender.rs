@@ -825,7 +825,7 @@ impl TcpSender {
             self.ts_recent = hdr.ts_val;
         }
 
-        let rack = sack && params.rack_tlp;
+        let rack = sack && params.rack;
         self.rack.advanced = false;
         if sack && params.sack {
             self.apply_sacks(hdr.sacks(), ack, now, rack);
@@ -836,7 +836,7 @@ impl TcpSender {
             self.advance_una(ack, now, rack);
             ccs[r].bytes_acked += newly_acked;
         }
-        if rack {
+        if sack && params.tlp {
             self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
         }
         let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
@@ -1254,7 +1254,7 @@ impl TcpSender {
     /// (its ACK may be delayed) or 2 ms otherwise (Linux
     /// `TCP_TIMEOUT_MIN_US`); never after the RTO.
     fn schedule_probe(&mut self, now: SimTime, params: &TcpParams) {
-        if !(params.rack_tlp && uses_sack(params))
+        if !(params.tlp && uses_sack(params))
             || self.state != SenderState::Established
             || self.snd_una >= self.snd_nxt
             || self.recovery.is_some()
@@ -1310,7 +1310,7 @@ impl TcpSender {
         if params.recovery != Recovery::Reno && self.snd_una <= self.rto_recover && self.rto_recover > 0 {
             return false;
         }
-        if uses_sack(params) && params.rack_tlp {
+        if uses_sack(params) && params.rack {
             // Linux `tcp_time_to_recover`: RACK has deemed a segment lost.
             return self.lost_bytes > 0;
         }
@@ -1356,7 +1356,7 @@ impl TcpSender {
         });
         // The first unacknowledged segment is retransmitted first (RFC 5681
         // §3.2 step 2); RACK has already said which segments are lost.
-        if !(uses_sack(params) && params.rack_tlp) {
+        if !(uses_sack(params) && params.rack) {
             self.mark_lost(0);
         }
         sf.cwnd = match params.recovery {

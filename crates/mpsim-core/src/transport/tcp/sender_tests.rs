@@ -304,7 +304,8 @@ fn sack_rule_3_resends_a_hole_below_the_highest_sack_not_yet_deemed_lost() {
 /// A Linux-like sender: SACK, PRR, RACK-TLP.
 fn rack(iw: u64, segments: u64) -> Script {
     Script::new(Recovery::Prr, iw, segments, |p| {
-        p.rack_tlp = true;
+        p.rack = true;
+        p.tlp = true;
         p.sack_rescue = false;
     })
 }
@@ -364,7 +365,8 @@ fn a_lost_tail_is_repaired_by_a_loss_probe_not_a_timeout() {
     // minimum RTO (its ACK may be delayed), but never after the RTO
     // (RFC 8985 §7.2, Linux `tcp_schedule_loss_probe`).
     let mut s = Script::new(Recovery::Prr, 10, 10, |p| {
-        p.rack_tlp = true;
+        p.rack = true;
+        p.tlp = true;
         p.sack_rescue = false;
         p.rtt.min_rto = SimDuration::from_millis(200);
     });
@@ -397,7 +399,8 @@ fn a_probe_sends_new_data_when_there_is_some() {
     // probe is new data (segment 4) beyond cwnd, then the RTO runs afresh:
     // 302 + max(200 ms, 100 + 4·50 ms) = 602 ms.
     let mut s = Script::new(Recovery::Prr, 4, 20, |p| {
-        p.rack_tlp = true;
+        p.rack = true;
+        p.tlp = true;
         p.sack_rescue = false;
         p.rtt.min_rto = SimDuration::from_millis(200);
     });
