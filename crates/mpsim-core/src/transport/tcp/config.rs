@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::receiver::ReceiverConfig;
 use super::rtt::RttConfig;
 use crate::cc::{AckCounting, CubicConfig, HalveOf, RenoConfig};
-use crate::slowstart::{HyStartConfig, StandardConfig};
+use crate::slowstart::{HyStartConfig, HyStartLinuxConfig, StandardConfig};
 use crate::time::SimDuration;
 
 /// Loss recovery after three duplicate ACKs (or SACK evidence).
@@ -147,6 +147,10 @@ pub struct TcpParams {
     /// HyStart++ (RFC 9406) on the standard slow start; `None` (every
     /// profile's default) for none.
     pub hystart: Option<HyStartConfig>,
+    /// Linux CUBIC's HyStart on the standard slow start; `None` for none.
+    /// The `linux` profile turns it on when the congestion control is CUBIC
+    /// (resolved with the flow's options, not here).
+    pub hystart_linux: Option<HyStartLinuxConfig>,
     pub reno: RenoConfig,
     /// RFC 7661-style congestion window validation: the window grows only
     /// while the sender uses it.
@@ -183,6 +187,7 @@ impl Profile {
                 abc_limit_mss: Some(2),
             },
             hystart: None,
+            hystart_linux: None,
             reno: RenoConfig {
                 counting: AckCounting::Bytes,
                 halve: HalveOf::FlightSize,
