@@ -28,6 +28,7 @@ FLOW_COLUMNS = [
     "bytes_delivered",
     "retransmissions",
     "rto_count",
+    "loss_probes",
     "cwnd_bytes_at_end",
 ]
 
