@@ -163,6 +163,16 @@ impl HyStartLinuxState {
             ..Default::default()
         }
     }
+
+    /// `bictcp_hystart_reset`: a round starts now and ends when SND.UNA
+    /// passes `snd_nxt`.
+    fn start_round(&mut self, now_us: u64, snd_nxt: u64) {
+        self.round_start_us = now_us;
+        self.last_ack_us = now_us;
+        self.end_seq = snd_nxt;
+        self.curr_rtt_us = u64::MAX;
+        self.sample_cnt = 0;
+    }
 }
 
 /// Linux HyStart on every subflow of a connection, each on its own.
@@ -208,18 +218,9 @@ impl HyStartLinux {
             // that (fast recovery ends with cwnd = ssthresh). Linux's
             // `cubictcp_state(TCP_CA_Loss)`: `bictcp_reset` clears
             // delay_min and found, `bictcp_hystart_reset` starts a round.
-            *st = HyStartLinuxState {
-                rtt_samples_seen: st.rtt_samples_seen,
-                loss_events_seen: st.loss_events_seen,
-                rounds: st.rounds,
-                detection: st.detection,
-                detected_at: st.detected_at,
-                cwnd_at_detection: st.cwnd_at_detection,
-                ..HyStartLinuxState::new()
-            };
-            st.round_start_us = now_us;
-            st.last_ack_us = now_us;
-            st.end_seq = sf.snd_nxt;
+            st.found = false;
+            st.delay_min_us = 0;
+            st.start_round(now_us, sf.snd_nxt);
         }
         // `cubictcp_acked`: "Some calls are for duplicates without timestamps".
         if sf.rtt_samples == st.rtt_samples_seen {
@@ -237,12 +238,7 @@ impl HyStartLinux {
         }
         // `hystart_update`.
         if sf.snd_una > st.end_seq {
-            // `bictcp_hystart_reset`.
-            st.round_start_us = now_us;
-            st.last_ack_us = now_us;
-            st.end_seq = sf.snd_nxt;
-            st.curr_rtt_us = u64::MAX;
-            st.sample_cnt = 0;
+            st.start_round(now_us, sf.snd_nxt);
             st.rounds += 1;
         }
         let mut detection = None;

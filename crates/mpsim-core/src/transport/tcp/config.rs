@@ -44,7 +44,8 @@ pub enum PartialAckRto {
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
     /// Linux: min RTO 200 ms, delayed ACK 40 ms with quick-ACK, SACK + PRR,
-    /// IW 10, counting of acknowledged segments without the ABC limit.
+    /// IW 10, counting of acknowledged segments without the ABC limit; with
+    /// CUBIC, CUBIC's HyStart (`tcp_cubic.c`) ends slow start.
     #[default]
     Linux,
     /// ns-3.44 `TcpSocketBase` defaults: min RTO 1 s, delayed ACK every 2
