@@ -76,16 +76,41 @@ fn cubic_in_the_linux_profile_leaves_slow_start_before_the_first_loss() {
     assert_eq!(hs.detection, Some(HyStartLinuxDetection::Delay));
     assert_eq!(hs.delay_min_us, BASE_RTT_US);
     assert!(hs.curr_rtt_us > BASE_RTT_US + BASE_RTT_US / 8, "{hs:?}");
-    // Slow start stopped at a quarter of where the loss stopped it, under
-    // the 644 packets the path holds.
-    assert!(
-        st.cwnd_at_slow_start_exit < 644 * 1400 / 4,
-        "{}",
-        st.cwnd_at_slow_start_exit
-    );
+    // As for HyStart++: flights double, and the bottleneck empties between
+    // them until one is longer than BDP + threshold·C (44.1 + 6.4 ms /
+    // 1.1616 ms = 49.6 packets); the round after it sees the standing
+    // queue and stops on its 9th sample (two segments per ACK): the exit
+    // window lies between 2 and 4 times 49.6 segments, plus 18.
+    let exit_segments = st.cwnd_at_slow_start_exit as f64 / 1400.0;
+    assert!((99.2..=216.4).contains(&exit_segments), "{exit_segments}");
     sim.run();
     let res = &sim.results().tcp_flows[0];
     assert_eq!(res.slow_start_exit_ns, hs.detected_at.map(|t| t.nanos()));
+}
+
+#[test]
+fn at_100_mbit_s_the_ack_train_ends_slow_start_above_the_bdp() {
+    // 100 Mbit/s: a packet every 116.16 µs, a delayed ACK every 232 µs, so
+    // while the bottleneck is busy the ACKs form one train. Base RTT
+    // 50.120 ms (BDP 431.5 packets): the train must outlast (50 120 +
+    // 1 000) / 2 = 25 560 µs (the ack delay is 1 ms at this rate).
+    let mut sim = build(&bottleneck(100_000_000, None)).unwrap();
+    run_to_slow_start_exit(&mut sim, 6000);
+    let hs = state(&sim);
+    let st = sim.connections[0].subflows[0].sender.stats.clone();
+    assert_eq!(hs.detection, Some(HyStartLinuxDetection::AckTrain));
+    assert_eq!(hs.delay_min_us, 50_120);
+    let detected_us = hs.detected_at.unwrap().nanos() / 1_000;
+    assert_eq!(hs.last_ack_us, detected_us);
+    // The first ACK of the train past the threshold ends slow start: at
+    // most one ACK gap (233 µs) later.
+    let train_us = detected_us - hs.round_start_us;
+    assert!((25_561..=25_560 + 233).contains(&train_us), "{hs:?}");
+    // The queue is not yet standing for the delay test, and no packet is
+    // lost: the exit window is above the BDP and below BDP + buffer.
+    let exit_segments = st.cwnd_at_slow_start_exit / 1400;
+    assert!((432..1031).contains(&exit_segments), "{exit_segments}");
+    assert_eq!((st.fast_recoveries, st.rto_count, drops(&sim)), (0, 0, 0));
 }
 
 /// The MPTCP pair of subflows in the `linux` profile.

@@ -14,9 +14,12 @@
 //! runs its own, as each Linux subflow socket runs its own CUBIC.
 //!
 //! Readings of the kernel that shape this file:
-//! - `hystart_update` runs only while `!found`, in slow start and with
-//!   cwnd ≥ `hystart_low_window`; the round bookkeeping lives inside it, so
-//!   rounds are not tracked below 16 segments.
+//! - `hystart_update` runs while `!found` and in slow start; it starts a
+//!   new round whatever the window, and tests only from cwnd ≥
+//!   `hystart_low_window` on. This is Linux since 25c1a9ca53db ("tcp_cubic:
+//!   fix incorrect HyStart round start detection", 6.14, backported to the
+//!   stable 6.x series); from 5.17 until then the window test came first,
+//!   so no round was tracked below 16 segments.
 //! - A round ends when SND.UNA is strictly after `end_seq` (`after()`),
 //!   i.e. on the first ACK beyond the SND.NXT of the round's start.
 //! - `delay_min` is the smallest RTT sample; only `bictcp_reset` (at init
@@ -232,14 +235,17 @@ impl HyStartLinux {
         if st.delay_min_us == 0 || st.delay_min_us > delay_us {
             st.delay_min_us = delay_us;
         }
-        let low_window = cfg.low_window_segments as u64 * sf.mss as u64;
-        if st.found || !sf.in_slow_start() || sf.cwnd < low_window {
+        if st.found || !sf.in_slow_start() {
             return;
         }
-        // `hystart_update`.
+        // `hystart_update`: rounds are tracked at any window, the tests
+        // only from `hystart_low_window` on.
         if sf.snd_una > st.end_seq {
             st.start_round(now_us, sf.snd_nxt);
             st.rounds += 1;
+        }
+        if sf.cwnd < cfg.low_window_segments as u64 * sf.mss as u64 {
+            return;
         }
         let mut detection = None;
         if cfg.ack_train && now_us.saturating_sub(st.last_ack_us) <= cfg.ack_delta_us {
@@ -522,18 +528,23 @@ mod tests {
     fn no_exit_below_16_segments() {
         let mut t = Script::new(HyStartLinuxConfig::default(), 10);
         // The first sample sets delay_min = 100 ms; then every sample is
-        // 200 ms. ACKs 1–6 find cwnd 10–15 segments: no round, no test.
+        // 200 ms. ACK 1 starts a round (to SND.NXT 10 000), but ACKs 1–6
+        // find cwnd 10–15 segments: no sample counts, no test.
         t.ack(100_000, 10);
         t.acks(5, 200_000, 10);
-        assert_eq!(t.st().rounds, 0);
+        assert_eq!((t.st().rounds, t.st().sample_cnt), (1, 0));
         assert_eq!(t.cwnd(), 16 * MSS);
-        // From ACK 7 (cwnd 16) rounds and samples count; the 9th sample of
-        // that round, ACK 15, ends slow start at 24 segments.
+        // ACKs 7–10 count four samples; ACK 11 (SND.UNA 11 000) starts the
+        // next round and its count afresh, so the round's 9th sample is
+        // ACK 19, which ends slow start at 10 + 18 segments.
+        t.acks(4, 200_000, 10);
+        assert_eq!((t.st().rounds, t.st().sample_cnt), (1, 4));
         t.acks(8, 200_000, 10);
-        assert_eq!(t.st().rounds, 1);
+        assert_eq!(t.st().rounds, 2);
         assert!(!t.st().found);
         t.ack(200_000, 10);
-        assert_eq!(t.s[0].ssthresh, 24 * MSS);
+        assert_eq!(t.acks, 19);
+        assert_eq!(t.s[0].ssthresh, 28 * MSS);
     }
 
     #[test]
