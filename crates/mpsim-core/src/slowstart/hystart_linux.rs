@@ -18,8 +18,8 @@
 //!   new round whatever the window, and tests only from cwnd ≥
 //!   `hystart_low_window` on. This is Linux since 25c1a9ca53db ("tcp_cubic:
 //!   fix incorrect HyStart round start detection", 6.14, backported to the
-//!   stable 6.x series); from 5.17 until then the window test came first,
-//!   so no round was tracked below 16 segments.
+//!   stable 6.x series); from 4e1fddc98d25 (2022) until then the window
+//!   test came first, so no round was tracked below 16 segments.
 //! - A round ends when SND.UNA is strictly after `end_seq` (`after()`),
 //!   i.e. on the first ACK beyond the SND.NXT of the round's start.
 //! - `delay_min` is the smallest RTT sample; only `bictcp_reset` (at init
