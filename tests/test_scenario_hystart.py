@@ -1,8 +1,10 @@
-"""HyStart++ reaches the core from a scenario and changes how slow start ends."""
+"""HyStart++ and Linux CUBIC's HyStart reach the core from a scenario and change how slow start ends."""
 
 from __future__ import annotations
 
 import tomllib
+
+import pytest
 
 import mpsim
 
@@ -22,19 +24,40 @@ type = "tcp"
 src = "S1"
 dst = "D1"
 cc = "cubic"
-tcp = { profile = "rfc", hystart = HYSTART }
+tcp = { TCP }
 """
 
 
-def _run(hystart: str) -> dict[str, object]:
-    res = mpsim.run(mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("HYSTART", hystart))))
+def _scenario(tcp: str) -> mpsim.Scenario:
+    return mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("TCP", tcp)))
+
+
+def _run(tcp: str) -> dict[str, object]:
+    res = mpsim.run(_scenario(tcp))
     (row,) = [r for r in res.raw["tcp_flows"] if r["name"] == "bulk"]
     return dict(row)
 
 
 def test_hystart_leaves_slow_start_before_the_buffer_overflows() -> None:
-    plain = _run("false")
-    hystart = _run("true")
+    plain = _run('profile = "rfc", hystart = false')
+    hystart = _run('profile = "rfc", hystart = true')
     assert plain["fast_recoveries"] > 0  # standard slow start overflows even a 2000-packet buffer
     assert hystart["retransmits_fast"] == 0 and hystart["rto_count"] == 0
     assert hystart["slow_start_exit_ns"] is not None
+
+
+def test_the_linux_profile_leaves_slow_start_by_its_hystart_with_cubic() -> None:
+    plain = _run('profile = "linux", hystart_linux = false')
+    profile = _run('profile = "linux"')
+    assert plain["fast_recoveries"] > 0
+    assert profile["retransmits_fast"] == 0 and profile["rto_count"] == 0
+    assert profile["slow_start_exit_ns"] is not None
+    # A table turns it on too: the kernel's values written out give the same exit.
+    table = _run('profile = "linux", hystart_linux = { low_window_segments = 16, ack_delta_us = 2000 }')
+    assert table["slow_start_exit_ns"] == profile["slow_start_exit_ns"]
+
+
+def test_both_hystarts_is_an_error_naming_both() -> None:
+    with pytest.raises(mpsim.ConfigError) as info:
+        mpsim.run(_scenario('profile = "linux", hystart = true, hystart_linux = true'))
+    assert "hystart_linux" in str(info.value) and "(hystart)" in str(info.value)

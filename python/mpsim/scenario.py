@@ -223,6 +223,10 @@ class TcpOptions(Model):
     hystart: bool | dict[str, Any] | None = None
     """HyStart++ (RFC 9406) in the initial slow start: ``true`` with the RFC's constants, or a table
     overriding some of them (``{css_rounds = 3}``); off when left out (docs/algorithms.md, HyStart++)."""
+    hystart_linux: bool | dict[str, Any] | None = None
+    """Linux CUBIC's HyStart in slow start: ``true`` with the kernel's constants, a table overriding some of
+    them (``{ack_train = false}``), ``false`` for none; left out, on in the ``linux`` profile with CUBIC
+    (docs/algorithms.md, Linux HyStart). Not together with ``hystart``."""
 
     @property
     def mss_bytes(self) -> int:
@@ -267,6 +271,10 @@ class TcpOptions(Model):
             out["hystart"] = {}
         elif isinstance(self.hystart, dict):
             out["hystart"] = dict(self.hystart)
+        if isinstance(self.hystart_linux, dict):
+            out["hystart_linux"] = dict(self.hystart_linux)
+        elif self.hystart_linux is not None:
+            out["hystart_linux"] = self.hystart_linux
         return out
 
 

@@ -13,7 +13,8 @@ use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
-use crate::slowstart::{HyStartConfig, SlowStartConfig};
+use crate::slowstart::hystart_linux::HyStartLinuxOption;
+use crate::slowstart::{EarlyExit, HyStartConfig, HyStartLinuxConfig, SlowStartConfig};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
@@ -271,7 +272,38 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
             Cc::UnMpCubic(crate::cc::UnMpCubic::new(*config))
         }
     };
+    t.hystart_linux = resolve_hystart_linux(p, f, &cc)?;
     Ok((t, cc))
+}
+
+/// `tcp.hystart_linux`: the flow's choice; left out, on in the `linux`
+/// profile when the congestion control is CUBIC (Linux has HyStart in
+/// `tcp_cubic.c` only; mpsim's coupled and multipath CUBICs are not Linux's)
+/// unless the flow asked for HyStart++ instead.
+fn resolve_hystart_linux(p: &str, f: &TcpOptions, cc: &Cc) -> Res<Option<HyStartLinuxConfig>> {
+    match f.hystart_linux {
+        Some(HyStartLinuxOption::On(h)) => {
+            let path = format!("{p}.hystart_linux");
+            if f.hystart.is_some() {
+                return err(
+                    path,
+                    "Linux HyStart (hystart_linux) and HyStart++ (hystart) both end slow start early: \
+                     turn one of them off",
+                );
+            }
+            check_range(
+                &path,
+                ("delay_thresh_min_us", h.delay_thresh_min_us),
+                ("delay_thresh_max_us", h.delay_thresh_max_us),
+            )?;
+            Ok(Some(h))
+        }
+        Some(HyStartLinuxOption::Off) => Ok(None),
+        None => {
+            let linux_cubic = f.profile == crate::transport::tcp::Profile::Linux && matches!(cc, Cc::Cubic(_));
+            Ok((linux_cubic && f.hystart.is_none()).then(HyStartLinuxConfig::default))
+        }
+    }
 }
 
 type Res<T> = Result<T, ConfigError>;
@@ -448,20 +480,28 @@ fn check_slow_start(path: &str, ss: &SlowStartConfig) -> Res<()> {
     }
 }
 
+/// The lower and upper bound of a clamp, each (field name, value): the
+/// upper may not be below the lower.
+fn check_range(path: &str, (lo_name, lo): (&str, u64), (hi_name, hi): (&str, u64)) -> Res<()> {
+    if hi < lo {
+        return err(
+            format!("{path}.{hi_name}"),
+            format!("must be at least {lo_name} ({lo}), got {hi}"),
+        );
+    }
+    Ok(())
+}
+
 /// RFC 9406 §4.3's constants.
 fn check_hystart(path: &str, h: &HyStartConfig) -> Res<()> {
     if h.min_rtt_thresh_ns == 0 {
         return err(format!("{path}.min_rtt_thresh_ns"), "must be a positive time, got 0");
     }
-    if h.max_rtt_thresh_ns < h.min_rtt_thresh_ns {
-        return err(
-            format!("{path}.max_rtt_thresh_ns"),
-            format!(
-                "must be at least min_rtt_thresh_ns ({}), got {}",
-                h.min_rtt_thresh_ns, h.max_rtt_thresh_ns
-            ),
-        );
-    }
+    check_range(
+        path,
+        ("min_rtt_thresh_ns", h.min_rtt_thresh_ns),
+        ("max_rtt_thresh_ns", h.max_rtt_thresh_ns),
+    )?;
     if h.min_rtt_divisor == 0 {
         return err(format!("{path}.min_rtt_divisor"), "must be at least 1, got 0");
     }
@@ -922,7 +962,11 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
                 false,
                 vec![sf],
                 cc.clone(),
-                SlowStartConfig::Standard.build(params.slow_start, params.hystart, 1),
+                SlowStartConfig::Standard.build(
+                    params.slow_start,
+                    EarlyExit::of(params.hystart, params.hystart_linux),
+                    1,
+                ),
                 Scheduler::Minrtt,
                 if k == 0 { SimTime(f.start_ns) } else { SimTime::NEVER },
                 SimDuration::ZERO,
@@ -999,19 +1043,29 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         let initial_subflows = pairs.len();
         let mut pairs = pairs;
         let events = resolve_subflow_events(&p, m, &net, &addr_names, &srcs, &dsts, &mut pairs)?;
-        let (params, cc) = resolve_tcp(&p, &m.tcp, &m.cc, true)?;
+        let (mut params, cc) = resolve_tcp(&p, &m.tcp, &m.cc, true)?;
         check_slow_start(&format!("{p}.slow_start"), &m.slow_start)?;
-        if params.hystart.is_some() && m.slow_start != SlowStartConfig::Standard {
+        if m.slow_start != SlowStartConfig::Standard {
             let kind = match m.slow_start {
                 SlowStartConfig::Lisa { .. } => "lisa",
                 SlowStartConfig::Css { .. } => "css",
                 SlowStartConfig::Gsam { .. } => "gsam",
                 SlowStartConfig::Standard => "standard",
             };
-            return err(
-                format!("{p}.tcp.hystart"),
-                format!("HyStart++ runs with the standard slow start only, not with slow_start type '{kind}'"),
-            );
+            let only_standard = |field: &str, name: &str| {
+                err(
+                    format!("{p}.tcp.{field}"),
+                    format!("{name} runs with the standard slow start only, not with slow_start type '{kind}'"),
+                )
+            };
+            if params.hystart.is_some() {
+                return only_standard("hystart", "HyStart++");
+            }
+            if matches!(m.tcp.hystart_linux, Some(HyStartLinuxOption::On(_))) {
+                return only_standard("hystart_linux", "Linux HyStart");
+            }
+            // The profile's HyStart (CUBIC subflows) yields to the coupled strategy.
+            params.hystart_linux = None;
         }
         let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
         if rcv_buffer < params.mss as u64 {
@@ -1036,7 +1090,11 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             true,
             subflows,
             cc,
-            m.slow_start.build(params.slow_start, params.hystart, pairs.len()),
+            m.slow_start.build(
+                params.slow_start,
+                EarlyExit::of(params.hystart, params.hystart_linux),
+                pairs.len(),
+            ),
             m.scheduler,
             SimTime(m.start_ns),
             SimDuration(m.join_delay_ns),

@@ -130,6 +130,12 @@ pub struct TcpOptions {
     /// left out (the default) for none. Only with the standard slow start.
     #[serde(default)]
     pub hystart: Option<crate::slowstart::HyStartConfig>,
+    /// Linux CUBIC's HyStart in slow start: `true` for the kernel's
+    /// constants, a table to override some, `false` for none. Left out, the
+    /// `linux` profile has it with CUBIC and the other profiles do not. Not
+    /// with `hystart`, and only with the standard slow start.
+    #[serde(default)]
+    pub hystart_linux: Option<crate::slowstart::hystart_linux::HyStartLinuxOption>,
 }
 
 /// A single-path TCP flow.

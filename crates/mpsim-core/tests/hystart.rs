@@ -25,18 +25,6 @@ fn bulk(hystart: Option<HyStartConfig>, profile: Profile) -> TcpFlowConfig {
     }
 }
 
-/// Runs until the flow (connection 0, subflow 0) leaves slow start, in
-/// steps of 1 ms, and returns the time.
-fn run_to_slow_start_exit(sim: &mut Simulator, limit_ms: u64) -> u64 {
-    let mut t = 0;
-    while sim.connections[0].subflows[0].sender.stats.slow_start_exit_at.is_none() {
-        t += 1;
-        assert!(t <= limit_ms, "no slow-start exit within {limit_ms} ms");
-        sim.run_until(SimTime(t * MS));
-    }
-    t
-}
-
 fn hystart_state(sim: &Simulator, conn: usize, r: usize) -> HyStartState {
     match &sim.connections[conn].ss {
         Ss::HyStart(h) => h.state[r],
@@ -165,36 +153,20 @@ fn css_starts_in_the_first_round_whose_minimum_rtt_shows_a_standing_queue() {
     assert!((baseline - BASE_RTT_NS) as f64 / PKT_NS as f64 >= rate_pkts);
 }
 
-/// Hosts A and B joined by one 10 Mbit/s bottleneck (600 packets) and an
-/// MPTCP connection of two subflows over it (ndiffports).
+/// The MPTCP pair of uncoupled subflows in the `rfc` profile.
 fn mptcp(hystart: Option<HyStartConfig>, slow_start: SlowStartConfig) -> ScenarioConfig {
-    let mut cfg = host_pair(10_000_000, 25 * MS, 600, 6 * S);
-    cfg.mptcp_connections = vec![MptcpConnectionConfig {
-        name: "mp".into(),
-        src_addrs: vec!["A".into()],
-        dst_addrs: vec!["B".into()],
-        path_manager: PathManager::Ndiffports { subflows: 2 },
-        cc: Some(CcConfig::Uncoupled),
-        slow_start,
-        tcp: TcpOptions {
-            profile: Profile::Rfc,
-            hystart,
-            ..TcpOptions::default()
-        },
-        ..MptcpConnectionConfig::default()
-    }];
-    cfg
+    let tcp = TcpOptions {
+        profile: Profile::Rfc,
+        hystart,
+        ..TcpOptions::default()
+    };
+    mptcp_pair(CcConfig::Uncoupled, slow_start, tcp)
 }
 
 #[test]
 fn each_mptcp_subflow_runs_its_own_hystart() {
     let mut sim = build(&mptcp(Some(HyStartConfig::default()), SlowStartConfig::Standard)).unwrap();
-    let mut t = 0;
-    while sim.connections[0].stats.all_left_slow_start_at.is_none() {
-        t += 1;
-        assert!(t < 6000);
-        sim.run_until(SimTime(t * MS));
-    }
+    run_until_all_left_slow_start(&mut sim, 6000);
     for r in 0..2 {
         let hs = hystart_state(&sim, 0, r);
         let st = &sim.connections[0].subflows[r].sender.stats;

@@ -8,11 +8,14 @@
 //! avoidance. Coupled strategies (LISA, CSS, GSAM) see every subflow of the
 //! connection, like coupled congestion avoidance does. HyStart++ (RFC 9406)
 //! is an option of the standard slow start: each subflow on its own leaves
-//! slow start when its round-trip time rises.
+//! slow start when its round-trip time rises. Linux CUBIC's HyStart
+//! (`hystart_linux`) is another such option: it ends slow start on a long
+//! ACK train or an RTT rise over the flow's minimum.
 
 pub mod css;
 pub mod gsam;
 pub mod hystart;
+pub mod hystart_linux;
 pub mod lisa;
 pub mod standard;
 
@@ -22,6 +25,7 @@ use crate::time::SimTime;
 pub use css::{Css, CssConfig};
 pub use gsam::{Gsam, GsamConfig};
 pub use hystart::{HyStart, HyStartConfig};
+pub use hystart_linux::{HyStartLinux, HyStartLinuxConfig};
 pub use lisa::{Lisa, LisaConfig};
 pub use standard::{Standard, StandardConfig};
 
@@ -58,6 +62,8 @@ pub enum Ss {
     Gsam(Gsam),
     /// The standard slow start with HyStart++ (RFC 9406) on every subflow.
     HyStart(HyStart),
+    /// The standard slow start with Linux CUBIC's HyStart on every subflow.
+    HyStartLinux(HyStartLinux),
 }
 
 macro_rules! each_ss {
@@ -68,6 +74,7 @@ macro_rules! each_ss {
             Ss::Css($x) => $e,
             Ss::Gsam($x) => $e,
             Ss::HyStart($x) => $e,
+            Ss::HyStartLinux($x) => $e,
         }
     };
 }
@@ -89,6 +96,27 @@ impl SlowStart for Ss {
     }
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
         each_ss!(self, x => x.on_subflows_changed(s))
+    }
+}
+
+/// What may end the standard slow start before a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EarlyExit {
+    None,
+    /// RFC 9406 HyStart++.
+    HyStartPlusPlus(HyStartConfig),
+    /// Linux CUBIC's HyStart.
+    Linux(HyStartLinuxConfig),
+}
+
+impl EarlyExit {
+    /// At most one of the two (the builder rejects both).
+    pub fn of(hystart: Option<HyStartConfig>, hystart_linux: Option<HyStartLinuxConfig>) -> Self {
+        match (hystart, hystart_linux) {
+            (Some(h), _) => EarlyExit::HyStartPlusPlus(h),
+            (None, Some(h)) => EarlyExit::Linux(h),
+            (None, None) => EarlyExit::None,
+        }
     }
 }
 
@@ -116,14 +144,15 @@ pub enum SlowStartConfig {
 impl SlowStartConfig {
     /// The strategy for a connection of `n_subflows` subflows (coupled
     /// strategies size their per-subflow state here, once), with the
-    /// profile's standard slow start where needed. `hystart` adds HyStart++
-    /// to the standard slow start; the builder rejects it with the coupled
-    /// strategies, and it is ignored with them here.
-    pub fn build(&self, standard: StandardConfig, hystart: Option<HyStartConfig>, n_subflows: usize) -> Ss {
+    /// profile's standard slow start where needed. `exit` adds HyStart++ or
+    /// Linux's HyStart to the standard slow start; the builder rejects them
+    /// with the coupled strategies, and they are ignored with them here.
+    pub fn build(&self, standard: StandardConfig, exit: EarlyExit, n_subflows: usize) -> Ss {
         match self {
-            SlowStartConfig::Standard => match hystart {
-                None => Ss::Standard(Standard::new(standard)),
-                Some(h) => Ss::HyStart(HyStart::new(h, standard, n_subflows)),
+            SlowStartConfig::Standard => match exit {
+                EarlyExit::None => Ss::Standard(Standard::new(standard)),
+                EarlyExit::HyStartPlusPlus(h) => Ss::HyStart(HyStart::new(h, standard, n_subflows)),
+                EarlyExit::Linux(h) => Ss::HyStartLinux(HyStartLinux::new(h, standard, n_subflows)),
             },
             SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard, n_subflows)),
             SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard, n_subflows)),
@@ -165,12 +194,18 @@ mod tests {
                 config: GsamConfig::default(),
             },
         ];
-        let with_hystart = configs
-            .iter()
-            .map(|c| (c.clone(), None))
-            .chain([(SlowStartConfig::Standard, Some(HyStartConfig::default()))]);
-        for (config, hystart) in with_hystart {
-            let mut ss = config.build(StandardConfig::default(), hystart, 1);
+        let with_hystart = configs.iter().map(|c| (c.clone(), EarlyExit::None)).chain([
+            (
+                SlowStartConfig::Standard,
+                EarlyExit::HyStartPlusPlus(HyStartConfig::default()),
+            ),
+            (
+                SlowStartConfig::Standard,
+                EarlyExit::Linux(HyStartLinuxConfig::default()),
+            ),
+        ]);
+        for (config, exit) in with_hystart {
+            let mut ss = config.build(StandardConfig::default(), exit, 1);
             let now = SimTime::ZERO;
             let mut s = vec![subflow(10, 40)];
             ss.on_subflow_start(&mut s, 0, now);

@@ -106,6 +106,46 @@ pub fn host_pair(rate_bps: u64, one_way_ns: u64, buffer_pkts: u32, stop_ns: u64)
     )
 }
 
+/// Hosts A and B joined by one 10 Mbit/s bottleneck (25 ms one way, 600
+/// packets) and an MPTCP connection of two subflows over it (ndiffports).
+pub fn mptcp_pair(cc: CcConfig, slow_start: mpsim_core::slowstart::SlowStartConfig, tcp: TcpOptions) -> ScenarioConfig {
+    let mut cfg = host_pair(10_000_000, 25 * MS, 600, 6 * S);
+    cfg.mptcp_connections = vec![MptcpConnectionConfig {
+        name: "mp".into(),
+        src_addrs: vec!["A".into()],
+        dst_addrs: vec!["B".into()],
+        path_manager: PathManager::Ndiffports { subflows: 2 },
+        cc: Some(cc),
+        slow_start,
+        tcp,
+        ..MptcpConnectionConfig::default()
+    }];
+    cfg
+}
+
+/// Runs in steps of 1 ms until connection 0's subflow 0 has left slow
+/// start, at most `limit_ms`; returns the time in ms.
+pub fn run_to_slow_start_exit(sim: &mut mpsim_core::Simulator, limit_ms: u64) -> u64 {
+    let mut t = 0;
+    while sim.connections[0].subflows[0].sender.stats.slow_start_exit_at.is_none() {
+        t += 1;
+        assert!(t <= limit_ms, "no slow-start exit within {limit_ms} ms");
+        sim.run_until(mpsim_core::time::SimTime(t * MS));
+    }
+    t
+}
+
+/// Runs in steps of 1 ms until every subflow of connection 0 has left
+/// slow start, at most `limit_ms`.
+pub fn run_until_all_left_slow_start(sim: &mut mpsim_core::Simulator, limit_ms: u64) {
+    let mut t = 0;
+    while sim.connections[0].stats.all_left_slow_start_at.is_none() {
+        t += 1;
+        assert!(t <= limit_ms, "subflows still in slow start after {limit_ms} ms");
+        sim.run_until(mpsim_core::time::SimTime(t * MS));
+    }
+}
+
 /// Serialisation time as the engine computes it (rounded up to the ns).
 pub fn ser_ns(bytes: u64, rate_bps: u64) -> u64 {
     (bytes * 8 * 1_000_000_000).div_ceil(rate_bps)

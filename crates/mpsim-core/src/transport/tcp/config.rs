@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::receiver::ReceiverConfig;
 use super::rtt::RttConfig;
 use crate::cc::{AckCounting, CubicConfig, HalveOf, RenoConfig};
-use crate::slowstart::{HyStartConfig, StandardConfig};
+use crate::slowstart::{HyStartConfig, HyStartLinuxConfig, StandardConfig};
 use crate::time::SimDuration;
 
 /// Loss recovery after three duplicate ACKs (or SACK evidence).
@@ -81,7 +81,8 @@ pub enum PartialAckRto {
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
     /// Linux: min RTO 200 ms, delayed ACK 40 ms with quick-ACK, SACK + PRR,
-    /// IW 10, counting of acknowledged segments without the ABC limit.
+    /// IW 10, counting of acknowledged segments without the ABC limit; with
+    /// CUBIC, CUBIC's HyStart (`tcp_cubic.c`) ends slow start.
     #[default]
     Linux,
     /// ns-3.44 `TcpSocketBase` defaults: min RTO 1 s, delayed ACK every 2
@@ -203,6 +204,10 @@ pub struct TcpParams {
     /// HyStart++ (RFC 9406) on the standard slow start; `None` (every
     /// profile's default) for none.
     pub hystart: Option<HyStartConfig>,
+    /// Linux CUBIC's HyStart on the standard slow start; `None` for none.
+    /// The `linux` profile turns it on when the congestion control is CUBIC
+    /// (resolved with the flow's options, not here).
+    pub hystart_linux: Option<HyStartLinuxConfig>,
     pub reno: RenoConfig,
     /// RFC 7661-style congestion window validation: the window grows only
     /// while the sender uses it.
@@ -246,6 +251,7 @@ impl Profile {
                 abc_limit_mss: Some(2),
             },
             hystart: None,
+            hystart_linux: None,
             reno: RenoConfig {
                 counting: AckCounting::Bytes,
                 halve: HalveOf::FlightSize,
