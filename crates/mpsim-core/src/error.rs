@@ -41,4 +41,7 @@ pub enum Error {
     /// A broken invariant inside the engine: a bug, reported instead of a panic.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The run stopped before its end: interrupted, or at one of its limits.
+    #[error("{0}")]
+    Stopped(crate::limits::Stopped),
 }
