@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mpsim import ConfigError, TimeLimitError, __version__
+from mpsim.sweep import SweepFailed
 
 app = typer.Typer(
     name="mpsim",
@@ -54,6 +55,8 @@ for _module in COMMANDS:
 
 EXIT_CONFIG = 2
 """Status of a run refused or stopped for its input: one line per problem on stderr."""
+EXIT_RUNS_FAILED = 1
+"""Status of a sweep some of whose runs failed or passed their time limit (the others are stored)."""
 EXIT_TIME_LIMIT = 124
 """Status of a run stopped by ``--time-limit`` (as timeout(1) exits)."""
 EXIT_INTERRUPTED = 130
@@ -85,6 +88,8 @@ def main() -> None:
         _fail(str(e), EXIT_CONFIG)
     except TimeLimitError as e:
         _fail(f"{e} (--time-limit)", EXIT_TIME_LIMIT)
+    except SweepFailed as e:
+        _fail(str(e), EXIT_RUNS_FAILED)
     except (_Interrupted, KeyboardInterrupt):
         _fail("interrupted (Ctrl-C); finished results are kept, nothing is left half-written", EXIT_INTERRUPTED)
 

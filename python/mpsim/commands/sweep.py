@@ -8,10 +8,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 console = Console()
-err_console = Console(stderr=True)
 
 
 class Executor(StrEnum):
@@ -38,7 +36,7 @@ def register(app: typer.Typer) -> None:
         """Run every point of a sweep into a resumable store; finished runs are never run again."""
         from mpsim import ConfigError
         from mpsim.commands.run import wall_seconds
-        from mpsim.sweep import SweepFailed, load_sweep, run_sweep
+        from mpsim.sweep import load_sweep, run_sweep
 
         if jobs is not None and jobs < 1:
             raise ConfigError(f"--jobs: must be at least 1 process, got {jobs}")
@@ -46,18 +44,7 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--scheduler: the dask executor needs the scheduler's address (tcp://host:8786)")
         limit_s = wall_seconds(time_limit)
         spec = load_sweep(file)
-        try:
-            table = run_sweep(
-                spec,
-                out,
-                jobs=jobs,
-                executor=executor.value,
-                scheduler=scheduler,
-                progress=progress,
-                time_limit=limit_s,
-            )
-        except SweepFailed as e:
-            for line in str(e).splitlines():
-                err_console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
-            raise typer.Exit(1) from None
+        table = run_sweep(
+            spec, out, jobs=jobs, executor=executor.value, scheduler=scheduler, progress=progress, time_limit=limit_s
+        )
         console.print(f"{table.num_rows} rows from {len(set(table.column('key').to_pylist()))} runs in {out}")
