@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint
+.PHONY: run test build venv bench clean lint fuzz
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ lint: build
 test: lint
 	cargo test -p mpsim-core
 	$(BIN)/pytest -q
+
+# A longer fuzzing campaign than the one in `make test`: the properties of tests/test_fuzz.py over
+# FUZZ_EXAMPLES generated scenarios each (docs/scenarios.md, Limits and robustness).
+FUZZ_EXAMPLES ?= 3000
+fuzz: build
+	MPSIM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz.py --hypothesis-show-statistics
 
 bench: build
 	cargo bench -p mpsim-core --bench core

@@ -424,6 +424,7 @@ _CORE_FIELDS = {
     "dst_addrs": "dst",
     "queue_links": "queues",
     "queue_sample_interval_ns": "queue_interval",
+    "stop_time_ns": "duration",
 }
 
 
