@@ -10,7 +10,7 @@ import copy
 import os
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import mpsim
@@ -151,13 +151,10 @@ def put(data: Any, path: tuple[Any, ...], value: Any) -> Any:
     return data
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid scenario with one to three values replaced by anything: other types, extreme numbers,
-    deep nesting, huge counts; or a key added."""
-    data = copy.deepcopy(draw(scenarios()))
-    data["limits"] = {"max_events": 3_000_000}
-    for _ in range(draw(st.integers(1, 3))):
+def mutate(draw: st.DrawFn, data: dict[str, Any], top_level: list[str]) -> dict[str, Any]:
+    """``data`` with up to three values replaced by anything: other types, extreme numbers, deep
+    nesting, huge counts; or a top-level key set to anything."""
+    for _ in range(draw(st.integers(0, 3))):
         where = draw(st.sampled_from(places(data)))
         value = draw(
             st.one_of(
@@ -166,17 +163,39 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
                 st.sampled_from([10**6, 10**9, 2**63, 2**64, 10**30]),
             )
         )
-        if where and draw(st.booleans()) and isinstance(data, dict):
+        if where and draw(st.booleans()):
             data = put(data, where, value)
         else:
-            data[draw(st.sampled_from(["flows", "trace", "topology", "limits", "x\ny", "duration"]))] = value
+            data[draw(st.sampled_from([*top_level, "x\ny"]))] = value
     return data
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid scenario (TOML form), mutated."""
+    data = copy.deepcopy(draw(scenarios()))
+    data["limits"] = {"max_events": 3_000_000}
+    return mutate(draw, data, ["flows", "trace", "topology", "limits", "duration"])
+
+
+@st.composite
+def mutated_core(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid scenario in the core's configuration form, mutated."""
+    data = Scenario.from_dict(draw(scenarios())).to_core()
+    data["limits"] = {"max_events": 3_000_000}
+    return mutate(draw, data, ["links", "tcp_flows", "mptcp_connections", "trace", "limits", "stop_time_ns"])
 
 
 def assert_names_a_field(error: ConfigError) -> None:
     for line in str(error).splitlines():
         path, sep, message = line.partition(": ")
         assert sep and path.strip() and message.strip(), f"no field named in {line!r}"
+
+
+def refused(error: ConfigError) -> None:
+    first = str(error).splitlines()[0].partition(": ")[0]
+    event(f"refused: {first.split('[')[0].split('.')[0]}")
+    assert_names_a_field(error)
 
 
 @FUZZ
@@ -186,6 +205,19 @@ def test_any_scenario_runs_within_its_limits_or_is_refused_naming_a_field(data: 
         scenario = Scenario.from_dict(data)
         res = mpsim.run(scenario, time_limit=60)
     except ConfigError as e:
-        assert_names_a_field(e)
+        refused(e)
     else:
-        assert res.events_processed <= (scenario.limits.max_events or 10**9)
+        event("ran")
+        assert res.events_processed <= 3_000_000
+
+
+@FUZZ
+@given(mutated_core())
+def test_any_core_configuration_runs_within_its_limits_or_is_refused_naming_a_field(data: dict[str, Any]) -> None:
+    try:
+        res = mpsim.run_config(data, time_limit=60)
+    except ConfigError as e:
+        refused(e)
+    else:
+        event("ran")
+        assert res.events_processed <= 3_000_000

@@ -108,7 +108,7 @@ def test_raising_the_limit_admits_the_run_and_the_trace_limit_is_checked_too() -
     data = dumbbell(flows=[tcp(size="100pkt")], trace={"queues": ["R1-R2"], "queue_interval": "100us"})
     text = refusal({**data, "limits": {"max_trace_rows": 1000}})
     # 2 s sampled every 100 us: 20 001 samples of one queue.
-    assert text.startswith("limits.max_trace_rows: the traces are estimated at 2.000e4 rows, above the limit of 1000")
+    assert text.startswith("limits.max_trace_rows: the traces are estimated at 20001 rows, above the limit of 1000")
     res = mpsim.run(mpsim.Scenario.from_dict({**data, "limits": {"max_trace_rows": 20_001}}))
     assert 0 < res.queue_traces.num_rows <= 20_001
 

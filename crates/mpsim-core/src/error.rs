@@ -22,12 +22,18 @@ impl ConfigError {
     }
 }
 
+/// Keeps one problem on one line whatever characters the input's keys and
+/// values hold.
+fn one_line(text: &str) -> String {
+    text.replace('\r', "\\r").replace('\n', "\\n")
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
-            write!(f, "{}", self.message)
+            write!(f, "{}", one_line(&self.message))
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{}: {}", one_line(&self.path), one_line(&self.message))
         }
     }
 }

@@ -16,6 +16,7 @@
 //! limit. The engine reads no clock itself; a stop is reported, and never
 //! changes what happened before it.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::config::ScenarioConfig;
@@ -136,13 +137,6 @@ impl CostEstimate {
     }
 }
 
-/// Bytes and packets a link is asked to carry over the whole run.
-#[derive(Clone, Copy, Default)]
-struct Load {
-    bytes: f64,
-    pkts: f64,
-}
-
 /// One stream of packets along a route: data of a TCP subflow (with its ACKs
 /// on the reverse route) or a UDP flow.
 struct Stream {
@@ -233,7 +227,13 @@ fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
 pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
     let net = &sim.core.net;
     let end_s = cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64;
-    let addr = |name: &str| net.addrs.iter().position(|a| a.name == name).map(|i| AddrId(i as u32));
+    let by_name: HashMap<&str, AddrId> = net
+        .addrs
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.name.as_str(), AddrId(i as u32)))
+        .collect();
+    let addr = |name: &str| by_name.get(name).copied();
     let mut streams = Vec::new();
 
     for s in &sim.udp_sources {
@@ -322,20 +322,17 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
         })
         .collect();
 
-    let mut load = vec![Load::default(); net.links.len()];
+    // Packets each link carries over the run.
+    let mut carried = vec![0.0f64; net.links.len()];
     let mut est = CostEstimate::default();
     for s in &streams {
         let share = s.path.iter().map(|(l, _)| grant[l.idx()]).fold(1.0, f64::min);
         let pkts = s.bytes * share / s.pkt_bytes;
-        for (l, w) in &s.path {
-            load[l.idx()].pkts += pkts * w;
-            load[l.idx()].bytes += pkts * w * s.pkt_bytes;
+        // A UDP flow has no ACK route.
+        for (l, w) in s.path.iter().chain(&s.ack_path) {
+            carried[l.idx()] += pkts * w;
         }
         if s.tcp {
-            for (l, w) in &s.ack_path {
-                load[l.idx()].pkts += pkts * w;
-                load[l.idx()].bytes += pkts * w * TCP_OVERHEAD_BYTES;
-            }
             est.source_events += pkts * TIMER_EVENTS_PER_SEGMENT;
             if s.traced {
                 est.trace_rows += pkts;
@@ -344,30 +341,38 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
             est.source_events += pkts + s.extra_wakes;
         }
     }
-    est.link_events = load.iter().map(|l| l.pkts * EVENTS_PER_LINK_PACKET).sum();
+    est.link_events = carried.iter().map(|pkts| pkts * EVENTS_PER_LINK_PACKET).sum();
 
     if let Some(sampled) = &sim.sampled {
         let samples = (end_s / sampled.interval.as_secs_f64()).floor() + 1.0;
         est.other_events += samples;
         est.trace_rows += samples * sampled.traces.len() as f64;
     }
-    for link in net
-        .links
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.trace_on_change.is_some())
-    {
-        est.trace_rows += load[link.0].pkts * TRACE_ROWS_PER_PACKET;
+    for (link, pkts) in net.links.iter().zip(&carried) {
+        if link.trace_on_change.is_some() {
+            est.trace_rows += pkts * TRACE_ROWS_PER_PACKET;
+        }
     }
     est.other_events += (sim.link_changes.len() + sim.connections.len()) as f64;
     est
 }
 
+/// A count for messages: whole below 100 000, else in scientific notation.
+fn count(x: f64) -> String {
+    if x < 1e5 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
 /// The estimate in a few words, for messages.
 fn describe(est: &CostEstimate) -> String {
     format!(
-        "{:.3e} on links, {:.3e} at sources and timers, {:.3e} sampling and scheduled changes",
-        est.link_events, est.source_events, est.other_events
+        "{} on links, {} at sources and timers, {} sampling and scheduled changes",
+        count(est.link_events),
+        count(est.source_events),
+        count(est.other_events)
     )
 }
 
@@ -379,9 +384,9 @@ pub fn check(cfg: &ScenarioConfig, est: &CostEstimate) -> Result<(), ConfigError
         return Err(ConfigError::new(
             "limits.max_events",
             format!(
-                "the run is estimated at {:.3e} events ({}) for {:.3} s simulated, above the limit of {max_events}; \
+                "the run is estimated at {} events ({}) for {:.3} s simulated, above the limit of {max_events}; \
                  shorten the duration, lower the rates or raise limits.max_events",
-                est.events(),
+                count(est.events()),
                 describe(est),
                 cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64,
             ),
@@ -392,9 +397,9 @@ pub fn check(cfg: &ScenarioConfig, est: &CostEstimate) -> Result<(), ConfigError
         return Err(ConfigError::new(
             "limits.max_trace_rows",
             format!(
-                "the traces are estimated at {:.3e} rows, above the limit of {max_rows}; trace fewer flows or queues, \
-                 sample queues less often (trace.queue_sample_interval_ns) or raise limits.max_trace_rows",
-                est.trace_rows
+                "the traces are estimated at {} rows, above the limit of {max_rows}; trace fewer flows or queues, \
+                 sample queues less often or raise limits.max_trace_rows",
+                count(est.trace_rows)
             ),
         ));
     }

@@ -127,7 +127,7 @@ impl Simulator {
             if !self.advance(self.stop_time, pause_at) {
                 return Ok(());
             }
-            let why = if self.events_processed >= self.max_events {
+            let why = if self.events_processed >= self.max_events && self.work_left() {
                 Some(Stop::EventLimit { limit: self.max_events })
             } else if self.trace_rows() > self.max_trace_rows {
                 Some(Stop::TraceLimit {
@@ -170,6 +170,12 @@ impl Simulator {
             }
         }
         false
+    }
+
+    /// Whether an event remains to be processed before the stop time.
+    fn work_left(&self) -> bool {
+        !(self.core.watch && self.core.watched_remaining == 0)
+            && self.core.events.peek_time().is_some_and(|t| t <= self.stop_time)
     }
 
     /// Rows recorded so far in queue and TCP traces.

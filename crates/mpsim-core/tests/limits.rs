@@ -54,7 +54,7 @@ fn a_run_estimated_above_its_limit_is_refused_naming_the_limit() {
     assert_eq!(e.path, "limits.max_events");
     assert!(
         e.message
-            .starts_with("the run is estimated at 3.750e3 events (2.500e3 on links, 1.250e3 at sources"),
+            .starts_with("the run is estimated at 3750 events (2500 on links, 1250 at sources"),
         "{}",
         e.message
     );
@@ -145,4 +145,18 @@ fn limits_of_zero_are_refused() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_run_that_ends_exactly_at_its_event_limit_is_not_stopped() {
+    let cfg = cbr_run(None);
+    let total = mpsim_core::run(&cfg).unwrap().events_processed;
+    let mut sim = build(&cfg).unwrap();
+    sim.max_events = total;
+    assert_eq!(sim.run_bounded(&mut mpsim_core::limits::Never), Ok(()));
+    assert_eq!(sim.events_processed, total);
+    let mut sim = build(&cfg).unwrap();
+    sim.max_events = total - 1;
+    let stopped = sim.run_bounded(&mut mpsim_core::limits::Never).unwrap_err();
+    assert_eq!(stopped.events_processed, total - 1);
 }

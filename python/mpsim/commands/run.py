@@ -122,4 +122,6 @@ def register(app: typer.Typer) -> None:
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
         n_nodes = len(net.hosts) + len(net.routers)
+        events, rows = mpsim.estimate_config(scenario.to_core())
         console.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
+        console.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
