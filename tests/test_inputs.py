@@ -226,3 +226,16 @@ def test_plot_names_what_it_cannot_find(
     ):
         assert cli(capsys, monkeypatch, "plot", str(out), *args) == (2, "", expected)
     assert not (out / "plots").exists()
+
+
+def test_a_negative_seed_in_a_sweep_file_is_refused_before_any_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    sweep.write_text('base = "base.toml"\nseeds = [1, -1]\n')
+    out = sweep.parent / "o"
+    assert cli(capsys, monkeypatch, "sweep", str(sweep), "--out", str(out)) == (
+        2,
+        "",
+        "error: seeds[1]: must be >= 0, got -1\n",
+    )
+    assert not out.exists()

@@ -34,7 +34,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pyarrow as pa
 from pydantic import Field, ValidationError, model_validator
@@ -161,7 +161,7 @@ class SweepSpec(Model):
     """Dotted path → values; every combination is a point."""
     variants: dict[str, dict[str, Any]] = {}
     """Name → {dotted path: value}; none means one variant named ``base``."""
-    seeds: list[int] | None = None
+    seeds: list[Annotated[int, Field(ge=0, lt=2**64)]] | None = None
     runs: int | None = Field(None, ge=1, le=1_000_000)
     """Seeds 1..runs (when ``seeds`` is not given)."""
     extract: str | None = None
