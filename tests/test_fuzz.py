@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 import os
+import tomllib
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
@@ -92,8 +94,44 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
+CUSTOM_NETWORK = tomllib.loads((Path(__file__).resolve().parents[1] / "examples" / "custom_network.toml").read_text())
+PROBABILITY = st.one_of(st.floats(0, 1), st.integers(0, 100).map(lambda n: f"{n}%"))
+QUEUES = st.one_of(
+    st.integers(1, 500).map(lambda n: {"type": "drop_tail", "limit": f"{n}pkt"}),
+    st.integers(2, 500).map(lambda n: {"type": "drop_tail", "limit": f"{n}KB"}),
+    st.tuples(st.floats(0, 50), st.floats(0.5, 50), st.floats(0.001, 1)).map(
+        lambda t: {"type": "red", "limit": "200pkt", "min_th": t[0], "max_th": t[0] + t[1], "max_p": t[2]}
+    ),
+    st.tuples(st.integers(1, 10_000), st.integers(1, 1000)).map(
+        lambda t: {"type": "codel", "target": f"{t[0]}us", "interval": f"{t[1]}ms"}
+    ),
+)
+LOSSES = st.one_of(
+    st.just("none"),
+    PROBABILITY,
+    st.tuples(PROBABILITY, PROBABILITY).map(lambda t: {"type": "gilbert_elliott", "p_gb": t[0], "p_bg": t[1]}),
+)
+
+
+@st.composite
+def written_networks(draw: st.DrawFn) -> dict[str, Any]:
+    """The written-out network of examples/custom_network.toml with its queues, losses, rates, delays
+    and the time of its link changes drawn anew."""
+    data = copy.deepcopy(CUSTOM_NETWORK)
+    data["seed"] = draw(st.integers(0, 2**64 - 1))
+    for link in data["links"]:
+        link["rate"] = draw(st.one_of(st.integers(10**5, 10**10), st.integers(1, 1000).map(lambda n: f"{n}Mbps")))
+        link["delay"] = draw(st.one_of(st.floats(0, 0.1), times_ms(0, 100)))
+        link["queue"] = draw(QUEUES)
+        link["loss"] = draw(LOSSES)
+    down = draw(st.integers(1, 5000))
+    data["link_changes"][0]["at"] = f"{down}ms"
+    data["link_changes"][1]["at"] = f"{down + draw(st.integers(0, 999))}ms"
+    return data
+
+
 @FUZZ
-@given(scenarios())
+@given(st.one_of(scenarios(), written_networks()))
 def test_model_dump_reads_back_to_the_same_scenario(data: dict[str, Any]) -> None:
     scenario = Scenario.from_dict(data)
     dump = scenario.model_dump()
