@@ -154,11 +154,13 @@ LEAVES = st.one_of(
     st.text(max_size=12),
     UNIT_STRINGS,
 )
-VALUES = st.recursive(
-    LEAVES,
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)),
-    max_leaves=8,
-)
+
+
+def containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3))
+
+
+VALUES = st.recursive(LEAVES, containers, max_leaves=8)
 
 
 def nested(depth: int, leaf: Any) -> Any:
