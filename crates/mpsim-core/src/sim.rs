@@ -151,6 +151,9 @@ impl Simulator {
     /// `true`, once `pause_at` events have been processed in all.
     #[inline]
     fn advance(&mut self, until: SimTime, pause_at: u64) -> bool {
+        if self.core.watch && self.core.watched_remaining == 0 {
+            return false; // the run ended when the last watched connection completed
+        }
         let until = until.min(self.stop_time);
         while let Some(t) = self.core.events.peek_time() {
             if t > until {

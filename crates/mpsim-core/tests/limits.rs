@@ -160,3 +160,26 @@ fn a_run_that_ends_exactly_at_its_event_limit_is_not_stopped() {
     let stopped = sim.run_bounded(&mut mpsim_core::limits::Never).unwrap_err();
     assert_eq!(stopped.events_processed, total - 1);
 }
+
+#[test]
+fn a_watched_run_ends_at_the_completion_even_when_that_is_its_event_limit() {
+    let mut cfg = host_pair(10_000_000, 5_000_000, 100, 10 * S);
+    cfg.tcp_flows.push(TcpFlowConfig {
+        name: "f".into(),
+        src: "A".into(),
+        dst: "B".into(),
+        size_bytes: Some(100_000),
+        ..TcpFlowConfig::default()
+    });
+    // Traffic that goes on after the watched flow has completed.
+    cfg.udp_flows.push(cbr("u", "A", "B", 1_000_000, 1000, 0, None));
+    cfg.stop_when_complete = vec!["f".into()];
+    let total = mpsim_core::run(&cfg).unwrap().events_processed;
+    let mut sim = build(&cfg).unwrap();
+    sim.max_events = total;
+    assert_eq!(sim.run_bounded(&mut mpsim_core::limits::Never), Ok(()));
+    assert_eq!(sim.events_processed, total);
+    // Nothing more happens after the completion, however often the run is resumed.
+    sim.run_until(SimTime(10 * S));
+    assert_eq!(sim.events_processed, total);
+}
