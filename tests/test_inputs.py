@@ -239,3 +239,16 @@ def test_a_negative_seed_in_a_sweep_file_is_refused_before_any_run(
         "error: seeds[1]: must be >= 0, got -1\n",
     )
     assert not out.exists()
+
+
+@pytest.mark.parametrize("key", ["\x1e", "\u2028", "a\rb", "\x85"])
+def test_keys_that_break_lines_stay_on_one_line(key: str) -> None:
+    text = message({**BASE, "trace": {key: 1}})
+    assert len(text.splitlines()) == 1
+    assert text.startswith(f"trace.{key!r}: unknown field {key!r} (allowed: ")
+    cfg = Scenario.from_dict({**BASE, "flows": [FLOW]}).to_core()
+    cfg["trace"][key] = 1
+    with pytest.raises(ConfigError) as info:
+        mpsim.run_config(cfg)
+    assert len(str(info.value).splitlines()) == 1
+    assert str(info.value).startswith("trace.")

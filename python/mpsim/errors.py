@@ -31,7 +31,14 @@ class Problem:
     def __str__(self) -> str:
         # One problem is one line, whatever characters the user's keys and values hold.
         text = f"{self.path}: {self.message}" if self.path else self.message
-        return text.replace("\r", "\\r").replace("\n", "\\n")
+        return "".join(_LINE_BREAKING.get(ch, ch) for ch in text)
+
+
+# Every character str.splitlines() breaks at, and the other control characters, as Python escapes them.
+_LINE_BREAKING = {
+    ch: ch.encode("unicode_escape").decode("ascii")
+    for ch in [*map(chr, range(0x20)), "\x7f", *map(chr, range(0x80, 0xA0)), "\u2028", "\u2029"]
+}
 
 
 class ScenarioError(ConfigError):
