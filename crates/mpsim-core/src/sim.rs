@@ -26,6 +26,10 @@ pub struct Core {
     pub(crate) watch: bool,
     /// Watched connections that have not completed yet.
     pub(crate) watched_remaining: u32,
+    /// The run loop returns once this many events have been processed in
+    /// all; the last watched connection to complete sets it to 0, so that
+    /// one comparison per event covers both ways out of the loop.
+    pub(crate) pause_at_event: u64,
 }
 
 /// Who receives packets delivered to an [`EndpointId`].
@@ -151,9 +155,10 @@ impl Simulator {
     /// `true`, once `pause_at` events have been processed in all.
     #[inline]
     fn advance(&mut self, until: SimTime, pause_at: u64) -> bool {
-        if self.core.watch && self.core.watched_remaining == 0 {
+        if self.completed() {
             return false; // the run ended when the last watched connection completed
         }
+        self.core.pause_at_event = pause_at;
         let until = until.min(self.stop_time);
         while let Some(t) = self.core.events.peek_time() {
             if t > until {
@@ -165,20 +170,21 @@ impl Simulator {
             self.core.now = time;
             self.events_processed += 1;
             self.dispatch(event);
-            if self.core.watch && self.core.watched_remaining == 0 {
-                return false;
-            }
-            if self.events_processed >= pause_at {
-                return true;
+            if self.events_processed >= self.core.pause_at_event {
+                return !self.completed();
             }
         }
         false
     }
 
+    /// Whether every watched connection has completed (`stop_when_complete`).
+    fn completed(&self) -> bool {
+        self.core.watch && self.core.watched_remaining == 0
+    }
+
     /// Whether an event remains to be processed before the stop time.
     fn work_left(&self) -> bool {
-        !(self.core.watch && self.core.watched_remaining == 0)
-            && self.core.events.peek_time().is_some_and(|t| t <= self.stop_time)
+        !self.completed() && self.core.events.peek_time().is_some_and(|t| t <= self.stop_time)
     }
 
     /// Rows recorded so far in queue and TCP traces.
