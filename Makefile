@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint validate validate-ns3 validate-linux
+.PHONY: run test build venv bench clean lint fuzz validate validate-ns3 validate-linux
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,12 @@ ifneq ($(LINUX_RERUN),)
 else
 	$(BIN)/python -m validation.linux $(LINUX_ARGS)
 endif
+
+# A longer fuzzing campaign than the one in `make test`: the properties of tests/test_fuzz.py over
+# FUZZ_EXAMPLES generated scenarios each (docs/scenarios.md, Limits and robustness).
+FUZZ_EXAMPLES ?= 3000
+fuzz: build
+	MPSIM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz.py --hypothesis-show-statistics
 
 bench: build
 	cargo bench -p mpsim-core --bench core

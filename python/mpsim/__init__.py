@@ -4,9 +4,9 @@ The engine is Rust (``mpsim._core``); this package describes scenarios, runs the
 into Arrow tables, sweeps and plots.
 """
 
-from mpsim._core import ConfigError, InternalError
+from mpsim._core import ConfigError, InternalError, TimeLimitError
 from mpsim._core import __version__ as __version__
-from mpsim.engine import Results, run_config, validate_config
+from mpsim.engine import Results, estimate_config, run_config, validate_config
 from mpsim.errors import Problem, ScenarioError
 from mpsim.fingerprint import engine_id
 from mpsim.scenario import Scenario, load, run
@@ -19,8 +19,10 @@ __all__ = [
     "Results",
     "Scenario",
     "ScenarioError",
+    "TimeLimitError",
     "dumbbell",
     "engine_id",
+    "estimate_config",
     "fat_tree",
     "load",
     "non_shared",

@@ -8,8 +8,14 @@ class ConfigError(ValueError):
 class InternalError(RuntimeError):
     """A broken invariant inside the engine: a bug in mpsim, not in the scenario."""
 
-def run_json(config_json: str) -> str:
-    """Runs one scenario (JSON) and returns its results (JSON)."""
+class TimeLimitError(RuntimeError):
+    """A run stopped by its wall-time limit; the message says how far it had come."""
+
+def run_json(config_json: str, time_limit_s: float | None = None) -> str:
+    """Runs one scenario (JSON) and returns its results (JSON); Ctrl-C raises KeyboardInterrupt."""
+
+def estimate_json(config_json: str) -> tuple[float, float]:
+    """A scenario's estimated (events, trace rows); raises ConfigError as validate_json does."""
 
 def validate_json(config_json: str) -> None:
     """Checks a scenario (JSON) without running it; raises ConfigError."""

@@ -35,12 +35,24 @@ def unknown_name(kind: str, name: object, allowed: Iterable[str]) -> PydanticCus
     )
 
 
+LARGEST = 2**64 - 1
+"""The core holds every quantity in 64 bits of its base unit (ns, bit/s, bytes, packets)."""
+
+
 def _wrap(parse: Callable[[object], Any]) -> Callable[[object], Any]:
     def validate(value: object) -> Any:
         try:
-            return parse(value)
+            parsed = parse(value)
         except units.UnitError as e:
             raise PydanticCustomError("unit", str(e)) from None
+        amount = parsed.value if isinstance(parsed, SizeSpec | Buffer) else parsed
+        if isinstance(amount, int) and amount > LARGEST:
+            raise PydanticCustomError(
+                "too_large",
+                "{value} is too large (allowed: up to 2^64 - 1 ns, bit/s, bytes or packets)",
+                {"value": repr(value)},
+            )
+        return parsed
 
     return validate
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from mpsim import ConfigError, __version__
+from mpsim import ConfigError, TimeLimitError, __version__
+from mpsim.sweep import SweepFailed
 
 app = typer.Typer(
     name="mpsim",
@@ -51,14 +53,45 @@ for _module in COMMANDS:
     importlib.import_module(_module).register(app)
 
 
+EXIT_CONFIG = 2
+"""Status of a run refused or stopped for its input: one line per problem on stderr."""
+EXIT_RUNS_FAILED = 1
+"""Status of a sweep some of whose runs failed or passed their time limit (the others are stored)."""
+EXIT_TIME_LIMIT = 124
+"""Status of a run stopped by ``--time-limit`` (as timeout(1) exits)."""
+EXIT_INTERRUPTED = 130
+"""Status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def _fail(message: str, status: int) -> None:
+    for line in message.splitlines() or [message]:
+        err_console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
+    sys.exit(status)
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, raised by the CLI's own SIGINT handler: click turns a KeyboardInterrupt into
+    "Aborted!" and status 1, and lets other exceptions through to :func:`main`."""
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    raise _Interrupted
+
+
 def main() -> None:
-    """Entry point: configuration errors end with status 2 and one line per problem, never a traceback."""
+    """Entry point: every outcome is a result or a message, never a traceback. Configuration errors end
+    with status 2 and one line per problem, a run past ``--time-limit`` with 124, Ctrl-C with 130."""
+    signal.signal(signal.SIGINT, _on_sigint)
     try:
         app()
     except ConfigError as e:
-        for line in str(e).splitlines() or [str(e)]:
-            err_console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
-        sys.exit(2)
+        _fail(str(e), EXIT_CONFIG)
+    except TimeLimitError as e:
+        _fail(f"{e} (--time-limit)", EXIT_TIME_LIMIT)
+    except SweepFailed as e:
+        _fail(str(e), EXIT_RUNS_FAILED)
+    except (_Interrupted, KeyboardInterrupt):
+        _fail("interrupted (Ctrl-C); finished results are kept, nothing is left half-written", EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from mpsim._core import ConfigError, run_json, validate_json
+from mpsim._core import ConfigError, estimate_json, run_json, validate_json
+from mpsim.errors import check_shape
 
-__all__ = ["Results", "run_config", "validate_config"]
+__all__ = ["Results", "estimate_config", "run_config", "validate_config"]
 
 
 def _check_finite(value: Any, path: str) -> None:
@@ -33,6 +34,9 @@ def _check_finite(value: Any, path: str) -> None:
 
 
 def _encode(config: Mapping[str, Any]) -> str:
+    if not isinstance(config, Mapping):
+        raise TypeError(f"a core configuration is a dict, got {type(config).__name__} {config!r:.60}")
+    check_shape(config)
     _check_finite(config, "")
     return json.dumps(config, allow_nan=False)
 
@@ -42,9 +46,18 @@ def validate_config(config: Mapping[str, Any]) -> None:
     validate_json(_encode(config))
 
 
-def run_config(config: Mapping[str, Any]) -> Results:
-    """Runs one scenario given in the core's configuration form."""
-    return Results(json.loads(run_json(_encode(config))))
+def run_config(config: Mapping[str, Any], *, time_limit: float | None = None) -> Results:
+    """Runs one scenario given in the core's configuration form; ``time_limit`` in wall seconds
+    (:class:`mpsim.TimeLimitError` when passed)."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)):
+        raise TypeError(f"time_limit: expected a number of seconds, got {time_limit!r}")
+    return Results(json.loads(run_json(_encode(config), None if time_limit is None else float(time_limit))))
+
+
+def estimate_config(config: Mapping[str, Any]) -> tuple[float, float]:
+    """A run's estimated ``(events, trace_rows)`` (docs/scenarios.md, Limits), without running it;
+    raises :class:`mpsim.ConfigError` as :func:`validate_config` does."""
+    return estimate_json(_encode(config))
 
 
 def _table(rows: list[dict[str, Any]]) -> pa.Table:

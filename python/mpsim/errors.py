@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from pydantic_core import ErrorDetails
 from mpsim._core import ConfigError
 from mpsim._types import did_you_mean
 
-__all__ = ["Problem", "ScenarioError", "format_path", "problems_from_validation"]
+__all__ = ["MAX_NESTING", "Problem", "ScenarioError", "check_shape", "format_path", "problems_from_validation"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,16 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
+        # One problem is one line, whatever characters the user's keys and values hold.
+        text = f"{self.path}: {self.message}" if self.path else self.message
+        return "".join(_LINE_BREAKING.get(ch, ch) for ch in text)
+
+
+# Every character str.splitlines() breaks at, and the other control characters, as Python escapes them.
+_LINE_BREAKING = {
+    ch: ch.encode("unicode_escape").decode("ascii")
+    for ch in [*map(chr, range(0x20)), "\x7f", *map(chr, range(0x80, 0xA0)), "\u2028", "\u2029"]
+}
 
 
 class ScenarioError(ConfigError):
@@ -40,13 +49,18 @@ class ScenarioError(ConfigError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+_PLAIN_KEY = re.compile(r"^[\w.#-]+$")
+
+
 def format_path(loc: Iterable[str | int]) -> str:
+    """``flows[0].cc``; a key that is not a plain word is quoted (``"a b"``)."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else part
+            text = part if _PLAIN_KEY.match(part) else repr(part)
+            out += f".{text}" if out else text
     return out
 
 
@@ -139,7 +153,7 @@ def _message(err: ErrorDetails, owner: type[BaseModel] | None) -> str:
         allowed = [f.alias or n for n, f in owner.model_fields.items()] if owner is not None else []
         allowed = [a for a in allowed if a not in ("type", "preset")] or allowed
         tail = f" (allowed: {', '.join(allowed)})" if allowed else ""
-        return f"unknown field '{key}'{did_you_mean(key, allowed)}{tail}"
+        return f"unknown field {key!r}{did_you_mean(key, allowed)}{tail}"
     if kind == "literal_error":
         allowed = _EXPECTED.findall(str(ctx.get("expected", "")))
         return f"{shown} is not allowed{did_you_mean(str(value), allowed)} (allowed: {', '.join(allowed)})"
@@ -195,3 +209,28 @@ def problems_from_validation(error: ValidationError, root: type[BaseModel], pref
             seen.add(str(p))
             out.append(p)
     return out
+
+
+MAX_NESTING = 32
+"""Most levels of tables and lists a scenario may nest: far more than any valid scenario needs."""
+
+
+def check_shape(data: Any) -> None:
+    """Raises :class:`ScenarioError` unless every key of ``data`` is a string and it nests at most
+    :data:`MAX_NESTING` levels: what a TOML file always gives, and a dict from Python may not."""
+    stack: list[tuple[Any, list[str | int]]] = [(data, [])]
+    while stack:
+        value, loc = stack.pop()
+        if len(loc) > MAX_NESTING:
+            shown = format_path(loc[:3])
+            raise ScenarioError(
+                [Problem(shown, f"nested more than {MAX_NESTING} levels deep (allowed: at most {MAX_NESTING})")]
+            )
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    what = f"keys must be strings, got {key!r} ({type(key).__name__})"
+                    raise ScenarioError([Problem(format_path(loc), what if loc else f"top-level {what}")])
+                stack.append((item, [*loc, key]))
+        elif isinstance(value, list | tuple):
+            stack.extend((item, [*loc, i]) for i, item in enumerate(value))

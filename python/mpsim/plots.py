@@ -18,6 +18,8 @@ import matplotlib.pyplot as plt
 import pyarrow as pa
 
 from mpsim import units
+from mpsim._core import ConfigError
+from mpsim._types import did_you_mean
 from mpsim.engine import Results
 from mpsim.store import META_COLUMNS, RunStore
 
@@ -149,22 +151,32 @@ def plot_store(
 ) -> list[Path]:
     """One figure per metric (and flow) of a sweep's store, in ``out/plots``."""
     store = RunStore(out)
-    manifest = store.read_manifest()
+    kind = _kind(errors)
+    try:
+        manifest = store.read_manifest()
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        what = f"{str(out)!r} is not a sweep's store ({reason})"
+        raise ConfigError(f"directory: {what}; give the --out of a sweep") from None
     axes: list[str] = manifest["axes"]
     table = store.results()
     if table.num_rows == 0:
-        raise ValueError(f"{out}: no finished runs to plot")
+        raise ConfigError(f"directory: {str(out)!r} holds no finished runs to plot")
+    if x is not None and x not in axes:
+        raise ConfigError(f"x: unknown axis {x!r}{did_you_mean(x, axes)} (allowed: {', '.join(axes) or 'none'})")
     x = x or (axes[0] if axes else None)
     if x is None:
-        raise ValueError(f"{out}: the sweep has no axis to put on the x axis")
+        raise ConfigError(f"directory: the sweep in {str(out)!r} has no axis to put on the x axis")
     other_axes = [a for a in axes if a != x]
     skip = {*META_COLUMNS, *axes, "flow", "kind"}
     numeric = [c for c in table.column_names if c not in skip and pa.types.is_integer(table.schema.field(c).type)] + [
         c for c in table.column_names if c not in skip and pa.types.is_floating(table.schema.field(c).type)
     ]
+    _check_known("metric", metrics, numeric)
     chosen = [m for m in numeric if metrics is None or m in metrics]
     rows = table.to_pylist()
     flow_names = sorted({r["flow"] for r in rows}) if "flow" in table.column_names else [None]
+    _check_known("flow", flows, [f for f in flow_names if f is not None])
     paths: list[Path] = []
     for flow in flow_names:
         if flows and flow not in flows:
@@ -173,9 +185,8 @@ def plot_store(
         for r in subset:
             r["_line"] = " ".join([r["variant"], *(f"{a}={r[a]}" for a in other_axes)])
         for metric in chosen:
-            fig = plot_sweep(
-                subset, x, metric, hue="_line", errors=_kind(errors), title=None if flow is None else f"flow {flow}"
-            )
+            title = None if flow is None else f"flow {flow}"
+            fig = plot_sweep(subset, x, metric, hue="_line", errors=kind, title=title)
             name = metric if flow is None else f"{flow}-{metric}"
             paths += save(fig, Path(out) / "plots" / name, formats)
     return paths
@@ -183,8 +194,16 @@ def plot_store(
 
 def _kind(errors: str) -> ErrorKind:
     if errors not in ("ci95", "std", "none"):
-        raise ValueError(f"unknown error bars {errors!r} (allowed: ci95, std, none)")
+        raise ConfigError(f"errors: unknown error bars {errors!r} (allowed: ci95, std, none)")
     return errors  # type: ignore[return-value]
+
+
+def _check_known(option: str, asked: Sequence[str] | None, known: Sequence[str]) -> None:
+    """Raises :class:`ConfigError` for the first of ``asked`` that is not among ``known``."""
+    for name in asked or ():
+        if name not in known:
+            shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
+            raise ConfigError(f"{option}: unknown {option} {name!r}{did_you_mean(name, known)} (known: {shown})")
 
 
 def plot_cwnd(results: Results, flow: str | None = None, *, ax: Any = None) -> Any:

@@ -18,13 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, ConfigDict, Field, PlainValidator, ValidationError, model_validator
+from pydantic import (
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from mpsim._core import ConfigError
 from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
 from mpsim.engine import Results, run_config, validate_config
-from mpsim.errors import Problem, ScenarioError, problems_from_validation
+from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
 from mpsim.units import UnitError, format_time, parse_time
 
@@ -33,6 +41,7 @@ __all__ = [
     "DEFAULT_MSS",
     "SLOW_STARTS",
     "CongestionControl",
+    "Limits",
     "MptcpFlow",
     "Scenario",
     "Sequence",
@@ -90,6 +99,8 @@ class _Algorithm(Model):
         if not isinstance(value, dict):
             return value
         name = value.get("type")
+        if name is not None and not isinstance(name, str):
+            raise unknown_name(cls.KIND, name, cls.KNOWN)
         if name is None:
             raise PydanticCustomError(
                 "needs_type", "needs a 'type' (allowed: {allowed})", {"allowed": ", ".join(cls.KNOWN)}
@@ -151,7 +162,7 @@ def _start(value: Any) -> int | UniformStart:
         if set(value) != {"uniform"} or not isinstance(value["uniform"], list) or len(value["uniform"]) != 2:
             raise PydanticCustomError(
                 "start",
-                "a random start is written {{uniform = [earliest, latest]}}, got {value}",
+                "a random start is written {uniform = [earliest, latest]}, got {value}",
                 {"value": repr(value)},
             )
         try:
@@ -169,7 +180,14 @@ def _start(value: Any) -> int | UniformStart:
         raise PydanticCustomError("unit", str(e)) from None
 
 
-Start = Annotated[int | UniformStart, PlainValidator(_start)]
+def _start_text(value: int | UniformStart) -> str | dict[str, list[str]]:
+    """What :func:`_start` reads back to the same start."""
+    if isinstance(value, UniformStart):
+        return {"uniform": [format_time(value.lo), format_time(value.hi)]}
+    return format_time(value)
+
+
+Start = Annotated[int | UniformStart, PlainValidator(_start), PlainSerializer(_start_text)]
 """A time (``"2s"``) or a random one (``{uniform = ["2s", "5s"]}``)."""
 
 
@@ -406,6 +424,19 @@ class Trace(Model):
     """One queue sample per interval; every change when left out."""
 
 
+class Limits(Model):
+    """Bounds on what a run may cost (docs/scenarios.md, Limits): a run estimated above them is
+    refused before it starts, and a run that reaches them stops with an error."""
+
+    max_events: int | None = Field(None, ge=1, lt=2**64)
+    """Most events the run may process (default 10^9, about a minute of wall time)."""
+    max_trace_rows: int | None = Field(None, ge=1, lt=2**64)
+    """Most rows of queue and cwnd traces the run may record (default 10^7)."""
+
+    def to_core(self) -> dict[str, int]:
+        return {k: v for k, v in (("max_events", self.max_events), ("max_trace_rows", self.max_trace_rows)) if v}
+
+
 # ---------------------------------------------------------------------------------------------- scenario
 
 # Core field names and the names a scenario uses for them, to translate the core's error paths.
@@ -436,6 +467,7 @@ _CORE_FIELDS = {
     "dst_addrs": "dst",
     "queue_links": "queues",
     "queue_sample_interval_ns": "queue_interval",
+    "stop_time_ns": "duration",
 }
 
 
@@ -457,8 +489,11 @@ class Scenario(Model):
     stop_when_complete: list[str] = []
     """Names of TCP / MPTCP flows: the run ends as soon as they have all completed, even while
     long-lived or UDP background traffic goes on (their results are what they would be anyway)."""
+    limits: Limits = Limits()
+    """Bounds on the run's cost: ``max_events``, ``max_trace_rows``."""
 
     def __init__(self, **data: Any) -> None:
+        check_shape(data)
         try:
             super().__init__(**data)
         except ValidationError as e:
@@ -469,6 +504,7 @@ class Scenario(Model):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
         """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`."""
+        check_shape(data)
         try:
             scenario = cls.model_validate(dict(data))
         except ValidationError as e:
@@ -582,6 +618,8 @@ class Scenario(Model):
         }
         if self.stop_when_complete:
             cfg["stop_when_complete"] = list(self.stop_when_complete)
+        if self.limits.to_core():
+            cfg["limits"] = self.limits.to_core()
         return cfg, paths
 
 
@@ -723,6 +761,8 @@ class _Checker:
                     self.problem(f"{kind}[{i}]", f"duplicate node name '{n}' (also in {nodes[n]})")
                 nodes.setdefault(n, f"{kind}[{i}]")
         node_names = list(nodes)
+        if not nodes:
+            self.problem("hosts", "the network has no nodes: give a [topology] preset, or hosts, routers and links")
         links: dict[str, str] = {link.forward_name: "topology" for link in pre.links}
         for link in pre.links:
             if link.reverse_name:
@@ -860,11 +900,16 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     """A TOML file as a dict; unreadable files become a :class:`ScenarioError`."""
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            data = tomllib.load(fh)
     except OSError as e:
         raise ScenarioError([Problem(str(path), f"cannot read: {e.strerror or e}")]) from None
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError([Problem(str(path), f"not valid TOML: {e}")]) from None
+    except RecursionError:
+        allowed = f"allowed: at most {MAX_NESTING} levels of tables and lists"
+        raise ScenarioError([Problem(str(path), f"nested too deeply to read ({allowed})")]) from None
+    check_shape(data)
+    return data
 
 
 def load(path: str | Path) -> Scenario:
@@ -872,12 +917,25 @@ def load(path: str | Path) -> Scenario:
     return Scenario.from_toml(path)
 
 
-def run(scenario: Scenario | str | Path | Mapping[str, Any], seed: int | None = None) -> Results:
-    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed."""
+def run(
+    scenario: Scenario | str | Path | Mapping[str, Any], seed: int | None = None, *, time_limit: float | None = None
+) -> Results:
+    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed.
+
+    Ctrl-C stops the run within milliseconds (``KeyboardInterrupt``); ``time_limit`` (wall seconds)
+    stops it with :class:`mpsim.TimeLimitError`; a run that reaches ``limits.max_events`` or
+    ``limits.max_trace_rows`` stops with a :class:`ConfigError` naming the limit."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+        raise ConfigError(f"seed: must be a whole number in [0, 2^64), got {seed!r}")
     if isinstance(scenario, str | Path):
         scenario = load(scenario)
-    elif not isinstance(scenario, Scenario):
+    elif isinstance(scenario, Mapping):
         scenario = Scenario.from_dict(scenario)
-    else:
+    elif isinstance(scenario, Scenario):
         scenario.check()
-    return run_config(scenario.to_core(seed))
+    else:
+        raise TypeError(
+            "mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, "
+            f"got {type(scenario).__name__} {scenario!r:.60}"
+        )
+    return run_config(scenario.to_core(seed), time_limit=time_limit)

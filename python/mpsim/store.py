@@ -30,6 +30,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mpsim._core import ConfigError
+
 __all__ = ["RunStore", "load_results"]
 
 META_COLUMNS = ("key", "variant", "seed")
@@ -39,10 +41,18 @@ class RunStore:
     def __init__(self, out: str | Path) -> None:
         self.out = Path(out)
         self.runs = self.out / "runs"
+        self.timeouts = self.out / "timed_out"
 
     def prepare(self) -> None:
-        """Creates the directories and removes temporary files left by a killed sweep."""
-        self.runs.mkdir(parents=True, exist_ok=True)
+        """Creates the directories and removes temporary files left by a killed sweep; a directory that
+        cannot be one becomes a :class:`ConfigError` naming it."""
+        if self.out.exists() and not self.out.is_dir():
+            raise ConfigError(f"out: {str(self.out)!r} exists and is not a directory; give a directory for the store")
+        try:
+            self.runs.mkdir(parents=True, exist_ok=True)
+            self.timeouts.mkdir(exist_ok=True)
+        except OSError as e:
+            raise ConfigError(f"out: cannot create the store in {str(self.out)!r}: {e.strerror or e}") from None
         for pattern in (".tmp-*", "*/.tmp-*"):
             for tmp in self.runs.glob(pattern):
                 tmp.unlink(missing_ok=True)
@@ -81,6 +91,20 @@ class RunStore:
             else:
                 kept.add(key)
         return kept
+
+    def write_timeout(self, key: str, record: Mapping[str, Any]) -> None:
+        """Records that a run passed its time limit: a resumed sweep tries it again."""
+        text = json.dumps(record, indent=1, sort_keys=True)
+        _atomic(self.timeouts / f"{key}.json", lambda p: Path(p).write_text(text), durable=False)
+
+    def clear_timeout(self, key: str) -> None:
+        (self.timeouts / f"{key}.json").unlink(missing_ok=True)
+
+    def timed_out(self) -> list[dict[str, Any]]:
+        """The records of the runs that passed their time limit and have not finished since."""
+        done = self.done()
+        records = [json.loads(p.read_text()) for p in sorted(self.timeouts.glob("*.json"))]
+        return [r for r in records if r["key"] not in done]
 
     def read(self, key: str) -> pa.Table:
         return pq.read_table(self.path(key))

@@ -27,16 +27,19 @@ import importlib
 import itertools
 import json
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pyarrow as pa
 from pydantic import Field, ValidationError, model_validator
 
+from mpsim._core import ConfigError, TimeLimitError
 from mpsim._types import Model
 from mpsim.engine import Results, run_config
 from mpsim.errors import Problem, ScenarioError, problems_from_validation
@@ -46,7 +49,9 @@ from mpsim.store import RunStore
 
 __all__ = [
     "Extractor",
+    "Outcome",
     "Point",
+    "SweepFailed",
     "SweepSpec",
     "flow_metrics",
     "load_sweep",
@@ -157,7 +162,7 @@ class SweepSpec(Model):
     """Dotted path → values; every combination is a point."""
     variants: dict[str, dict[str, Any]] = {}
     """Name → {dotted path: value}; none means one variant named ``base``."""
-    seeds: list[int] | None = None
+    seeds: list[Annotated[int, Field(ge=0, lt=2**64)]] | None = None
     runs: int | None = Field(None, ge=1, le=1_000_000)
     """Seeds 1..runs (when ``seeds`` is not given)."""
     extract: str | None = None
@@ -278,27 +283,63 @@ def run_key(config: Mapping[str, Any], extractor: Extractor) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def execute(config: Mapping[str, Any], extractor: Extractor) -> pa.Table:
-    """Runs one configuration and returns the extracted rows (what a worker does)."""
-    res = run_config(config)
+def execute(config: Mapping[str, Any], extractor: Extractor, time_limit: float | None = None) -> pa.Table:
+    """Runs one configuration and returns the extracted rows (what a worker does); a run longer than
+    ``time_limit`` wall seconds raises :class:`mpsim.TimeLimitError`."""
+    res = run_config(config, time_limit=time_limit)
     rows = extractor(res, config)
     return pa.Table.from_pylist([rows] if isinstance(rows, dict) else rows)
 
 
-def execute_and_store(out: str, tasks: list[_Task], extractor: Extractor, axes: list[str]) -> list[str | None]:
+class SweepFailed(RuntimeError):
+    """Some runs of a sweep failed or passed their time limit; the others are stored."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a run that stored no rows ended: ``failed`` (the error) or ``timed_out`` (where it stopped)."""
+
+    kind: Literal["failed", "timed_out"]
+    message: str
+
+    @staticmethod
+    def of(error: BaseException) -> Outcome:
+        if isinstance(error, TimeLimitError):
+            return Outcome("timed_out", str(error))
+        return Outcome("failed", f"{type(error).__name__}: {error}")
+
+
+def execute_and_store(
+    out: str, tasks: list[_Task], extractor: Extractor, axes: list[str], time_limit: float | None = None
+) -> list[Outcome | None]:
     """Runs a chunk of tasks and writes each one's rows to the store under ``out`` as it finishes (what a
     local worker does, so that writing the store is spread over the workers as the runs are). Returns,
-    per task, ``None`` or the error it met."""
+    per task, ``None`` or how it ended without rows."""
     store = RunStore(out)
-    errors: list[str | None] = []
+    outcomes: list[Outcome | None] = []
     for task in tasks:
         try:
-            store.write(task.key, _columns(execute(task.config, extractor), task, axes))
+            store.write(task.key, _columns(execute(task.config, extractor, time_limit), task, axes))
         except Exception as e:
-            errors.append(f"{type(e).__name__}: {e}")
+            outcomes.append(Outcome.of(e))
         else:
-            errors.append(None)
-    return errors
+            outcomes.append(None)
+    return outcomes
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Pool worker initializer: the worker gets SIGKILL when its parent dies, however it dies (SIGKILL
+    included), so that a killed sweep leaves no worker behind (Linux ``PR_SET_PDEATHSIG``; elsewhere
+    workers notice the parent is gone only when they next talk to it)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1  # <linux/prctl.h>
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    # The parent may have died before the request took effect.
+    if os.getppid() != parent_pid:
+        os._exit(1)
 
 
 @dataclass
@@ -334,12 +375,15 @@ def run_sweep(
     scheduler: str | None = None,
     extract: Extractor | None = None,
     progress: bool = True,
+    time_limit: float | None = None,
 ) -> pa.Table:
     """Runs every point not yet in the store under ``out``, writing each as it finishes.
 
     ``jobs`` processes run locally (all cores by default); ``executor="dask"`` sends runs to the
     Dask scheduler at ``scheduler``. Returns the store's rows (also written to
-    ``out/results.parquet``). A sweep interrupted at any moment resumes where it stopped.
+    ``out/results.parquet``). A sweep interrupted at any moment resumes where it stopped. A run
+    longer than ``time_limit`` wall seconds is stopped and recorded under ``out/timed_out``; a
+    resumed sweep tries it again.
     """
     if not isinstance(spec, SweepSpec):
         spec = load_sweep(spec)
@@ -365,6 +409,7 @@ def run_sweep(
         executor=executor,
         scheduler=scheduler,
         progress=progress,
+        time_limit=time_limit,
     )
 
 
@@ -381,12 +426,17 @@ def run_points(
     progress: bool = True,
     on_run: Callable[[str], None] | None = None,
     pool: bool = False,
+    time_limit: float | None = None,
 ) -> pa.Table:
     """Runs every (point, core configuration) not yet in the store under ``out`` and returns the
     store's rows for these points. What :func:`run_sweep` does once it has resolved its scenarios;
     the experiment catalogue calls it with configurations it builds itself. ``on_run`` is called with
     each finished run's key; ``pool`` runs even a single worker in a separate process (one worker
     otherwise runs in this process), which is what a measurement of scaling compares against."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ConfigError(f"jobs: must be a whole number of processes >= 1, got {jobs!r}")
+    if time_limit is not None and not (isinstance(time_limit, int | float) and 0 < time_limit < 1e9):
+        raise ConfigError(f"time_limit: must be a positive number of seconds, got {time_limit!r}")
     store = RunStore(out)
     fn = extract
     tasks = [_Task(run_key(cfg, fn), dict(cfg), point) for point, cfg in points]
@@ -416,13 +466,15 @@ def run_points(
     for t in tasks:
         if t.key not in done and t.key not in todo:
             todo[t.key] = t
-    failures = _run_all(
-        list(todo.values()), store, fn, list(axes), jobs, executor, scheduler, progress, len(tasks), on_run, pool
-    )
+    runner = _Runner(store, fn, list(axes), progress, len(tasks), on_run, time_limit)
+    runner.run_all(list(todo.values()), jobs, executor, scheduler, pool)
     table = store.consolidate()
-    if failures:
-        shown = "\n".join(failures[:10]) + (f"\n... and {len(failures) - 10} more" if len(failures) > 10 else "")
-        raise RuntimeError(f"{len(failures)} run(s) failed; the others are stored:\n{shown}")
+    problems = [f"failed: {m}" for m in runner.failures] + [f"timed out: {m}" for m in runner.timeouts]
+    if problems:
+        shown = "\n".join(problems[:10]) + (f"\n... and {len(problems) - 10} more" if len(problems) > 10 else "")
+        counts = f"{len(runner.failures)} run(s) failed and {len(runner.timeouts)} passed the time limit"
+        where = f"the others are stored in {store.out} (timed-out runs in {store.timeouts})"
+        raise SweepFailed(f"{counts}; {where}:\n{shown}")
     return table
 
 
@@ -450,93 +502,124 @@ def _progress(enabled: bool) -> Any:
     )
 
 
-def _run_all(
-    todo: list[_Task],
-    store: RunStore,
-    fn: Extractor,
-    axes: list[str],
-    jobs: int | None,
-    executor: str,
-    scheduler: str | None,
-    progress: bool,
-    total: int,
-    on_run: Callable[[str], None] | None = None,
-    pool: bool = False,
-) -> list[str]:
-    failures: list[str] = []
-    if not todo:
-        return failures
-    with _progress(progress) as bar:
-        task = bar.add_task(f"sweep ({total - len(todo)} of {total} stored before)", total=len(todo))
+class _Runner:
+    """Runs tasks on an executor, storing each finished run's rows (or its time-out) as it comes in."""
 
-        def finished(t: _Task, table: pa.Table | None, error: BaseException | None) -> None:
-            if error is not None:
-                failures.append(f"{t.point}: {type(error).__name__}: {error}")
-            elif table is not None:
-                store.write(t.key, _columns(table, t, axes))
-            # else: a local worker has stored the rows itself.
-            bar.advance(task)
-            if on_run is not None:
-                on_run(t.key)
+    def __init__(
+        self,
+        store: RunStore,
+        fn: Extractor,
+        axes: list[str],
+        progress: bool,
+        total: int,
+        on_run: Callable[[str], None] | None,
+        time_limit: float | None,
+    ) -> None:
+        self.store, self.fn, self.axes, self.progress, self.total = store, fn, axes, progress, total
+        self.on_run, self.time_limit = on_run, time_limit
+        self.failures: list[str] = []
+        self.timeouts: list[str] = []
 
-        if executor == "dask":
-            _run_dask(todo, fn, scheduler, finished)
-        elif executor == "local":
-            _run_local(todo, fn, jobs, finished, str(store.out), axes, pool)
+    def run_all(self, todo: list[_Task], jobs: int | None, executor: str, scheduler: str | None, pool: bool) -> None:
+        if not todo:
+            return
+        with _progress(self.progress) as bar:
+            self.bar = bar
+            self.bar_task = bar.add_task(
+                f"sweep ({self.total - len(todo)} of {self.total} stored before)", total=len(todo)
+            )
+            if executor == "dask":
+                self.run_dask(todo, scheduler)
+            elif executor == "local":
+                self.run_local(todo, jobs, pool)
+            else:
+                raise ConfigError(f"executor: unknown executor {executor!r} (allowed: local, dask)")
+
+    def finished(self, t: _Task, table: pa.Table | None, outcome: Outcome | None) -> None:
+        """``table`` is None when a local worker has stored the rows itself, or when ``outcome`` says why
+        there are none."""
+        if outcome is not None and outcome.kind == "timed_out":
+            self.timeouts.append(f"{t.point}: {outcome.message}")
+            record = {"key": t.key, "variant": t.point.variant, "seed": t.point.seed, "stopped": outcome.message}
+            record |= {"axes": {a: axis_text(t.point.axes[a]) for a in self.axes}, "time_limit_s": self.time_limit}
+            self.store.write_timeout(t.key, record)
+        elif outcome is not None:
+            self.failures.append(f"{t.point}: {outcome.message}")
         else:
-            raise ValueError(f"unknown executor {executor!r} (allowed: local, dask)")
-    return failures
+            if table is not None:
+                self.store.write(t.key, _columns(table, t, self.axes))
+            self.store.clear_timeout(t.key)
+        self.bar.advance(self.bar_task)
+        if self.on_run is not None:
+            self.on_run(t.key)
+
+    def run_local(self, todo: list[_Task], jobs: int | None, pool: bool) -> None:
+        workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+        if workers == 1 and not pool:
+            for t in todo:
+                try:
+                    table = execute(t.config, self.fn, self.time_limit)
+                except Exception as e:
+                    self.finished(t, None, Outcome.of(e))
+                else:
+                    self.finished(t, table, None)
+            return
+        out = str(self.store.out)
+        executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=get_context("spawn"), initializer=die_with_parent, initargs=(os.getpid(),)
+        )
+        try:
+            # Small chunks keep both workers busy to the end while sparing most of the per-task messaging.
+            size = max(1, min(16, len(todo) // (workers * 8)))
+            chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+            futures: dict[Future[list[Outcome | None]], list[_Task]] = {
+                executor.submit(execute_and_store, out, chunk, self.fn, self.axes, self.time_limit): chunk
+                for chunk in chunks
+            }
+            for fut in as_completed(futures):
+                chunk = futures[fut]
+                error = fut.exception()
+                outcomes = [Outcome.of(error)] * len(chunk) if error else fut.result()
+                for t, outcome in zip(chunk, outcomes, strict=True):
+                    self.finished(t, None, outcome)
+        except BaseException:
+            # Ctrl-C or an error: stop the runs under way instead of waiting for them (a store file is
+            # written whole or not at all) and drop the queued ones.
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.terminate()
+            executor.shutdown(wait=True, cancel_futures=True)
+            raise
+        executor.shutdown(wait=True)
+
+    def run_dask(self, todo: list[_Task], scheduler: str | None) -> None:
+        if not scheduler:
+            raise ConfigError(
+                "scheduler: the dask executor needs the scheduler's address (--scheduler tcp://host:8786)"
+            )
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+
+        try:
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT_S)  # type: ignore[no-untyped-call]
+        except (OSError, ValueError, TypeError) as e:
+            raise ConfigError(
+                f"scheduler: cannot reach a Dask scheduler at {scheduler!r} "
+                f"within {DASK_CONNECT_TIMEOUT_S} s ({type(e).__name__}: {e})"
+            ) from None
+        with client:
+            futures = {
+                client.submit(execute, t.config, self.fn, self.time_limit, key=f"mpsim-run-{t.key}", pure=False): t
+                for t in todo
+            }
+            for fut in dask_completed(list(futures)):  # type: ignore[no-untyped-call]
+                t = futures[fut]
+                try:
+                    table = fut.result()
+                except Exception as e:
+                    self.finished(t, None, Outcome.of(e))
+                else:
+                    self.finished(t, table, None)
 
 
-def _run_local(
-    todo: list[_Task],
-    fn: Extractor,
-    jobs: int | None,
-    finished: Callable[[_Task, Any, Any], None],
-    out: str,
-    axes: list[str],
-    pool: bool = False,
-) -> None:
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-    if workers == 1 and not pool:
-        for t in todo:
-            try:
-                table = execute(t.config, fn)
-            except Exception as e:
-                finished(t, None, e)
-            else:
-                finished(t, table, None)
-        return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as executor:
-        # Small chunks keep both workers busy to the end while sparing most of the per-task messaging.
-        size = max(1, min(16, len(todo) // (workers * 8)))
-        chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-        futures: dict[Future[list[str | None]], list[_Task]] = {
-            executor.submit(execute_and_store, out, chunk, fn, axes): chunk for chunk in chunks
-        }
-        for fut in as_completed(futures):
-            chunk = futures[fut]
-            error = fut.exception()
-            outcomes: list[str | None] = [f"{type(error).__name__}: {error}"] * len(chunk) if error else fut.result()
-            for t, outcome in zip(chunk, outcomes, strict=True):
-                finished(t, None, RuntimeError(outcome) if outcome else None)
-
-
-def _run_dask(
-    todo: list[_Task], fn: Extractor, scheduler: str | None, finished: Callable[[_Task, Any, Any], None]
-) -> None:
-    if not scheduler:
-        raise ValueError("the dask executor needs the scheduler's address (--scheduler tcp://host:8786)")
-    from distributed import Client
-    from distributed import as_completed as dask_completed
-
-    with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-        futures = {client.submit(execute, t.config, fn, key=f"mpsim-run-{t.key}", pure=False): t for t in todo}
-        for fut in dask_completed(list(futures)):  # type: ignore[no-untyped-call]
-            t = futures[fut]
-            try:
-                table = fut.result()
-            except Exception as e:
-                finished(t, None, e)
-            else:
-                finished(t, table, None)
+DASK_CONNECT_TIMEOUT_S = 10
+"""How long a sweep waits for the Dask scheduler before it gives up with a message."""

@@ -82,6 +82,7 @@ pub fn dumbbell(n: usize) -> ScenarioConfig {
         mptcp_connections: vec![],
         trace: TraceConfig::default(),
         stop_when_complete: vec![],
+        limits: Default::default(),
     }
 }
 

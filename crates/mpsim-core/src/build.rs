@@ -1116,6 +1116,8 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
     }
     match cfg.trace.queue_sample_interval_ns {
         Some(0) => return err("trace.queue_sample_interval_ns", "must be positive, got 0"),
+        // Sampling nothing would only cost events.
+        Some(_) if traced.is_empty() => {}
         Some(ns) => {
             sampled = Some(SampledTraces {
                 interval: SimDuration(ns),
@@ -1181,7 +1183,18 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         sampled,
         events_processed: 0,
         stopped_by_limit: false,
+        max_events: cfg.limits.max_events(),
+        max_trace_rows: cfg.limits.max_trace_rows(),
     };
+    for (key, limit) in [
+        ("max_events", cfg.limits.max_events),
+        ("max_trace_rows", cfg.limits.max_trace_rows),
+    ] {
+        if limit == Some(0) {
+            return err(format!("limits.{key}"), "must be at least 1, got 0");
+        }
+    }
+    crate::limits::check(cfg, &crate::limits::estimate(cfg, &sim))?;
     sim.prime();
     Ok(sim)
 }

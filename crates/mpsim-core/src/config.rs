@@ -50,6 +50,33 @@ pub struct ScenarioConfig {
     /// `stop_time_ns`. Empty: run to `stop_time_ns` or until no event is left.
     #[serde(default)]
     pub stop_when_complete: Vec<String>,
+    /// Bounds on the run's cost (`crate::limits`).
+    #[serde(default)]
+    pub limits: LimitsConfig,
+}
+
+/// Bounds on what a run may cost; a run estimated above them is refused,
+/// and a run that reaches them stops with an error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Most events the run may process; [`crate::limits::DEFAULT_MAX_EVENTS`] unless given.
+    #[serde(default)]
+    pub max_events: Option<u64>,
+    /// Most trace rows (queue samples and per-ACK TCP rows) the run may
+    /// record; [`crate::limits::DEFAULT_MAX_TRACE_ROWS`] unless given.
+    #[serde(default)]
+    pub max_trace_rows: Option<u64>,
+}
+
+impl LimitsConfig {
+    pub fn max_events(&self) -> u64 {
+        self.max_events.unwrap_or(crate::limits::DEFAULT_MAX_EVENTS)
+    }
+
+    pub fn max_trace_rows(&self) -> u64 {
+        self.max_trace_rows.unwrap_or(crate::limits::DEFAULT_MAX_TRACE_ROWS)
+    }
 }
 
 /// TCP settings of a flow or of an MPTCP connection's subflows. Every field

@@ -22,12 +22,30 @@ impl ConfigError {
     }
 }
 
+/// Keeps one problem on one line whatever characters the input's keys and
+/// values hold: control characters and Unicode line separators are written
+/// as escapes (`\n`, `\x1e`, `\u2028`), as Python writes them.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x100 && c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
-            write!(f, "{}", self.message)
+            write!(f, "{}", one_line(&self.message))
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{}: {}", one_line(&self.path), one_line(&self.message))
         }
     }
 }
@@ -41,4 +59,18 @@ pub enum Error {
     /// A broken invariant inside the engine: a bug, reported instead of a panic.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The run stopped before its end: interrupted, or at one of its limits.
+    #[error("{0}")]
+    Stopped(crate::limits::Stopped),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_is_one_line_whatever_its_key_holds() {
+        let e = ConfigError::new("trace.\u{1e}", "unknown field `a\nb\u{2028}c\u{85}`");
+        assert_eq!(e.to_string(), "trace.\\x1e: unknown field `a\\nb\\u2028c\\x85`");
+    }
 }

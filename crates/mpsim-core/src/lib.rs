@@ -15,6 +15,7 @@ pub mod config;
 pub mod error;
 pub mod event;
 pub mod ids;
+pub mod limits;
 pub mod math;
 pub mod net;
 pub mod packet;
@@ -38,14 +39,26 @@ pub const ENGINE_ID: &str = env!("MPSIM_ENGINE_ID");
 
 /// Validates, builds and runs one scenario.
 pub fn run(cfg: &ScenarioConfig) -> Result<RunResults, Error> {
+    run_interruptible(cfg, &mut limits::Never)
+}
+
+/// [`run`], asking `interrupt` every few milliseconds whether to go on and
+/// stopping at the configuration's limits (`limits.max_events`,
+/// `limits.max_trace_rows`) with [`Error::Stopped`].
+pub fn run_interruptible(cfg: &ScenarioConfig, interrupt: &mut dyn limits::Interrupt) -> Result<RunResults, Error> {
     let mut sim = build::build(cfg)?;
-    sim.run();
+    sim.run_bounded(interrupt).map_err(Error::Stopped)?;
     Ok(sim.results())
 }
 
 /// [`run`] on a JSON configuration, returning JSON results.
 pub fn run_json(config_json: &str) -> Result<String, Error> {
+    run_json_interruptible(config_json, &mut limits::Never)
+}
+
+/// [`run_interruptible`] on a JSON configuration, returning JSON results.
+pub fn run_json_interruptible(config_json: &str, interrupt: &mut dyn limits::Interrupt) -> Result<String, Error> {
     let cfg = ScenarioConfig::from_json(config_json)?;
-    let results = run(&cfg)?;
+    let results = run_interruptible(&cfg, interrupt)?;
     serde_json::to_string(&results).map_err(|e| Error::Internal(format!("serialising results: {e}")))
 }

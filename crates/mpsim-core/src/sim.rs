@@ -2,6 +2,7 @@
 
 use crate::event::{Event, EventQueue};
 use crate::ids::{EndpointId, LinkId, PacketId};
+use crate::limits::{Interrupt, Stop, Stopped, CHECK_EVERY_EVENTS};
 use crate::net::link::QueueTrace;
 use crate::net::{LossModel, Network, QueuedPacket};
 use crate::packet::PacketPool;
@@ -25,6 +26,10 @@ pub struct Core {
     pub(crate) watch: bool,
     /// Watched connections that have not completed yet.
     pub(crate) watched_remaining: u32,
+    /// The run loop returns once this many events have been processed in
+    /// all; the last watched connection to complete sets it to 0, so that
+    /// one comparison per event covers both ways out of the loop.
+    pub(crate) pause_at_event: u64,
 }
 
 /// Who receives packets delivered to an [`EndpointId`].
@@ -71,6 +76,10 @@ pub struct Simulator {
     pub events_processed: u64,
     /// Whether the run ended at the stop time (rather than running dry).
     pub stopped_by_limit: bool,
+    /// `limits.max_events`: [`Simulator::run_bounded`] stops on reaching it.
+    pub max_events: u64,
+    /// `limits.max_trace_rows`: [`Simulator::run_bounded`] stops on passing it.
+    pub max_trace_rows: u64,
 }
 
 impl Simulator {
@@ -106,21 +115,99 @@ impl Simulator {
     /// Processes every event at or before `until` (capped at the stop time)
     /// and leaves the clock at `until` if events remain beyond it.
     pub fn run_until(&mut self, until: SimTime) {
+        self.advance(until, u64::MAX);
+    }
+
+    /// Runs to the end as [`Simulator::run`] does, but pauses every
+    /// [`CHECK_EVERY_EVENTS`] events to check the run's limits and to ask
+    /// `interrupt` whether to go on. A stop leaves the simulator as it was at
+    /// that event: what happened before it is what an unbounded run does.
+    pub fn run_bounded(&mut self, interrupt: &mut dyn Interrupt) -> Result<(), Stopped> {
+        loop {
+            let pause_at = self
+                .events_processed
+                .saturating_add(CHECK_EVERY_EVENTS)
+                .min(self.max_events);
+            if !self.advance(self.stop_time, pause_at) {
+                return Ok(());
+            }
+            let why = if self.events_processed >= self.max_events && self.work_left() {
+                Some(Stop::EventLimit { limit: self.max_events })
+            } else if self.trace_rows() > self.max_trace_rows {
+                Some(Stop::TraceLimit {
+                    limit: self.max_trace_rows,
+                })
+            } else {
+                interrupt.poll()
+            };
+            if let Some(why) = why {
+                return Err(Stopped {
+                    why,
+                    at: self.core.now,
+                    stop_time: self.stop_time,
+                    events_processed: self.events_processed,
+                });
+            }
+        }
+    }
+
+    /// The loop of [`Simulator::run_until`]; it also returns early, with
+    /// `true`, once `pause_at` events have been processed in all.
+    #[inline]
+    fn advance(&mut self, until: SimTime, pause_at: u64) -> bool {
+        if self.completed() {
+            return false; // the run ended when the last watched connection completed
+        }
+        self.core.pause_at_event = pause_at;
         let until = until.min(self.stop_time);
         while let Some(t) = self.core.events.peek_time() {
             if t > until {
                 self.core.now = until;
                 self.stopped_by_limit = until == self.stop_time;
-                return;
+                return false;
             }
             let (time, event) = self.core.events.pop().expect("peeked");
             self.core.now = time;
             self.events_processed += 1;
             self.dispatch(event);
-            if self.core.watch && self.core.watched_remaining == 0 {
-                return;
+            if self.events_processed >= self.core.pause_at_event {
+                return !self.completed();
             }
         }
+        false
+    }
+
+    /// Whether every watched connection has completed (`stop_when_complete`).
+    fn completed(&self) -> bool {
+        self.core.watch && self.core.watched_remaining == 0
+    }
+
+    /// Whether an event remains to be processed before the stop time.
+    fn work_left(&self) -> bool {
+        !self.completed() && self.core.events.peek_time().is_some_and(|t| t <= self.stop_time)
+    }
+
+    /// Rows recorded so far in queue and TCP traces.
+    pub fn trace_rows(&self) -> u64 {
+        let sampled = self
+            .sampled
+            .iter()
+            .flat_map(|s| &s.traces)
+            .map(|(_, t)| t.time_ns.len());
+        let on_change = self
+            .core
+            .net
+            .links
+            .iter()
+            .filter_map(|l| l.trace_on_change.as_ref())
+            .map(|t| t.time_ns.len());
+        let tcp = self
+            .connections
+            .iter()
+            .flat_map(|c| &c.subflows)
+            .filter_map(|sf| sf.trace.as_ref())
+            .map(|t| t.time_ns.len());
+        sampled.chain(on_change).chain(tcp).map(|n| n as u64).sum()
     }
 
     #[inline]

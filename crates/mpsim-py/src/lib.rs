@@ -7,11 +7,12 @@
 //! reaching the user as a `PanicException`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use mpsim_core::limits::{Interrupt, Stop};
 use mpsim_core::Error;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 create_exception!(
@@ -27,10 +28,80 @@ create_exception!(
     "A broken invariant inside the engine (a bug in mpsim, not in the scenario)."
 );
 
+create_exception!(
+    _core,
+    TimeLimitError,
+    PyRuntimeError,
+    "A run stopped by its wall-time limit; the message says how far it had come."
+);
+
 fn to_py(e: Error) -> PyErr {
     match e {
         Error::Config(c) => ConfigError::new_err(c.to_string()),
         Error::Internal(m) => InternalError::new_err(m),
+        Error::Stopped(s) => match s.why {
+            // The limits of the configuration: the message names the field to raise.
+            Stop::EventLimit { .. } | Stop::TraceLimit { .. } => ConfigError::new_err(s.to_string()),
+            Stop::TimeLimit { .. } => TimeLimitError::new_err(s.to_string()),
+            Stop::Interrupted => PyKeyboardInterrupt::new_err(s.to_string()),
+        },
+    }
+}
+
+/// Asked by the engine every few milliseconds: runs Python's signal handlers
+/// (so Ctrl-C raises `KeyboardInterrupt`, which is kept to be raised again
+/// once the engine has stopped) and watches the wall-time limit.
+struct PythonInterrupt {
+    deadline: Option<(Instant, f64)>,
+    raised: Option<PyErr>,
+}
+
+impl PythonInterrupt {
+    fn new(time_limit_s: Option<f64>) -> Self {
+        PythonInterrupt {
+            deadline: time_limit_s.map(|s| (Instant::now() + Duration::from_secs_f64(s), s)),
+            raised: None,
+        }
+    }
+}
+
+impl Interrupt for PythonInterrupt {
+    fn poll(&mut self) -> Option<Stop> {
+        if let Some((deadline, limit_s)) = self.deadline {
+            if Instant::now() >= deadline {
+                return Some(Stop::TimeLimit { limit_s });
+            }
+        }
+        if let Err(e) = Python::attach(|py| py.check_signals()) {
+            self.raised = Some(e);
+            return Some(Stop::Interrupted);
+        }
+        None
+    }
+}
+
+fn check_time_limit(time_limit_s: Option<f64>) -> PyResult<()> {
+    match time_limit_s {
+        Some(s) if !(s.is_finite() && s > 0.0 && s < 1e9) => Err(ConfigError::new_err(format!(
+            "time_limit: must be a positive number of seconds below 1e9, got {s}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Runs `f` with the GIL released and an interrupt for Ctrl-C and the time
+/// limit; a signal handler's exception is raised as it was raised.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    time_limit_s: Option<f64>,
+    f: impl FnOnce(&mut dyn Interrupt) -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    check_time_limit(time_limit_s)?;
+    let mut interrupt = PythonInterrupt::new(time_limit_s);
+    let out = py.detach(|| guarded(|| f(&mut interrupt)));
+    match (out, interrupt.raised.take()) {
+        (Err(_), Some(raised)) => Err(raised),
+        (out, _) => out,
     }
 }
 
@@ -49,11 +120,16 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
 }
 
 /// Runs one scenario given as a JSON string; returns the results as a JSON
-/// string. The GIL is released while the simulation runs.
+/// string. The GIL is released while the simulation runs; Ctrl-C stops it
+/// within milliseconds (`KeyboardInterrupt`), and so does `time_limit_s` of
+/// wall time (`TimeLimitError`).
 #[pyfunction]
-fn run_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
+#[pyo3(signature = (config_json, time_limit_s=None))]
+fn run_json(py: Python<'_>, config_json: &str, time_limit_s: Option<f64>) -> PyResult<String> {
     let text = config_json.to_owned();
-    py.detach(move || guarded(|| mpsim_core::run_json(&text)))
+    interruptible(py, time_limit_s, move |interrupt| {
+        mpsim_core::run_json_interruptible(&text, interrupt)
+    })
 }
 
 /// Runs one scenario as [`run_json`] does and also reports the wall time of
@@ -63,18 +139,16 @@ fn run_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
 #[pyfunction]
 fn run_json_timed(py: Python<'_>, config_json: &str) -> PyResult<(String, f64, f64)> {
     let text = config_json.to_owned();
-    py.detach(move || {
-        guarded(|| {
-            let t0 = Instant::now();
-            let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
-            let mut sim = mpsim_core::build::build(&cfg)?;
-            let t1 = Instant::now();
-            sim.run();
-            let run_s = t1.elapsed().as_secs_f64();
-            let results = serde_json::to_string(&sim.results())
-                .map_err(|e| Error::Internal(format!("serialising results: {e}")))?;
-            Ok((results, (t1 - t0).as_secs_f64(), run_s))
-        })
+    interruptible(py, None, move |interrupt| {
+        let t0 = Instant::now();
+        let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+        let mut sim = mpsim_core::build::build(&cfg)?;
+        let t1 = Instant::now();
+        sim.run_bounded(interrupt).map_err(Error::Stopped)?;
+        let run_s = t1.elapsed().as_secs_f64();
+        let results =
+            serde_json::to_string(&sim.results()).map_err(|e| Error::Internal(format!("serialising results: {e}")))?;
+        Ok((results, (t1 - t0).as_secs_f64(), run_s))
     })
 }
 
@@ -98,14 +172,38 @@ fn engine_id() -> &'static str {
     mpsim_core::ENGINE_ID
 }
 
+/// The estimated cost of a scenario given as a JSON string, without running
+/// it: `(events, trace_rows)` (docs/scenarios.md, Limits). Raises
+/// `ConfigError` as `validate_json` does, a refusal by the limits included.
+#[pyfunction]
+fn estimate_json(py: Python<'_>, config_json: &str) -> PyResult<(f64, f64)> {
+    let text = config_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let mut cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+            // Estimate without refusing: the limits are checked afterwards.
+            let limits = cfg.limits;
+            cfg.limits.max_events = Some(u64::MAX);
+            cfg.limits.max_trace_rows = Some(u64::MAX);
+            let sim = mpsim_core::build::build(&cfg)?;
+            let est = mpsim_core::limits::estimate(&cfg, &sim);
+            cfg.limits = limits;
+            mpsim_core::limits::check(&cfg, &est)?;
+            Ok((est.events(), est.trace_rows))
+        })
+    })
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_timed, m)?)?;
     m.add_function(wrap_pyfunction!(engine_id, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
+    m.add("TimeLimitError", m.py().get_type::<TimeLimitError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

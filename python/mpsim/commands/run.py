@@ -25,6 +25,22 @@ def _fmt_s(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
+def wall_seconds(text: str | None, option: str = "--time-limit") -> float | None:
+    """A wall-time option (``"30s"``, ``"5min"``, or plain seconds) in seconds."""
+    if text is None:
+        return None
+    from mpsim import ConfigError
+    from mpsim.units import UnitError, parse_time
+
+    try:
+        ns = parse_time(text)
+    except UnitError as e:
+        raise ConfigError(f"{option}: {e}") from None
+    if ns <= 0:
+        raise ConfigError(f"{option}: must be a positive duration, got {text!r}")
+    return ns / 1e9
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def run(
@@ -33,12 +49,16 @@ def register(app: typer.Typer) -> None:
         format: Annotated[
             Format, typer.Option("--format", "-f", help="table: readable; json: every result; csv: the flows table.")
         ] = Format.table,
+        time_limit: Annotated[
+            str | None, typer.Option("--time-limit", help="Stop the run after this much wall time (e.g. 30s, 5min).")
+        ] = None,
     ) -> None:
-        """Run one scenario and print its results."""
+        """Run one scenario and print its results (nothing if it is stopped)."""
         import mpsim
 
+        limit_s = wall_seconds(time_limit)
         scenario = mpsim.load(file)
-        res = mpsim.run(scenario, seed=seed)
+        res = mpsim.run(scenario, seed=seed, time_limit=limit_s)
         if format is Format.json:
             sys.stdout.write(json.dumps(res.raw) + "\n")
             return
@@ -102,4 +122,6 @@ def register(app: typer.Typer) -> None:
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
         n_nodes = len(net.hosts) + len(net.routers)
+        events, rows = mpsim.estimate_config(scenario.to_core())
         console.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
+        console.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")

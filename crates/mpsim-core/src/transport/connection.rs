@@ -468,6 +468,9 @@ impl Connection {
         self.stats.completed_at = Some(now);
         if self.watched {
             core.watched_remaining -= 1;
+            if core.watched_remaining == 0 {
+                core.pause_at_event = 0; // the run loop ends after this event
+            }
         }
         self.stats.sum_cwnd_at_completion = self.sum_cwnd();
         for sf in self.subflows.iter_mut() {

@@ -79,6 +79,7 @@ pub fn scenario(seed: u64, stop_time_ns: u64, nodes: Vec<NodeConfig>, links: Vec
         mptcp_connections: vec![],
         trace: TraceConfig::default(),
         stop_when_complete: vec![],
+        limits: Default::default(),
     }
 }
 

@@ -1,0 +1,407 @@
+//! Bounds on a run: its cost estimated before it starts, and the checks made
+//! while it runs.
+//!
+//! A scenario that looks harmless can ask for years of work: a run of 10^9
+//! simulated seconds, 1-byte packets at 40 Gbit/s, a queue sampled every
+//! nanosecond. Before a run starts, [`estimate`] derives from the rates,
+//! packet sizes, routes and sample intervals how many events the run will
+//! process and how many trace rows it will record; [`check`] refuses a
+//! scenario whose estimate exceeds its limits (`limits.max_events`,
+//! `limits.max_trace_rows`) with the estimate in the message. While it runs,
+//! the engine counts the same two quantities and stops when either passes its
+//! limit, so an estimate that falls short never turns into a hang either.
+//!
+//! The run loop also pauses every [`CHECK_EVERY_EVENTS`] events to ask an
+//! [`Interrupt`] whether to go on: the caller's hook for Ctrl-C or a wall-time
+//! limit. The engine reads no clock itself; a stop is reported, and never
+//! changes what happened before it.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::config::ScenarioConfig;
+use crate::error::ConfigError;
+use crate::ids::{AddrId, LinkId};
+use crate::net::Network;
+use crate::sim::Simulator;
+use crate::time::{SimTime, NANOS_PER_SEC};
+
+/// Events a run may process unless `limits.max_events` says otherwise: about
+/// a minute of wall time at the 12–26 M events/s of docs/performance.md.
+pub const DEFAULT_MAX_EVENTS: u64 = 1_000_000_000;
+/// Trace rows (queue samples plus per-ACK TCP rows) a run may record unless
+/// `limits.max_trace_rows` says otherwise: a few hundred MB of results.
+pub const DEFAULT_MAX_TRACE_ROWS: u64 = 10_000_000;
+/// How often the run loop checks its limits and asks its [`Interrupt`],
+/// in events: a few milliseconds of wall time at the engine's speed, and
+/// nothing per event beyond one comparison.
+pub const CHECK_EVERY_EVENTS: u64 = 1 << 16;
+
+/// Wire bytes a TCP segment carries beyond its payload (IPv4 20, TCP 20,
+/// timestamps 12, rounded up for MPTCP's options), for the estimate only.
+const TCP_OVERHEAD_BYTES: f64 = 60.0;
+/// Events per packet crossing one link: the end of its transmission and its
+/// arrival at the far end.
+const EVENTS_PER_LINK_PACKET: f64 = 2.0;
+/// Timer events per TCP data segment (retransmission and delayed-ACK timers,
+/// cancelled lazily, so each re-arm may still pop once).
+const TIMER_EVENTS_PER_SEGMENT: f64 = 2.0;
+/// Queue-trace rows per packet crossing a link traced at every change: one
+/// when it joins the queue, one when it leaves.
+const TRACE_ROWS_PER_PACKET: f64 = 2.0;
+
+/// Why a run stopped before its end.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// The caller's [`Interrupt`] asked to stop (Ctrl-C).
+    Interrupted,
+    /// The caller's wall-time limit, in seconds, passed.
+    TimeLimit { limit_s: f64 },
+    /// `limits.max_events` was reached.
+    EventLimit { limit: u64 },
+    /// `limits.max_trace_rows` was reached.
+    TraceLimit { limit: u64 },
+}
+
+/// Where a run stopped and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stopped {
+    pub why: Stop,
+    /// Simulated time reached.
+    pub at: SimTime,
+    /// The run's stop time.
+    pub stop_time: SimTime,
+    pub events_processed: u64,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = format!(
+            "at {:.3} s of {:.3} s simulated, after {} events",
+            self.at.as_secs_f64(),
+            self.stop_time.as_secs_f64(),
+            self.events_processed
+        );
+        match &self.why {
+            Stop::Interrupted => write!(f, "interrupted {at}"),
+            Stop::TimeLimit { limit_s } => write!(f, "stopped by the time limit of {limit_s} s {at}"),
+            Stop::EventLimit { limit } => write!(
+                f,
+                "limits.max_events: the run reached its limit of {limit} events {at}; raise limits.max_events to let it go on"
+            ),
+            Stop::TraceLimit { limit } => write!(
+                f,
+                "limits.max_trace_rows: the run reached its limit of {limit} trace rows {at}; raise limits.max_trace_rows, trace fewer flows or queues, or sample queues less often"
+            ),
+        }
+    }
+}
+
+/// Asked every [`CHECK_EVERY_EVENTS`] events whether the run may go on.
+pub trait Interrupt {
+    /// `Some` stops the run with that reason.
+    fn poll(&mut self) -> Option<Stop>;
+}
+
+/// Never interrupts.
+pub struct Never;
+
+impl Interrupt for Never {
+    fn poll(&mut self) -> Option<Stop> {
+        None
+    }
+}
+
+impl<F: FnMut() -> Option<Stop>> Interrupt for F {
+    fn poll(&mut self) -> Option<Stop> {
+        self()
+    }
+}
+
+/// What a run is expected to cost, from its configuration alone.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CostEstimate {
+    /// Events carrying packets over links (two per packet per link).
+    pub link_events: f64,
+    /// Source wake-ups and TCP timers.
+    pub source_events: f64,
+    /// Queue-sampling events and scheduled changes.
+    pub other_events: f64,
+    /// Rows of queue and TCP traces.
+    pub trace_rows: f64,
+}
+
+impl CostEstimate {
+    pub fn events(&self) -> f64 {
+        self.link_events + self.source_events + self.other_events
+    }
+}
+
+/// One stream of packets along a route: data of a TCP subflow (with its ACKs
+/// on the reverse route) or a UDP flow.
+struct Stream {
+    /// Links crossed, with the fraction of the packets crossing each.
+    path: Vec<(LinkId, f64)>,
+    ack_path: Vec<(LinkId, f64)>,
+    /// Bytes it would send over the run with no competition.
+    bytes: f64,
+    /// Wire size of each packet, bytes.
+    pkt_bytes: f64,
+    /// Wake-ups of its source besides one per packet (on/off periods).
+    extra_wakes: f64,
+    tcp: bool,
+    traced: bool,
+}
+
+/// The links a packet from `src` to `dst` crosses, each with the fraction
+/// of the flow's packets that cross it: an ECMP set splits them evenly, as
+/// the hash does over many flows (and subflows).
+fn route(net: &Network, src: AddrId, dst: AddrId) -> Vec<(LinkId, f64)> {
+    let to_node = net.addrs[dst.idx()].node;
+    let from = &net.addrs[src.idx()];
+    let mut crossed = vec![0.0f64; net.links.len()];
+    let mut frontier: Vec<(LinkId, f64)> = match from.out_link {
+        Some(l) => vec![(l, 1.0)],
+        None => split(net.routes.next_hops(from.node, dst), 1.0),
+    };
+    // Each round moves every packet one hop on; a route is at most as long
+    // as there are links (longer means a loop, where packets die anyway).
+    for _ in 0..=net.links.len() {
+        let mut next = Vec::new();
+        for (l, w) in frontier {
+            crossed[l.idx()] += w;
+            let at = net.links[l.idx()].to;
+            if at != to_node {
+                next.extend(split(net.routes.next_hops(at, dst), w));
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = merge(next);
+    }
+    crossed
+        .into_iter()
+        .enumerate()
+        .filter(|(_, w)| *w > 0.0)
+        .map(|(i, w)| (LinkId(i as u32), w))
+        .collect()
+}
+
+fn split(hops: &[LinkId], weight: f64) -> Vec<(LinkId, f64)> {
+    hops.iter().map(|&l| (l, weight / hops.len() as f64)).collect()
+}
+
+/// Sums the weights of a frontier by link, so that it never holds more
+/// entries than there are links.
+fn merge(mut hops: Vec<(LinkId, f64)>) -> Vec<(LinkId, f64)> {
+    hops.sort_by_key(|(l, _)| *l);
+    let mut out: Vec<(LinkId, f64)> = Vec::with_capacity(hops.len());
+    for (l, w) in hops {
+        match out.last_mut() {
+            Some((last, sum)) if *last == l => *sum += w,
+            _ => out.push((l, w)),
+        }
+    }
+    out
+}
+
+fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
+    path.iter()
+        .map(|(l, _)| net.links[l.idx()].rate_bps as f64)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Estimates the events and trace rows of a built run.
+///
+/// Every flow offers what it could send alone: a UDP source its rate (times
+/// its on fraction) from its start to its stop; a TCP subflow the rate of
+/// the slowest link of its route, for at most its size. Each link grants
+/// the offers crossing it in proportion to its capacity over the run; a
+/// flow then gets its offer times the smallest grant along its route, and its
+/// packets cost two events on every link of the route (TCP: one ACK per
+/// segment on the reverse route, and timers). Queue sampling costs one event
+/// per interval. Trace rows are one per sample per traced queue, two per
+/// packet through a queue traced at every change, and one per ACK of a
+/// traced flow.
+pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
+    let net = &sim.core.net;
+    let end_s = cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64;
+    let by_name: HashMap<&str, AddrId> = net
+        .addrs
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.name.as_str(), AddrId(i as u32)))
+        .collect();
+    let addr = |name: &str| by_name.get(name).copied();
+    let mut streams = Vec::new();
+
+    for s in &sim.udp_sources {
+        let active_s = (s.stop.min(SimTime(cfg.stop_time_ns)).as_secs_f64() - s.start.as_secs_f64()).max(0.0);
+        let (on_fraction, extra_wakes) = match s.on_off {
+            None => (1.0, 0.0),
+            Some((on, off, _)) => {
+                let cycle_s = (on.as_secs_f64() + off.as_secs_f64()).max(1e-9);
+                (on.as_secs_f64() / cycle_s, 2.0 * active_s / cycle_s)
+            }
+        };
+        streams.push(Stream {
+            path: route(net, s.src, s.dst),
+            ack_path: Vec::new(),
+            bytes: s.rate_bps as f64 / 8.0 * on_fraction * active_s,
+            pkt_bytes: s.packet_size_bytes.max(1) as f64,
+            extra_wakes,
+            tcp: false,
+            traced: false,
+        });
+    }
+
+    let tcp_stream = |src: AddrId, dst: AddrId, size: Option<f64>, start_ns: u64, mss: u32, traced: bool| {
+        let path = route(net, src, dst);
+        let ack_path = route(net, dst, src);
+        let active_s = (end_s - start_ns as f64 / NANOS_PER_SEC as f64).max(0.0);
+        let mss = mss.max(1) as f64;
+        let alone = bottleneck_bps(net, &path) / 8.0 * active_s * mss / (mss + TCP_OVERHEAD_BYTES);
+        Stream {
+            path,
+            ack_path,
+            bytes: size.map_or(alone, |s| s.min(alone)) * (mss + TCP_OVERHEAD_BYTES) / mss,
+            pkt_bytes: mss + TCP_OVERHEAD_BYTES,
+            extra_wakes: 0.0,
+            tcp: true,
+            traced,
+        }
+    };
+    for f in &cfg.tcp_flows {
+        let (Some(src), Some(dst)) = (addr(&f.src), addr(&f.dst)) else {
+            continue;
+        };
+        let count = f.sequence.as_ref().map_or(1, |s| s.count.max(1)) as f64;
+        let size = f.size_bytes.map(|b| b as f64 * count);
+        let mss = f.tcp.mss.unwrap_or(1400);
+        streams.push(tcp_stream(src, dst, size, f.start_ns, mss, f.trace));
+    }
+    for m in &cfg.mptcp_connections {
+        let srcs: Vec<AddrId> = m.src_addrs.iter().filter_map(|a| addr(a)).collect();
+        let dsts: Vec<AddrId> = m.dst_addrs.iter().filter_map(|a| addr(a)).collect();
+        let (Some(&s0), Some(&d0)) = (srcs.first(), dsts.first()) else {
+            continue;
+        };
+        let pairs: Vec<(AddrId, AddrId)> = match m.path_manager {
+            crate::config::PathManager::Fullmesh => {
+                srcs.iter().flat_map(|&s| dsts.iter().map(move |&d| (s, d))).collect()
+            }
+            crate::config::PathManager::Ndiffports { subflows } => vec![(s0, d0); subflows.max(1) as usize],
+        };
+        // A finite connection's bytes are shared by its subflows.
+        let size = m.size_bytes.map(|b| b as f64 / pairs.len() as f64);
+        let mss = m.tcp.mss.unwrap_or(1400);
+        for (s, d) in pairs {
+            streams.push(tcp_stream(s, d, size, m.start_ns, mss, m.trace));
+        }
+    }
+
+    // Each link grants the offers crossing it in proportion to its capacity.
+    let mut offered = vec![0.0f64; net.links.len()];
+    for s in &streams {
+        for (l, w) in &s.path {
+            offered[l.idx()] += s.bytes * w;
+        }
+    }
+    let grant: Vec<f64> = net
+        .links
+        .iter()
+        .zip(&offered)
+        .map(|(link, &bytes)| {
+            let capacity = link.rate_bps as f64 / 8.0 * end_s;
+            if bytes > capacity {
+                capacity / bytes
+            } else {
+                1.0
+            }
+        })
+        .collect();
+
+    // Packets each link carries over the run.
+    let mut carried = vec![0.0f64; net.links.len()];
+    let mut est = CostEstimate::default();
+    for s in &streams {
+        let share = s.path.iter().map(|(l, _)| grant[l.idx()]).fold(1.0, f64::min);
+        let pkts = s.bytes * share / s.pkt_bytes;
+        // A UDP flow has no ACK route.
+        for (l, w) in s.path.iter().chain(&s.ack_path) {
+            carried[l.idx()] += pkts * w;
+        }
+        if s.tcp {
+            est.source_events += pkts * TIMER_EVENTS_PER_SEGMENT;
+            if s.traced {
+                est.trace_rows += pkts;
+            }
+        } else {
+            est.source_events += pkts + s.extra_wakes;
+        }
+    }
+    est.link_events = carried.iter().map(|pkts| pkts * EVENTS_PER_LINK_PACKET).sum();
+
+    if let Some(sampled) = &sim.sampled {
+        let samples = (end_s / sampled.interval.as_secs_f64()).floor() + 1.0;
+        est.other_events += samples;
+        est.trace_rows += samples * sampled.traces.len() as f64;
+    }
+    for (link, pkts) in net.links.iter().zip(&carried) {
+        if link.trace_on_change.is_some() {
+            est.trace_rows += pkts * TRACE_ROWS_PER_PACKET;
+        }
+    }
+    est.other_events += (sim.link_changes.len() + sim.connections.len()) as f64;
+    est
+}
+
+/// A count for messages: whole below 100 000, else in scientific notation.
+fn count(x: f64) -> String {
+    if x < 1e5 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
+/// The estimate in a few words, for messages.
+fn describe(est: &CostEstimate) -> String {
+    format!(
+        "{} on links, {} at sources and timers, {} sampling and scheduled changes",
+        count(est.link_events),
+        count(est.source_events),
+        count(est.other_events)
+    )
+}
+
+/// Refuses a run whose estimate exceeds its limits, naming the limit and
+/// the estimate.
+pub fn check(cfg: &ScenarioConfig, est: &CostEstimate) -> Result<(), ConfigError> {
+    let max_events = cfg.limits.max_events();
+    if est.events() > max_events as f64 {
+        return Err(ConfigError::new(
+            "limits.max_events",
+            format!(
+                "the run is estimated at {} events ({}) for {:.3} s simulated, above the limit of {max_events}; \
+                 shorten the duration, lower the rates or raise limits.max_events",
+                count(est.events()),
+                describe(est),
+                cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64,
+            ),
+        ));
+    }
+    let max_rows = cfg.limits.max_trace_rows();
+    if est.trace_rows > max_rows as f64 {
+        return Err(ConfigError::new(
+            "limits.max_trace_rows",
+            format!(
+                "the traces are estimated at {} rows, above the limit of {max_rows}; trace fewer flows or queues, \
+                 sample queues less often or raise limits.max_trace_rows",
+                count(est.trace_rows)
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,254 @@
+"""Inputs that once ended in a traceback, a hang or silence, each with the message it must give now."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mpsim
+from mpsim import ConfigError, Scenario, ScenarioError
+from mpsim.cli import main
+
+BASE: dict[str, Any] = {"duration": "2s", "topology": {"preset": "dumbbell", "pairs": 1}}
+FLOW: dict[str, Any] = {"name": "a", "type": "tcp", "src": "S1", "dst": "D1", "size": "50pkt"}
+CC_ALLOWED = "reno, cubic, uncoupled, ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic"
+TOP_LEVEL = (
+    "seed, duration, topology, hosts, routers, links, addresses, routes, link_changes, flows, trace, "
+    "stop_when_complete, limits"
+)
+
+
+def message(data: dict[str, Any]) -> str:
+    with pytest.raises(ScenarioError) as info:
+        Scenario.from_dict(data)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (
+            {**BASE, "flows": [{**FLOW, "cc": {"type": ["lia"]}}]},
+            f"flows[0].cc: unknown algorithm ['lia'] (allowed: {CC_ALLOWED})",
+        ),
+        (
+            {**BASE, "flows": [{**FLOW, "cc": {"type": {"x": 1}}}]},
+            f"flows[0].cc: unknown algorithm {{'x': 1}} (allowed: {CC_ALLOWED})",
+        ),
+        # A key with a newline: one problem, one line.
+        ({**BASE, "a\nb": 1}, f"'a\\nb': unknown field 'a\\nb' (allowed: {TOP_LEVEL})"),
+        # The braces of the message are printed once.
+        (
+            {**BASE, "flows": [{**FLOW, "start": {"uniform": ["1s"]}}]},
+            "flows[0].start: a random start is written {uniform = [earliest, latest]}, got {'uniform': ['1s']}",
+        ),
+        # The user's field, not the core's `nodes`.
+        (
+            {"duration": "1s"},
+            "hosts: the network has no nodes: give a [topology] preset, or hosts, routers and links",
+        ),
+        # Numbers beyond the core's 64 bits, named in the user's terms (not `stop_time_ns`).
+        (
+            {**BASE, "duration": 1e30},
+            "duration: 1e+30 is too large (allowed: up to 2^64 - 1 ns, bit/s, bytes or packets)",
+        ),
+        (
+            {**BASE, "flows": [{**FLOW, "size": "1e30B"}]},
+            "flows[0].size: '1e30B' is too large (allowed: up to 2^64 - 1 ns, bit/s, bytes or packets)",
+        ),
+        ({**BASE, "duration": float("nan")}, "duration: nan is not a finite number"),
+        # Python dicts that no TOML file gives.
+        ({**BASE, 1: "a"}, "top-level keys must be strings, got 1 (int)"),
+        (
+            {**BASE, "x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]},
+            "x[0][0]: nested more than 32 levels deep (allowed: at most 32)",
+        ),
+    ],
+)
+def test_bad_values_are_named_in_one_line(data: dict[str, Any], expected: str) -> None:
+    assert message(data) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("x = " + "[" * 1000 + "]" * 1000, "1 000 nested arrays"),
+        ("x = " + "{a = " * 400 + "1" + "}" * 400, "400 nested tables"),
+    ],
+)
+def test_deeply_nested_toml_is_a_message_not_a_recursion_error(tmp_path: Path, text: str, what: str) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text(f'duration = "1s"\n{text}\n')
+    with pytest.raises(ScenarioError) as info:
+        mpsim.load(path)
+    assert str(info.value) == (f"{path}: nested too deeply to read (allowed: at most 32 levels of tables and lists)"), (
+        what
+    )
+
+
+@pytest.mark.parametrize(
+    ("argument", "shown"),
+    [(5, "int 5"), (None, "NoneType None"), (["duration"], "list ['duration']"), (3.5, "float 3.5")],
+)
+def test_run_with_an_argument_of_the_wrong_type_raises_type_error(argument: Any, shown: str) -> None:
+    with pytest.raises(TypeError) as info:
+        mpsim.run(argument)
+    assert str(info.value) == (
+        f"mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, got {shown}"
+    )
+
+
+def test_run_with_bad_keys_or_seed_raises_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"^top-level keys must be strings, got 1 \(int\)$"):
+        mpsim.run({1: "a"})
+    with pytest.raises(ConfigError, match=r"^seed: must be a whole number in \[0, 2\^64\), got -1$"):
+        mpsim.run({**BASE, "flows": [FLOW]}, seed=-1)
+    with pytest.raises(TypeError, match=r"^a core configuration is a dict, got str 'x'$"):
+        mpsim.run_config("x")  # type: ignore[arg-type]
+
+
+def test_a_scenario_with_a_sample_interval_and_no_traced_queue_runs_as_without_it() -> None:
+    plain = mpsim.run({**BASE, "flows": [FLOW]})
+    sampled = mpsim.run({**BASE, "flows": [FLOW], "trace": {"queue_interval": "1us"}})
+    assert sampled.events_processed == plain.events_processed
+
+
+def test_model_dump_keeps_start_times() -> None:
+    s = Scenario.from_dict(
+        {**BASE, "flows": [{**FLOW, "start": "1.5s"}, {**FLOW, "name": "b", "start": {"uniform": ["1ms", "2ms"]}}]}
+    )
+    dump = s.model_dump()
+    assert [f["start"] for f in dump["flows"]] == ["1.5s", {"uniform": ["1ms", "2ms"]}]
+    assert Scenario(**dump).to_core() == s.to_core()
+
+
+# ---------------------------------------------------------------------------------------------- the CLI
+
+
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["mpsim", *args])
+    previous = signal.getsignal(signal.SIGINT)  # main() installs its own handler
+    try:
+        with pytest.raises(SystemExit) as info:
+            main()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    out, err = capsys.readouterr()
+    return int(info.value.code or 0), out, err
+
+
+@pytest.fixture
+def sweep(tmp_path: Path) -> Path:
+    (tmp_path / "base.toml").write_text(
+        'duration = "2s"\n[topology]\npreset = "dumbbell"\npairs = 1\n'
+        '[[flows]]\nname = "a"\ntype = "tcp"\nsrc = "S1"\ndst = "D1"\nsize = "50pkt"\n'
+    )
+    path = tmp_path / "sweep.toml"
+    path.write_text('base = "base.toml"\nseeds = [1]\n[axes]\n"flows.a.size" = ["50pkt", "100pkt"]\n')
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--jobs", "0"], "error: --jobs: must be at least 1 process, got 0\n"),
+        (["--jobs", "-3"], "error: --jobs: must be at least 1 process, got -3\n"),
+        (
+            ["--executor", "dask"],
+            "error: --scheduler: the dask executor needs the scheduler's address (tcp://host:8786)\n",
+        ),
+        (["--time-limit", "soon"], None),
+    ],
+)
+def test_sweep_options_out_of_range_end_with_status_2(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    sweep: Path,
+    args: list[str],
+    expected: str | None,
+) -> None:
+    status, _, err = cli(capsys, monkeypatch, "sweep", str(sweep), "--out", str(sweep.parent / "o"), *args)
+    assert status == 2
+    if expected is not None:
+        assert err == expected
+    else:
+        assert err.startswith("error: --time-limit: cannot read 'soon' as a time")
+    assert not (sweep.parent / "o").exists()
+
+
+def test_sweep_into_a_file_ends_with_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    target = sweep.parent / "a-file"
+    target.write_text("not a directory")
+    status, _, err = cli(capsys, monkeypatch, "sweep", str(sweep), "--out", str(target), "--no-progress")
+    assert status == 2
+    assert err == f"error: out: {str(target)!r} exists and is not a directory; give a directory for the store\n"
+
+
+def test_an_unreachable_dask_scheduler_is_a_message(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    import mpsim.sweep
+
+    monkeypatch.setattr(mpsim.sweep, "DASK_CONNECT_TIMEOUT_S", 1)
+    args = ["--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--no-progress"]
+    status, _, err = cli(capsys, monkeypatch, "sweep", str(sweep), "--out", str(sweep.parent / "o"), *args)
+    assert status == 2
+    assert err.startswith("error: scheduler: cannot reach a Dask scheduler at 'tcp://127.0.0.1:1' within 1 s (")
+
+
+def test_plot_names_what_it_cannot_find(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    missing = sweep.parent / "nosuch"
+    status, _, err = cli(capsys, monkeypatch, "plot", str(missing))
+    assert (status, err) == (
+        2,
+        f"error: directory: {str(missing)!r} is not a sweep's store (No such file or directory); "
+        "give the --out of a sweep\n",
+    )
+    out = sweep.parent / "o"
+    assert cli(capsys, monkeypatch, "sweep", str(sweep), "--out", str(out), "--jobs", "1", "--no-progress")[0] == 0
+    for args, expected in (
+        (["--x", "nosuch"], "error: x: unknown axis 'nosuch' (allowed: flows.a.size)\n"),
+        (["--flow", "nosuch"], "error: flow: unknown flow 'nosuch' (known: a)\n"),
+        (["--flow", "b"], "error: flow: unknown flow 'b' (known: a)\n"),
+        (
+            ["--metric", "fct"],
+            "error: metric: unknown metric 'fct'; did you mean 'fct_s'? "
+            "(known: retransmissions, rto_count, fct_s, sum_cwnd_pkts, goodput_mbps)\n",
+        ),
+    ):
+        assert cli(capsys, monkeypatch, "plot", str(out), *args) == (2, "", expected)
+    assert not (out / "plots").exists()
+
+
+def test_a_negative_seed_in_a_sweep_file_is_refused_before_any_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    sweep.write_text('base = "base.toml"\nseeds = [1, -1]\n')
+    out = sweep.parent / "o"
+    assert cli(capsys, monkeypatch, "sweep", str(sweep), "--out", str(out)) == (
+        2,
+        "",
+        "error: seeds[1]: must be >= 0, got -1\n",
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("key", ["\x1e", "\u2028", "a\rb", "\x85"])
+def test_keys_that_break_lines_stay_on_one_line(key: str) -> None:
+    text = message({**BASE, "trace": {key: 1}})
+    assert len(text.splitlines()) == 1
+    assert text.startswith(f"trace.{key!r}: unknown field {key!r} (allowed: ")
+    cfg = Scenario.from_dict({**BASE, "flows": [FLOW]}).to_core()
+    cfg["trace"][key] = 1
+    with pytest.raises(ConfigError) as info:
+        mpsim.run_config(cfg)
+    assert len(str(info.value).splitlines()) == 1
+    assert str(info.value).startswith("trace.")
