@@ -82,10 +82,10 @@ def runs_done(spec: Any, out: Path, extract: Any) -> int:
     ran = 0
     original = sweep.execute
 
-    def counting(config: Any, extractor: Any) -> Any:
+    def counting(config: Any, extractor: Any, *rest: Any) -> Any:
         nonlocal ran
         ran += 1
-        return original(config, extractor)
+        return original(config, extractor, *rest)
 
     sweep.execute = counting  # type: ignore[assignment]
     try:
