@@ -220,6 +220,9 @@ struct Rack {
     advanced: bool,
     /// RACK.fack: the highest sequence number delivered.
     fack: u64,
+    /// RACK.fack before the ACK being processed: a segment this ACK
+    /// delivers below it arrived out of order (Linux `prior_fack`).
+    prior_fack: u64,
     /// RACK.reordering_seen: a segment was delivered below `fack` without
     /// having been retransmitted.
     reordering_seen: bool,
@@ -482,6 +485,11 @@ impl TcpSender {
         cc.bytes_in_flight = self.pipe();
     }
 
+    /// RFC 6675 HighRxt of the recovery under way.
+    fn high_rxt(&self) -> u64 {
+        self.recovery.map_or(self.snd_una, |r| r.high_rxt)
+    }
+
     /// RFC 6675 §4 NextSeg rules 3 and 4, for when rule 1 (lost segments)
     /// and rule 2 (new data) have nothing to send and the window has room:
     /// rule 3 resends the lowest unSACKed segment above HighRxt and below
@@ -502,9 +510,8 @@ impl TcpSender {
             None
         };
         if let Some(top) = top {
-            let high_sacked = self.segs[top].start;
             loop {
-                let high_rxt = self.recovery.map_or(rec.high_rxt, |r| r.high_rxt);
+                let high_rxt = self.high_rxt();
                 let from = self.segs.partition_point(|s| s.start < high_rxt);
                 let Some(i) = (from..top).find(|&i| self.segs[i].flags & (SACKED | LOST | RETRANS) == 0) else {
                     break;
@@ -513,7 +520,6 @@ impl TcpSender {
                     cc.bytes_in_flight = self.pipe();
                     return;
                 }
-                debug_assert!(self.segs[i].end() <= high_sacked);
                 self.retransmit(i, now, out);
             }
         }
@@ -527,7 +533,7 @@ impl TcpSender {
         if self.segs[i].flags & RETRANS != 0 || !self.cwnd_room(params, cc, self.segs[i].payload()) {
             return;
         }
-        let high_rxt = self.recovery.map_or(rec.high_rxt, |r| r.high_rxt);
+        let high_rxt = self.high_rxt();
         self.retransmit(i, now, out);
         if let Some(r) = self.recovery.as_mut() {
             // HighRxt is not moved by the rescue (RFC 6675 §4 rule 4).
@@ -825,8 +831,10 @@ impl TcpSender {
             self.ts_recent = hdr.ts_val;
         }
 
-        let rack = sack && params.rack;
+        // RACK and the loss probe read real SACK blocks (RFC 8985 §2).
+        let rack = sack && params.sack && params.rack;
         self.rack.advanced = false;
+        self.rack.prior_fack = self.rack.fack;
         if sack && params.sack {
             self.apply_sacks(hdr.sacks(), ack, now, rack);
         }
@@ -836,10 +844,10 @@ impl TcpSender {
             self.advance_una(ack, now, rack);
             ccs[r].bytes_acked += newly_acked;
         }
-        if sack && params.tlp {
+        if sack && params.sack && params.tlp {
             self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
         }
-        let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
+        let mut newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
 
         // Duplicate ACK: acknowledges nothing new while data is outstanding
         // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK information).
@@ -867,8 +875,8 @@ impl TcpSender {
             if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
                 self.mark_sacked(i, now, rack);
             }
+            newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
         }
-        let newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
         // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
         let mut reorder_at = None;
         if rack {
@@ -1157,7 +1165,7 @@ impl TcpSender {
         }
         // Step 3: delivered below the highest delivered sequence without a
         // retransmission: the network reorders.
-        if s.flags & EVER_RETRANS == 0 && s.end() < self.rack.fack {
+        if s.flags & EVER_RETRANS == 0 && s.end() < self.rack.prior_fack {
             self.rack.reordering_seen = true;
         }
         self.rack.fack = self.rack.fack.max(s.end());
@@ -1254,7 +1262,7 @@ impl TcpSender {
     /// (its ACK may be delayed) or 2 ms otherwise (Linux
     /// `TCP_TIMEOUT_MIN_US`); never after the RTO.
     fn schedule_probe(&mut self, now: SimTime, params: &TcpParams) {
-        if !(params.tlp && uses_sack(params))
+        if !(params.tlp && params.sack && uses_sack(params))
             || self.state != SenderState::Established
             || self.snd_una >= self.snd_nxt
             || self.recovery.is_some()
@@ -1310,7 +1318,7 @@ impl TcpSender {
         if params.recovery != Recovery::Reno && self.snd_una <= self.rto_recover && self.rto_recover > 0 {
             return false;
         }
-        if uses_sack(params) && params.rack {
+        if uses_sack(params) && params.sack && params.rack {
             // Linux `tcp_time_to_recover`: RACK has deemed a segment lost.
             return self.lost_bytes > 0;
         }
@@ -1356,7 +1364,7 @@ impl TcpSender {
         });
         // The first unacknowledged segment is retransmitted first (RFC 5681
         // §3.2 step 2); RACK has already said which segments are lost.
-        if !(uses_sack(params) && params.rack) {
+        if !(uses_sack(params) && params.sack && params.rack) {
             self.mark_lost(0);
         }
         sf.cwnd = match params.recovery {

@@ -216,16 +216,23 @@ fn slow_but_steady_newreno_restarts_the_timer_on_every_partial_ack() {
     assert_eq!(s.rto_deadline_ms(), 1403);
 }
 
+/// SACK recovery's start: a window of ten whose first segment is lost;
+/// the SACKs of 1–3 (at 201–203 ms) make it lost and resend it (RFC 6675
+/// §5: IsLost with three segments SACKed above it, then step 4.3).
+fn window_of_ten_loses_its_first(s: &mut Script) {
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+    assert_eq!(s.ack(201, 0, &[(1, 2)]), "");
+    assert_eq!(s.ack(202, 0, &[(1, 3)]), "");
+    assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+}
+
 #[test]
 fn a_lost_and_retransmitted_segment_counts_once_in_pipe() {
     // RFC 6675 §4 SetPipe: a segment deemed lost counts 0, its
     // retransmission 1. Ten segments, 0 lost, 1–3 SACKed: 0 is lost
     // (3 segments SACKed above it) and resent at once (§5 step 4.3).
     let mut s = Script::new(Recovery::Sack, 10, 10, |_| {});
-    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
-    assert_eq!(s.ack(201, 0, &[(1, 2)]), "");
-    assert_eq!(s.ack(202, 0, &[(1, 3)]), "");
-    assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+    window_of_ten_loses_its_first(&mut s);
     // pipe = 6 outstanding (4–9) + 1 retransmission = 7 segments, and the
     // FIN's sequence number.
     assert_eq!(s.s.pipe(), 7 * MSS + 1);
@@ -241,10 +248,7 @@ fn sack_recovery_rescues_a_lost_tail_that_no_sack_reveals() {
     // resent) and there is no new data (rule 2), so rule 4 resends 9, the
     // highest unSACKed segment, once.
     let mut s = Script::new(Recovery::Sack, 10, 10, |_| {});
-    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
-    assert_eq!(s.ack(201, 0, &[(1, 2)]), "");
-    assert_eq!(s.ack(202, 0, &[(1, 3)]), "");
-    assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+    window_of_ten_loses_its_first(&mut s);
     assert_eq!(s.ack(204, 0, &[(1, 5)]), "");
     assert_eq!(s.ack(205, 0, &[(1, 6)]), "");
     assert_eq!(s.ack(206, 0, &[(1, 7)]), "F9");
@@ -280,10 +284,7 @@ fn sack_rule_3_resends_a_hole_below_the_highest_sack_not_yet_deemed_lost() {
     // two segments SACKed above it, so it is not deemed lost (rule 1), and
     // there is no new data (rule 2): rule 3 resends it.
     let mut s = Script::new(Recovery::Sack, 10, 10, |_| {});
-    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
-    assert_eq!(s.ack(201, 0, &[(1, 2)]), "");
-    assert_eq!(s.ack(202, 0, &[(1, 3)]), "");
-    assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+    window_of_ten_loses_its_first(&mut s);
     assert_eq!(s.ack(204, 0, &[(1, 5)]), "");
     assert_eq!(s.ack(206, 0, &[(6, 7), (1, 5)]), "");
     assert_eq!(s.ack(207, 0, &[(6, 8), (1, 5)]), "F5");
@@ -448,4 +449,17 @@ fn ns3_recovery_accounting() {
     assert_eq!(s.ccs[0].cwnd, 10_500);
     // The timer restarted on this first partial ACK only.
     assert_eq!(s.rto_deadline_ms(), 303 + 1000);
+}
+
+#[test]
+fn rack_sees_reordering_only_below_what_earlier_acks_delivered() {
+    // RFC 8985 §6.2 step 3 compares with RACK.fack as it stood before the
+    // ACK: one ACK that SACKs segments 6 and 4 (most recent block first)
+    // is no reordering; a later ACK that SACKs 3, below 6, is.
+    let mut s = rack(10, 20);
+    s.send(100);
+    s.ack(206, 0, &[(6, 7), (4, 5)]);
+    assert!(!s.s.rack.reordering_seen);
+    s.ack(207, 0, &[(3, 4), (6, 7)]);
+    assert!(s.s.rack.reordering_seen);
 }
