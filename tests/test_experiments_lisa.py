@@ -35,11 +35,12 @@ def arrivals_ns(hops: list[tuple[int, int]], sizes: list[int]) -> list[int]:
 def one_packet_fct_ns(hops: list[tuple[int, int]], back: list[tuple[int, int]]) -> int:
     """Handshake plus one full segment and its ACK over ``hops`` and back over ``back``.
 
-    A single TCP flow without timestamps: SYN, SYN-ACK and the handshake's ACK are 40 B on the wire,
-    the segment MSS + 40 = 1500 B and leaves right behind the handshake's ACK; its ACK is 40 B.
+    A single TCP flow without timestamps: SYN and SYN-ACK are 52 B on the wire (40 + MSS, SACK-permitted and
+    window-scale options, 4 bytes each as Linux aligns them), the handshake's ACK 40 B, the segment MSS + 40 =
+    1500 B and leaves right behind the handshake's ACK; its ACK is 40 B.
     """
-    (syn,) = arrivals_ns(hops, [40])
-    (syn_ack,) = arrivals_ns(back, [40])
+    (syn,) = arrivals_ns(hops, [52])
+    (syn_ack,) = arrivals_ns(back, [52])
     _, data = arrivals_ns(hops, [40, lisa.MSS + 40])
     (ack,) = arrivals_ns(back, [40])
     return syn + syn_ack + data + ack
@@ -66,7 +67,7 @@ def test_shared_topology_has_40_ms_base_rtt_on_both_server_interfaces() -> None:
     expected = one_packet_fct_ns(there, back)
     # Two 40 ms round trips, the serialisation of each packet on each link, and the data's wait at Rc
     # behind the handshake's ACK (64 µs on 5 Mbit/s less the 12.32 µs it arrived earlier).
-    assert expected == 80 * MS + 2_604_960 + 52_320
+    assert expected == 80 * MS + 2_643_552 + 52_320
     assert single_packet_run(cfg, "Server.eth0") == expected
     assert single_packet_run(cfg, "Server.eth1") == expected
 
@@ -158,8 +159,9 @@ def test_join_comes_three_rtts_after_the_first_syn_within_the_jitter() -> None:
         start, join = lisa.timing("lisa-shared-filesize", run)
         assert 0 <= start <= 10 * MS and syn0 == start
         # The core waits join_delay after the first subflow is established: one 40 ms RTT plus the
-        # serialisation of SYN (52 B with MP_CAPABLE) and SYN-ACK on the 5 Mbit/s and 1 Gbit/s links.
-        handshake = 40 * MS + 2 * (ser_ns(52, FIVE) + ser_ns(52, GIG))
+        # serialisation of SYN (64 B: MSS, SACK-permitted and window scale, and MP_CAPABLE) and SYN-ACK on the
+        # 5 Mbit/s and 1 Gbit/s links.
+        handshake = 40 * MS + 2 * (ser_ns(64, FIVE) + ser_ns(64, GIG))
         assert syn1 - syn0 == handshake + join
         gaps.append((syn1 - syn0 - handshake + 40 * MS) / (3 * 40 * MS))
     assert all(0.75 <= g <= 1.25 for g in gaps) and len(set(gaps)) == len(gaps)

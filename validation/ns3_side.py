@@ -155,6 +155,11 @@ struct FlowProbe
         Note("state", old, now);
     }
 
+    void OnInFlight(uint32_t, uint32_t now)
+    {
+        Note("pipe", now, 0);
+    }
+
     void OnRto(Time old, Time now)
     {
         // ReTxTimeout doubles m_rto (capped at 60 s) on every expiry; an RTT sample sets it otherwise.
@@ -167,6 +172,40 @@ struct FlowProbe
     }
 };
 
+// What a node drops because its device's queue is full: with the queue discs removed, the traffic
+// control layer drops a packet for a stopped (full) device queue before the device sees it.
+// Lines "t_ns,drop,IP bytes,TCP sequence (-1 for UDP),node" for diagnosis.
+struct DropLog
+{
+    std::vector<std::string> trace;
+    uint32_t node = 0;
+
+    void OnDrop(Ptr<const Packet> p)
+    {
+        Ptr<Packet> copy = p->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        long long seq = -1;
+        if (ip.GetProtocol() == 6)
+        {
+            TcpHeader tcp;
+            copy->PeekHeader(tcp);
+            seq = tcp.GetSequenceNumber().GetValue();
+        }
+        char line[128];
+        std::snprintf(line, sizeof line, "%lld,drop,%u,%lld,%u",
+                      (long long)Simulator::Now().GetNanoSeconds(), p->GetSize(), seq, node);
+        trace.emplace_back(line);
+    }
+};
+
+bool AttachDropLog(Ptr<Node> node, DropLog* log)
+{
+    log->node = node->GetId();
+    return node->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "TcDrop", MakeCallback(&DropLog::OnDrop, log));
+}
+
 void Attach(Ptr<Application> app, FlowProbe* probe)
 {
     Ptr<Socket> socket = DynamicCast<BulkSendApplication>(app)->GetSocket();
@@ -176,6 +215,10 @@ void Attach(Ptr<Application> app, FlowProbe* probe)
     socket->TraceConnectWithoutContext("SlowStartThreshold", MakeCallback(&FlowProbe::OnSsthresh, probe));
     socket->TraceConnectWithoutContext("CongState", MakeCallback(&FlowProbe::OnState, probe));
     socket->TraceConnectWithoutContext("RTO", MakeCallback(&FlowProbe::OnRto, probe));
+    if (probe->recordTrace)
+    {
+        socket->TraceConnectWithoutContext("BytesInFlight", MakeCallback(&FlowProbe::OnInFlight, probe));
+    }
 }
 
 // The application creates its socket (and sends the SYN) at its start time; attach one nanosecond later.
@@ -268,6 +311,14 @@ def run_scenario(ns: Any, sc: Scenario, trace_dir: Path | None = None) -> dict[s
             if b == receivers.Get(i):
                 receiver_addr[i] = ifaces.GetAddress(1)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    drop_logs = []
+    if trace_dir is not None:
+        for c in (senders, routers, receivers):
+            for i in range(c.GetN()):
+                log = ns.cppyy.gbl.mpsim_validation.DropLog()
+                if not ns.cppyy.gbl.mpsim_validation.AttachDropLog(c.Get(i), log):
+                    raise RuntimeError("no TcDrop trace source on the traffic control layer")
+                drop_logs.append(log)
 
     port = 5000
     for i in range(3):
@@ -275,6 +326,7 @@ def run_scenario(ns: Any, sc: Scenario, trace_dir: Path | None = None) -> dict[s
     short = _bulk(ns, senders.Get(0), receiver_addr[0], port, sc.file_bytes, sc.mss_bytes, sc.short_start_ns)
     background = ns.cppyy.gbl.mpsim_validation.FlowProbe()
     background.sampleAtNs = sc.short_start_ns
+    background.recordTrace = trace_dir is not None
     if sc.background_tcp:
         long = _bulk(ns, senders.Get(1), receiver_addr[1], port, 0, sc.mss_bytes, sc.background_start_ns)
         ns.cppyy.gbl.mpsim_validation.AttachAt(long, background, sc.background_start_ns)
@@ -318,6 +370,11 @@ def run_scenario(ns: Any, sc: Scenario, trace_dir: Path | None = None) -> dict[s
         trace_dir.mkdir(parents=True, exist_ok=True)
         lines = "\n".join(str(line) for line in probe.trace)
         (trace_dir / f"{sc.name}.csv").write_text("t_ns,kind,a,b\n" + lines + "\n")
+        lines = "\n".join(str(line) for log in drop_logs for line in log.trace)
+        (trace_dir / f"{sc.name}.drops.csv").write_text("t_ns,kind,bytes,seq,node\n" + lines + "\n")
+        if sc.background_tcp:
+            lines = "\n".join(str(line) for line in background.trace)
+            (trace_dir / f"{sc.name}.long2.csv").write_text("t_ns,kind,a,b\n" + lines + "\n")
     return row
 
 

@@ -199,6 +199,9 @@ class TcpOptions(Model):
     """Payload bytes per segment (1400 in every profile)."""
     framing_bytes: int | None = Field(None, ge=0, le=1_000)
     """Link-layer bytes per packet on the wire (profiles: ``ns3`` 2, PPP; else 0; Ethernet is 14)."""
+    option_layout: Literal["aligned", "packed"] | None = None
+    """TCP options NOP-aligned one by one as Linux writes them (rfc, linux) or packed and padded once as
+    ns-3 does (ns3): decides the size of SYNs and of ACKs with SACK blocks."""
     initial_cwnd: int | None = Field(None, ge=1, le=10_000)
     """Initial window, segments (profiles: 10)."""
     initial_ssthresh: Size | None = None
@@ -237,6 +240,19 @@ class TcpOptions(Model):
     initial_rto: PositiveDuration | None = None
     rwnd: Size | None = None
     """Receive buffer of a TCP flow (the advertised window)."""
+    ooo_shrinks_window: Flag | None = None
+    """The window advertised is the receive buffer less the out-of-order data held (rfc, linux: on; ns3: off,
+    the whole buffer)."""
+    send_buffer: Size | None = None
+    """Sending socket buffer: data sent and not acknowledged never exceeds it, in whole segments (ns3: 128 KiB;
+    rfc, linux: none; ``"0B"`` for none)."""
+    sacked_retransmissions_in_pipe: Flag | None = None
+    """A retransmission that is then SACKed stays in pipe until cumulatively acknowledged (ns3: on)."""
+    grow_on_recovery_exit: Flag | None = None
+    """The ACK that ends fast recovery also grows the window (ns3: on)."""
+    rto_exit_growth_above_recover: Flag | None = None
+    """The ACK that ends timeout recovery grows the window only by what it acknowledges above the recovery point
+    (ns3: on)."""
     ack_counting: Literal["bytes", "per_ack"] | None = None
     hystart: bool | dict[str, Any] | None = None
     """HyStart++ (RFC 9406) in the initial slow start: ``true`` with the RFC's constants, or a table
@@ -255,6 +271,7 @@ class TcpOptions(Model):
         plain: tuple[str, ...] = (
             "mss",
             "framing_bytes",
+            "option_layout",
             "recovery",
             "sack",
             "timestamps",
@@ -272,7 +289,14 @@ class TcpOptions(Model):
             "delayed_ack",
             "delack_segments",
         )
-        plain += ("quickack_segments", "ack_counting")
+        plain += (
+            "quickack_segments",
+            "ack_counting",
+            "ooo_shrinks_window",
+            "sacked_retransmissions_in_pipe",
+            "grow_on_recovery_exit",
+            "rto_exit_growth_above_recover",
+        )
         for key in plain:
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -282,6 +306,8 @@ class TcpOptions(Model):
             out["initial_ssthresh_bytes"] = self.initial_ssthresh.to_bytes(self.mss_bytes)
         if self.rwnd is not None:
             out["rwnd_bytes"] = self.rwnd.to_bytes(self.mss_bytes)
+        if self.send_buffer is not None:
+            out["send_buffer_bytes"] = self.send_buffer.to_bytes(self.mss_bytes)
         for key in ("delack_timeout", "min_rto", "initial_rto"):
             if getattr(self, key) is not None:
                 out[f"{key}_ns"] = getattr(self, key)
@@ -460,6 +486,7 @@ _CORE_FIELDS = {
     "min_rto_ns": "min_rto",
     "initial_rto_ns": "initial_rto",
     "rwnd_bytes": "rwnd",
+    "send_buffer_bytes": "send_buffer",
     "rcv_buffer_bytes": "rcv_buffer",
     "join_delay_ns": "join_delay",
     "packet_size_bytes": "packet_size",

@@ -78,6 +78,9 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
         }
         t.framing_bytes = b;
     }
+    if let Some(l) = f.option_layout {
+        t.option_layout = l;
+    }
     if let Some(iw) = f.initial_cwnd_segments {
         if iw == 0 {
             return err(
@@ -189,6 +192,27 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
             );
         }
         t.receiver.rwnd_bytes = b;
+    }
+    if let Some(v) = f.ooo_shrinks_window {
+        t.receiver.ooo_shrinks_window = v;
+    }
+    if let Some(b) = f.send_buffer_bytes {
+        if b != 0 && b < t.mss as u64 {
+            return err(
+                format!("{p}.send_buffer_bytes"),
+                format!("must be 0 (no limit) or at least one MSS ({} bytes), got {b}", t.mss),
+            );
+        }
+        t.send_buffer_bytes = (b > 0).then_some(b);
+    }
+    if let Some(v) = f.sacked_retransmissions_in_pipe {
+        t.sacked_retransmissions_in_pipe = v;
+    }
+    if let Some(v) = f.grow_on_recovery_exit {
+        t.grow_on_recovery_exit = v;
+    }
+    if let Some(v) = f.rto_exit_growth_above_recover {
+        t.rto_exit_growth_above_recover = v;
     }
     if let Some(c) = f.ack_counting {
         t.slow_start.counting = c;

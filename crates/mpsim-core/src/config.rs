@@ -92,6 +92,10 @@ pub struct TcpOptions {
     /// Ethernet: 14, as a veth or NIC frames a 1500-byte IP packet in 1514).
     #[serde(default)]
     pub framing_bytes: Option<u32>,
+    /// TCP options NOP-aligned one by one (`aligned`, Linux) or packed and
+    /// padded once (`packed`, ns-3): the size of SYNs and SACK-carrying ACKs.
+    #[serde(default)]
+    pub option_layout: Option<crate::transport::tcp::config::OptionLayout>,
     #[serde(default)]
     pub initial_cwnd_segments: Option<u32>,
     /// Initial ssthresh in bytes (e.g. 65535 as in the CSS paper's ns-3 runs).
@@ -149,6 +153,25 @@ pub struct TcpOptions {
     /// Receive buffer of a TCP flow, the window advertised, bytes.
     #[serde(default)]
     pub rwnd_bytes: Option<u64>,
+    /// The window advertised is the receive buffer less the out-of-order
+    /// data held (`false`: the whole buffer, as ns-3).
+    #[serde(default)]
+    pub ooo_shrinks_window: Option<bool>,
+    /// Sending socket buffer, bytes: unacknowledged data never exceeds it
+    /// (whole segments); `0` for no limit.
+    #[serde(default)]
+    pub send_buffer_bytes: Option<u64>,
+    /// A SACKed retransmission stays in pipe until cumulatively
+    /// acknowledged (ns-3's count).
+    #[serde(default)]
+    pub sacked_retransmissions_in_pipe: Option<bool>,
+    /// The ACK that ends fast recovery also grows the window (ns-3).
+    #[serde(default)]
+    pub grow_on_recovery_exit: Option<bool>,
+    /// The ACK that ends timeout recovery grows the window only by what it
+    /// acknowledges above the recovery point (ns-3).
+    #[serde(default)]
+    pub rto_exit_growth_above_recover: Option<bool>,
     /// Slow start and congestion avoidance per byte acknowledged or per ACK.
     #[serde(default)]
     pub ack_counting: Option<crate::cc::AckCounting>,

@@ -58,7 +58,10 @@ fn losses(
     // then the third ACK and the window leave A back to back.
     let ser_a = ser_ns(52, RATE);
     let ser_d = ser_ns(MSS + 52, RATE);
-    let established = 2 * (ser_a + D);
+    // SYN and SYN-ACK carry MSS, SACK-permitted with timestamps, and
+    // window scale: 20 option bytes, NOP-aligned as Linux writes them.
+    let ser_syn = ser_ns(52 - 12 + 20, RATE);
+    let established = 2 * (ser_syn + D);
     let change = |at_ns, loss| LinkChangeConfig {
         at_ns,
         link: "ab".into(),
@@ -191,7 +194,10 @@ fn reno_with_a_small_window_needs_a_timeout_for_the_second_hole() {
 fn the_fast_retransmission_leaves_on_the_third_duplicate_ack() {
     let ser_a = ser_ns(52, RATE);
     let ser_d = ser_ns(MSS + 52, RATE);
-    let established = 2 * (ser_a + D);
+    // SYN and SYN-ACK carry MSS, SACK-permitted with timestamps, and
+    // window scale: 20 option bytes, NOP-aligned as Linux writes them.
+    let ser_syn = ser_ns(52 - 12 + 20, RATE);
+    let established = 2 * (ser_syn + D);
     // The `rfc` profile negotiates SACK, so a duplicate ACK carries one SACK
     // block (2 + 8 bytes padded to 12) even where the sender's recovery
     // ignores it.

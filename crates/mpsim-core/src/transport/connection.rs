@@ -180,7 +180,10 @@ impl SenderOutput for Wire<'_> {
             (true, false, true) => DSS_DATA_BYTES,
             (true, false, false) => DSS_ACK_BYTES,
         };
-        let size = self.params.wire_size(h.payload_bytes, h.n_sack) + options;
+        let size = self
+            .params
+            .wire_size(h.payload_bytes, h.n_sack, h.flags.has(TcpFlags::SYN))
+            + options;
         let id = self.core.packets.alloc(Packet {
             size_bytes: size,
             src: self.src,
@@ -762,7 +765,7 @@ impl Connection {
             (true, true) => MP_CAPABLE_SYN_BYTES,
             (true, false) => DSS_ACK_BYTES,
         };
-        let size = self.params.wire_size(0, hdr.n_sack) + options;
+        let size = self.params.wire_size(0, hdr.n_sack, hdr.flags.has(TcpFlags::SYN)) + options;
         let id = core.packets.alloc(Packet {
             size_bytes: size,
             src: sf.dst,

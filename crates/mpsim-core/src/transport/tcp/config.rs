@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::receiver::ReceiverConfig;
+use super::receiver::{ReceiverConfig, SackBlocks};
 use super::rtt::RttConfig;
 use crate::cc::{AckCounting, CubicConfig, HalveOf, RenoConfig};
 use crate::slowstart::{HyStartConfig, HyStartLinuxConfig, StandardConfig};
@@ -60,6 +60,23 @@ pub enum LossFlight {
     /// ns-3 `BytesInFlight()`: RFC 6675 pipe (sent − SACKed − lost +
     /// retransmitted).
     Pipe,
+}
+
+/// How a segment's TCP options are laid out, which decides its size on the
+/// wire.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionLayout {
+    /// Each option NOP-padded to 32 bits, as Linux writes them
+    /// (`tcp_options_write`): timestamps 12 bytes, SACK 4 + 8n; a SYN
+    /// carries MSS (4), SACK-permitted with timestamps (12, or 4 without
+    /// them) and window scale (4).
+    Aligned,
+    /// Options back to back and the whole list padded once to 32 bits, as
+    /// ns-3 serialises them (`TcpHeader::CalculateHeaderLength`): timestamps
+    /// 10, SACK 2 + 8n; a SYN carries timestamps, window scale (3) and
+    /// SACK-permitted (2), no MSS option.
+    Packed,
 }
 
 /// When a partial ACK in NewReno recovery restarts the retransmission timer
@@ -153,6 +170,9 @@ pub struct TcpParams {
     pub header_bytes: u32,
     /// Link-layer framing bytes counted on the wire (ns-3's PPP: 2).
     pub framing_bytes: u32,
+    /// How the TCP options are laid out (sizes of SYNs and of ACKs with SACK
+    /// blocks).
+    pub option_layout: OptionLayout,
     /// RFC 7323 timestamps: 12 more header bytes per segment, and an RTT
     /// sample from every ACK that acknowledges new data.
     pub timestamps: bool,
@@ -192,6 +212,26 @@ pub struct TcpParams {
     pub tlp: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
+    /// A retransmitted segment that is then SACKed stays counted in pipe
+    /// (once, as retransmitted) until SND.UNA passes it: ns-3's
+    /// `TcpTxBuffer::Update` marks it SACKed without taking it out of the
+    /// retransmitted bytes, which `BytesInFlight` adds back. RFC 6675
+    /// SetPipe counts no SACKed segment.
+    pub sacked_retransmissions_in_pipe: bool,
+    /// The ACK that ends the recovery from a timeout grows the window only
+    /// by what it acknowledges above the recovery point (ns-3
+    /// `TcpSocketBase::ProcessAck` leaving `CA_LOSS`: `segsAcked = (ack −
+    /// m_recover) / MSS`); off, by everything it acknowledges.
+    pub rto_exit_growth_above_recover: bool,
+    /// The ACK that ends fast recovery also grows the window from ssthresh
+    /// (ns-3 `TcpSocketBase::ProcessAck` calls `IncreaseWindow` once the
+    /// state is back to open); off, it only sets cwnd to ssthresh.
+    pub grow_on_recovery_exit: bool,
+    /// The sending application's socket buffer, bytes: data sent and not
+    /// yet acknowledged, written in whole segments, never exceeds it (ns-3
+    /// `TcpSocket::SndBufSize`, 128 KiB, filled by `BulkSendApplication`
+    /// one segment at a time); `None` for no limit.
+    pub send_buffer_bytes: Option<u64>,
     /// Initial window, segments (RFC 6928: 10).
     pub initial_cwnd_segments: u32,
     /// Initial ssthresh in bytes; `None` is unlimited (RFC 5681 "arbitrarily high").
@@ -220,6 +260,7 @@ impl Profile {
             mss: 1400,
             header_bytes: 40,
             framing_bytes: 0,
+            option_layout: OptionLayout::Aligned,
             timestamps: true,
             sack: true,
             recovery: Recovery::Sack,
@@ -235,6 +276,10 @@ impl Profile {
             rack: false,
             tlp: false,
             dupack_threshold: 3,
+            send_buffer_bytes: None,
+            grow_on_recovery_exit: false,
+            rto_exit_growth_above_recover: false,
+            sacked_retransmissions_in_pipe: false,
             initial_cwnd_segments: 10,
             initial_ssthresh_bytes: None,
             syn_rto: SimDuration::from_secs(1),
@@ -294,6 +339,7 @@ impl Profile {
             },
             Profile::Ns3 => TcpParams {
                 framing_bytes: 2,
+                option_layout: OptionLayout::Packed,
                 recovery: Recovery::Prr,
                 // ns-3.44 `TcpSocketBase::ProcessAck`: the first partial ACK
                 // only restarts the RTO (`NewAck(ack, m_isFirstPartialAck)`),
@@ -306,6 +352,10 @@ impl Profile {
                 // `TcpTxBuffer::NextSeg` has rules 1–3, no rescue.
                 sack_rescue: false,
                 loss_flight: LossFlight::Pipe,
+                send_buffer_bytes: Some(131_072),
+                grow_on_recovery_exit: true,
+                rto_exit_growth_above_recover: true,
+                sacked_retransmissions_in_pipe: true,
                 syn_rto: SimDuration::from_secs(3),
                 rtt: RttConfig {
                     initial_rto: SimDuration::from_secs(1),
@@ -322,8 +372,12 @@ impl Profile {
                     halve: HalveOf::FlightSize,
                 },
                 receiver: ReceiverConfig {
-                    // ns-3 `TcpSocket::RcvBufSize`: 128 KiB.
+                    // ns-3 `TcpSocket::RcvBufSize`: 128 KiB, advertised
+                    // whole whatever the out-of-order data held
+                    // (`TcpRxBuffer::MaxRxSequence`).
                     rwnd_bytes: 131_072,
+                    ooo_shrinks_window: false,
+                    sack_blocks: SackBlocks::Recent,
                     // `TcpSocketBase::ReceivedData` acknowledges the first
                     // data segment at once.
                     quickack_segments: 1,
@@ -337,19 +391,61 @@ impl Profile {
 }
 
 impl TcpParams {
-    /// Header bytes of every segment: IP + TCP + timestamps + framing.
-    pub fn base_header_bytes(&self) -> u32 {
-        self.header_bytes + if self.timestamps { 12 } else { 0 } + self.framing_bytes
-    }
-
-    /// Wire size of a segment carrying `payload` bytes and `n_sack` SACK blocks
-    /// (RFC 2018: 2 + 8n option bytes, padded to a multiple of 4).
-    pub fn wire_size(&self, payload: u32, n_sack: u8) -> u32 {
-        let sack = if n_sack == 0 {
-            0
-        } else {
-            (2 + 8 * n_sack as u32).div_ceil(4) * 4
+    /// Wire size of a segment carrying `payload` bytes and `n_sack` SACK
+    /// blocks (RFC 2018: 2 + 8n option bytes), a SYN if `syn`: IP + TCP
+    /// headers, options as [`OptionLayout`] lays them out, framing.
+    pub fn wire_size(&self, payload: u32, n_sack: u8, syn: bool) -> u32 {
+        let n = n_sack as u32;
+        let options = match (self.option_layout, syn) {
+            (OptionLayout::Aligned, false) => {
+                let ts = if self.timestamps { 12 } else { 0 };
+                let sack = if n == 0 { 0 } else { 4 + 8 * n };
+                ts + sack
+            }
+            // MSS, then SACK-permitted and timestamps sharing 12 bytes (or
+            // NOP NOP SACK-permitted alone), then NOP window scale.
+            (OptionLayout::Aligned, true) => {
+                let sack_ts = match (self.sack, self.timestamps) {
+                    (_, true) => 12,
+                    (true, false) => 4,
+                    (false, false) => 0,
+                };
+                4 + sack_ts + 4
+            }
+            (OptionLayout::Packed, false) => {
+                let ts = if self.timestamps { 10 } else { 0 };
+                let sack = if n == 0 { 0 } else { 2 + 8 * n };
+                (ts + sack).div_ceil(4) * 4
+            }
+            (OptionLayout::Packed, true) => {
+                let ts = if self.timestamps { 10 } else { 0 };
+                let sack_permitted: u32 = if self.sack { 2 } else { 0 };
+                (ts + 3 + sack_permitted).div_ceil(4) * 4
+            }
         };
-        self.base_header_bytes() + sack + payload
+        self.header_bytes + options + self.framing_bytes + payload
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// IP + TCP 40 bytes; Linux: timestamps NOP NOP TS (12), SACK NOP NOP
+    /// kind len 8n, SYN MSS 4 + SACK-permitted/TS 12 + NOP WS 4; ns-3: the
+    /// option lengths summed (TS 10, SACK 2 + 8n, WS 3, SACK-permitted 2)
+    /// and padded once, plus 2 bytes of PPP.
+    #[test]
+    fn option_layouts_give_the_sizes_on_the_wire() {
+        let linux = Profile::Linux.params();
+        assert_eq!(linux.wire_size(1400, 0, false), 1452);
+        assert_eq!(linux.wire_size(0, 1, false), 64);
+        assert_eq!(linux.wire_size(0, 3, false), 80);
+        assert_eq!(linux.wire_size(0, 0, true), 60);
+        let ns3 = Profile::Ns3.params();
+        assert_eq!(ns3.wire_size(1400, 0, false), 1454);
+        assert_eq!(ns3.wire_size(0, 1, false), 62);
+        assert_eq!(ns3.wire_size(0, 3, false), 78);
+        assert_eq!(ns3.wire_size(0, 0, true), 58);
     }
 }

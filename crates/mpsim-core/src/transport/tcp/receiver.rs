@@ -21,6 +21,12 @@ pub struct ReceiverConfig {
     pub quickack_segments: u32,
     /// Receive buffer, advertised as the window, bytes.
     pub rwnd_bytes: u64,
+    /// The window advertised is the buffer less the out-of-order data it
+    /// holds (RFC 9293 §3.8.6: the free space); off, the whole buffer from
+    /// the cumulative ACK on, as ns-3's `TcpRxBuffer::MaxRxSequence`.
+    pub ooo_shrinks_window: bool,
+    /// Which SACK blocks an ACK reports.
+    pub sack_blocks: SackBlocks,
     /// Segment size expected, bytes.
     pub mss: u32,
 }
@@ -33,9 +39,24 @@ impl Default for ReceiverConfig {
             delack_timeout: SimDuration::from_millis(40),
             quickack_segments: 0,
             rwnd_bytes: 64 << 20,
+            ooo_shrinks_window: true,
+            sack_blocks: SackBlocks::Highest,
             mss: 1400,
         }
     }
+}
+
+/// Which SACK blocks an ACK reports (RFC 2018 §4), up to three.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SackBlocks {
+    /// The block holding the segment that triggered the ACK, then the
+    /// highest blocks of everything held out of order.
+    Highest,
+    /// ns-3's `TcpRxBuffer` list: each newly stored range goes first, merged
+    /// with the blocks it touches; the list remembers four blocks, and a
+    /// block pushed off it is never reported again (a later range next to
+    /// it is reported without it), until the cumulative ACK passes it.
+    Recent,
 }
 
 /// What the caller must do after a segment arrived.
@@ -70,7 +91,14 @@ pub struct TcpReceiver {
     last_block_start: Option<u64>,
     /// Bytes received more than once.
     pub duplicate_bytes: u64,
+    /// [`SackBlocks::Recent`]: the blocks remembered, most recent first
+    /// (the fifth slot is room for one insertion before the oldest goes).
+    recent: [SackBlock; RECENT_CAPACITY + 1],
+    recent_len: usize,
 }
+
+/// Blocks ns-3's `TcpRxBuffer::UpdateSackList` remembers.
+const RECENT_CAPACITY: usize = 4;
 
 impl TcpReceiver {
     pub fn new(config: ReceiverConfig) -> Self {
@@ -85,6 +113,8 @@ impl TcpReceiver {
             timer_armed: false,
             last_block_start: None,
             duplicate_bytes: 0,
+            recent: [SackBlock::default(); RECENT_CAPACITY + 1],
+            recent_len: 0,
         }
     }
 
@@ -123,6 +153,11 @@ impl TcpReceiver {
         if old {
             self.duplicate_bytes += payload as u64;
         } else if out_of_order {
+            if self.config.sack_blocks == SackBlocks::Recent {
+                if let Some((s, e)) = self.not_yet_held(seq, end) {
+                    self.remember_block(s, e);
+                }
+            }
             self.insert(seq, end);
         } else {
             if seq < self.rcv_nxt {
@@ -137,6 +172,7 @@ impl TcpReceiver {
                 self.rcv_nxt = self.rcv_nxt.max(b.end);
                 self.ooo.remove(0);
             }
+            self.forget_blocks_below(self.rcv_nxt);
         }
         self.unacked_segments += 1;
         // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
@@ -159,6 +195,69 @@ impl TcpReceiver {
             at: now + self.config.delack_timeout,
             generation: self.generation,
         }
+    }
+
+    /// The part of [start, end) not held yet, trimmed at its ends as ns-3's
+    /// `TcpRxBuffer::Add` trims an arriving segment; `None` if all is held.
+    fn not_yet_held(&self, start: u64, end: u64) -> Option<(u64, u64)> {
+        let (mut s, mut e) = (start, end);
+        for b in &self.ooo {
+            if b.start <= s && b.end > s {
+                s = b.end;
+            }
+            if b.start < e && b.end >= e {
+                e = b.start;
+            }
+        }
+        (s < e).then_some((s, e))
+    }
+
+    /// ns-3 `TcpRxBuffer::UpdateSackList`: [s, e) goes first, merged with
+    /// every remembered block it touches; beyond four, the oldest goes.
+    fn remember_block(&mut self, s: u64, e: u64) {
+        let n = self.recent_len;
+        self.recent.copy_within(0..n, 1);
+        self.recent[0] = SackBlock { start: s, end: e };
+        let mut len = n + 1;
+        let mut i = 1;
+        while i < len {
+            let (first, b) = (self.recent[0], self.recent[i]);
+            let merged = if first.start == b.end {
+                Some(SackBlock {
+                    start: b.start,
+                    end: first.end,
+                })
+            } else if first.end == b.start {
+                Some(SackBlock {
+                    start: first.start,
+                    end: b.end,
+                })
+            } else {
+                None
+            };
+            match merged {
+                Some(m) => {
+                    self.recent.copy_within(i + 1..len, i);
+                    len -= 1;
+                    self.recent[0] = m;
+                    i = 1;
+                }
+                None => i += 1,
+            }
+        }
+        self.recent_len = len.min(RECENT_CAPACITY);
+    }
+
+    /// ns-3 `TcpRxBuffer::ClearSackList`: blocks wholly below `seq` go.
+    fn forget_blocks_below(&mut self, seq: u64) {
+        let mut kept = 0;
+        for i in 0..self.recent_len {
+            if self.recent[i].end > seq {
+                self.recent[kept] = self.recent[i];
+                kept += 1;
+            }
+        }
+        self.recent_len = kept;
     }
 
     fn insert(&mut self, start: u64, end: u64) {
@@ -187,8 +286,18 @@ impl TcpReceiver {
     /// (RFC 2018 §4: the first block holds the most recent segment).
     pub fn fill_ack(&self, hdr: &mut TcpHeader) {
         hdr.ack = self.rcv_nxt;
-        let held: u64 = self.ooo.iter().map(|b| b.end - b.start).sum();
+        let held: u64 = if self.config.ooo_shrinks_window {
+            self.ooo.iter().map(|b| b.end - b.start).sum()
+        } else {
+            0
+        };
         hdr.rwnd = self.config.rwnd_bytes.saturating_sub(held);
+        if self.config.sack_blocks == SackBlocks::Recent {
+            let n = self.recent_len.min(MAX_SACK_BLOCKS);
+            hdr.sack[..n].copy_from_slice(&self.recent[..n]);
+            hdr.n_sack = n as u8;
+            return;
+        }
         let mut n = 0;
         if let Some(first) = self
             .last_block_start
@@ -220,5 +329,61 @@ impl TcpReceiver {
     /// The delayed-ACK timer armed in `generation` fired: whether to ACK now.
     pub fn on_delack_timer(&mut self, generation: u64) -> bool {
         generation == self.generation && self.timer_armed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 100;
+
+    fn receiver(sack_blocks: SackBlocks) -> TcpReceiver {
+        let mut r = TcpReceiver::new(ReceiverConfig {
+            delayed_ack: false,
+            sack_blocks,
+            ..ReceiverConfig::default()
+        });
+        r.on_syn();
+        r
+    }
+
+    /// Segment k holds [1 + 100k, 1 + 100(k + 1)).
+    fn arrive(r: &mut TcpReceiver, k: u64) {
+        r.on_segment(SimTime::ZERO, 1 + k * MSS, MSS as u32, false);
+    }
+
+    fn blocks(r: &TcpReceiver) -> Vec<(u64, u64)> {
+        let mut hdr = TcpHeader::default();
+        r.fill_ack(&mut hdr);
+        hdr.sacks()
+            .iter()
+            .map(|b| ((b.start - 1) / MSS, (b.end - 1) / MSS))
+            .collect()
+    }
+
+    /// ns-3 `TcpRxBuffer`: the newest range first, merged with the blocks it
+    /// touches; five separate ranges push the oldest off the list for good,
+    /// so a range next to it is reported without it.
+    #[test]
+    fn the_recent_list_forgets_its_fifth_block_as_ns3_does() {
+        let mut r = receiver(SackBlocks::Recent);
+        for k in [2, 4, 6, 8, 10] {
+            arrive(&mut r, k);
+        }
+        assert_eq!(blocks(&r), [(10, 11), (8, 9), (6, 7)]);
+        // 3 joins 2 and 4, but 2 is forgotten: reported as 3–5 only.
+        arrive(&mut r, 3);
+        assert_eq!(blocks(&r), [(3, 5), (10, 11), (8, 9)]);
+        // The highest-first list remembers everything it holds.
+        let mut h = receiver(SackBlocks::Highest);
+        for k in [2, 4, 6, 8, 10, 3] {
+            arrive(&mut h, k);
+        }
+        assert_eq!(blocks(&h), [(2, 5), (10, 11), (8, 9)]);
+        // The cumulative ACK passing blocks removes them from the list.
+        arrive(&mut r, 0);
+        arrive(&mut r, 1);
+        assert_eq!(blocks(&r), [(10, 11), (8, 9), (6, 7)]);
     }
 }

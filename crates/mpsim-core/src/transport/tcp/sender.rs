@@ -576,8 +576,12 @@ impl TcpSender {
         }
         // A loss probe may send one new segment whatever cwnd (Linux
         // `tcp_write_xmit` with push_one = 2).
+        let outstanding = self.snd_nxt + payload as u64 - self.snd_una;
         (self.probe_pending || self.cwnd_room(params, cc, payload))
-            && (self.ignore_peer_rwnd || self.snd_nxt + payload as u64 - self.snd_una <= self.peer_rwnd)
+            && (self.ignore_peer_rwnd || outstanding <= self.peer_rwnd)
+            && params
+                .send_buffer_bytes
+                .is_none_or(|b| outstanding <= b / self.mss as u64 * self.mss as u64)
     }
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
@@ -836,18 +840,24 @@ impl TcpSender {
         self.rack.advanced = false;
         self.rack.prior_fack = self.rack.fack;
         if sack && params.sack {
-            self.apply_sacks(hdr.sacks(), ack, now, rack);
+            self.apply_sacks(hdr.sacks(), ack, now, rack, params.sacked_retransmissions_in_pipe);
         }
+        // Bytes this ACK's SACK blocks newly cover (ns-3's `bytesSacked`),
+        // counted before SND.UNA moves over SACKed data.
+        let sacked_by_blocks = self.sacked_bytes - prior_sacked;
+        let sacked_before_una = self.sacked_bytes;
         let newly_acked = ack - prior_una;
         self.acked_retransmission = false;
         if newly_acked > 0 {
             self.advance_una(ack, now, rack);
             ccs[r].bytes_acked += newly_acked;
         }
+        // Acknowledged cumulatively but delivered before, by an earlier SACK.
+        let acked_sacked = sacked_before_una - self.sacked_bytes;
         if sack && params.sack && params.tlp {
             self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
         }
-        let mut newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
+        let mut newly_sacked = sacked_by_blocks;
 
         // Duplicate ACK: acknowledges nothing new while data is outstanding
         // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK information).
@@ -872,11 +882,15 @@ impl TcpSender {
             && !params.sack
             && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
         {
+            let before = self.sacked_bytes;
             if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
-                self.mark_sacked(i, now, rack);
+                self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
             }
-            newly_sacked = self.sacked_bytes.saturating_sub(prior_sacked);
+            newly_sacked += self.sacked_bytes - before;
         }
+        // RFC 6937 §3 DeliveredData: the change in SND.UNA plus the change
+        // in SACKed bytes, which is negative for SACKed data SND.UNA passed.
+        let delivered = newly_acked - acked_sacked + newly_sacked;
         // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
         let mut reorder_at = None;
         if rack {
@@ -895,8 +909,12 @@ impl TcpSender {
         }
 
         // RTO loss recovery ends when everything outstanding at the RTO is acknowledged.
+        let mut growth = newly_acked;
         if self.in_rto_recovery && self.snd_una >= self.rto_recover {
             self.in_rto_recovery = false;
+            if params.rto_exit_growth_above_recover {
+                growth = ack.saturating_sub(self.rto_recover);
+            }
         }
 
         if let Some(rec) = self.recovery {
@@ -912,13 +930,16 @@ impl TcpSender {
                 sf.cwnd = sf.ssthresh.max(self.mss as u64);
                 sf.in_recovery = false;
                 cc.on_recovery_exit(ccs, r, now);
+                if params.grow_on_recovery_exit {
+                    self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
+                }
             } else {
                 if newly_acked > 0 {
                     if let Some(rec) = self.recovery.as_mut() {
                         rec.partial_acks += 1;
                     }
                 }
-                self.recovery_ack(params, &mut ccs[r], newly_acked, newly_sacked, is_dupack);
+                self.recovery_ack(params, &mut ccs[r], newly_acked, delivered, is_dupack);
                 if params.recovery == Recovery::NewReno && newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: a partial ACK retransmits the
                     // first unacknowledged segment at once, then deflates.
@@ -935,7 +956,7 @@ impl TcpSender {
                 }
             }
         } else if self.should_enter_recovery(params) {
-            self.enter_recovery(now, params, ccs, r, cc, newly_acked + newly_sacked);
+            self.enter_recovery(now, params, ccs, r, cc, delivered);
             if params.recovery != Recovery::Prr {
                 // RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5
                 // (4.3): the first unacknowledged segment is retransmitted at
@@ -943,8 +964,11 @@ impl TcpSender {
                 // entry, pipe + 1 MSS, already has room for it.)
                 self.retransmit_head(now, out);
             }
-        } else if newly_acked > 0 {
-            self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
+        } else if growth > 0 && !(is_dupack && params.dupack_rule == DupAckRule::NewSack) {
+            // An ACK that both advances SND.UNA and SACKs new data is a
+            // duplicate ACK under ns-3's rule; it leaves ns-3 in CA_DISORDER,
+            // where `TcpSocketBase::ProcessAck` does not grow the window.
+            self.grow(now, ccs, r, cc, ss, growth, cwnd_limited);
         }
 
         // RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
@@ -1068,7 +1092,7 @@ impl TcpSender {
     }
 
     /// Marks segments covered by SACK blocks (RFC 6675 §4 Update()).
-    fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64, now: SimTime, rack: bool) {
+    fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64, now: SimTime, rack: bool, keep_retrans: bool) {
         for b in blocks {
             let start = b.start.max(ack).max(self.snd_una);
             let end = b.end.min(self.snd_nxt);
@@ -1080,7 +1104,7 @@ impl TcpSender {
             while i < self.segs.len() && self.segs[i].end() <= end {
                 let s = &mut self.segs[i];
                 if s.flags & SACKED == 0 {
-                    self.mark_sacked(i, now, rack);
+                    self.mark_sacked(i, now, rack, keep_retrans);
                 }
                 i += 1;
             }
@@ -1088,16 +1112,23 @@ impl TcpSender {
     }
 
     /// Segment `i` is known received above SND.UNA.
-    fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool) {
+    /// `keep_retrans`: a SACKed retransmission stays counted in pipe until
+    /// cumulatively acknowledged (see `TcpParams::sacked_retransmissions_in_pipe`).
+    fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool, keep_retrans: bool) {
         let s = &mut self.segs[i];
         let len = s.len as u64;
         if s.flags & LOST != 0 {
             self.lost_bytes -= len;
         }
+        let mut kept = EVER_RETRANS;
         if s.flags & RETRANS != 0 {
-            self.retrans_bytes -= len;
+            if keep_retrans {
+                kept |= RETRANS;
+            } else {
+                self.retrans_bytes -= len;
+            }
         }
-        s.flags = (s.flags & EVER_RETRANS) | SACKED;
+        s.flags = (s.flags & kept) | SACKED;
         self.sacked_bytes += len;
         self.sacked_segs += 1;
         let seg = *s;
@@ -1142,12 +1173,22 @@ impl TcpSender {
         for i in (0..self.segs.len()).rev() {
             let flags = self.segs[i].flags;
             if flags & SACKED != 0 {
-                sacked_above += self.segs[i].len as u64;
+                // Octets of data: a FIN takes a sequence number, not a byte.
+                sacked_above += self.segs[i].payload() as u64;
                 continue;
             }
             if sacked_above > threshold {
-                if flags & (LOST | RETRANS) != 0 {
+                if flags & LOST != 0 {
                     break;
+                }
+                if flags & RETRANS != 0 {
+                    // Resent before it was deemed lost (rule 3, a partial
+                    // ACK): RFC 6675 SetPipe counts it once from now on, not
+                    // twice, and NextSeg rule 1 does not resend it (ns-3
+                    // `TcpTxBuffer::UpdateLostCount` alike).
+                    self.segs[i].flags |= LOST;
+                    self.lost_bytes += self.segs[i].len as u64;
+                    continue;
                 }
                 self.mark_lost(i);
             }
@@ -1399,11 +1440,20 @@ impl TcpSender {
             return None;
         }
         rec.prr_delivered += delivered;
+        // ns-3.44 computes in 32-bit unsigned integers: the product of the
+        // proportional part wraps above 4 GiB², and prr_delivered − prr_out
+        // wraps when more was sent than delivered, which the conversion to
+        // `int` turns into the negative difference, whatever DeliveredData.
         let send: i64 = if pipe > ssthresh {
-            (rec.prr_delivered * ssthresh).div_ceil(rec.recover_fs.max(1)) as i64 - rec.prr_out as i64
+            let product = (rec.prr_delivered as u32).wrapping_mul(ssthresh as u32) as u64;
+            product.div_ceil(rec.recover_fs.max(1)) as i64 - rec.prr_out as i64
         } else {
             // PRR-CRB, or PRR-SSRB when the ACK covers retransmitted data.
-            let mut limit = (rec.prr_delivered as i64 - rec.prr_out as i64).max(delivered as i64);
+            let mut limit = if rec.prr_delivered >= rec.prr_out {
+                (rec.prr_delivered - rec.prr_out).max(delivered) as i64
+            } else {
+                rec.prr_delivered as i64 - rec.prr_out as i64
+            };
             if safe_ack {
                 limit += mss as i64;
             }
@@ -1415,7 +1465,8 @@ impl TcpSender {
     }
 
     /// An ACK during fast recovery that does not end it.
-    fn recovery_ack(&mut self, params: &TcpParams, sf: &mut SubflowCc, newly_acked: u64, newly_sacked: u64, dup: bool) {
+    /// `delivered` is RFC 6937's DeliveredData of the ACK.
+    fn recovery_ack(&mut self, params: &TcpParams, sf: &mut SubflowCc, newly_acked: u64, delivered: u64, dup: bool) {
         let mss = self.mss as u64;
         match params.recovery {
             // RFC 5681 §3.2 step 5: inflate by one MSS per further duplicate
@@ -1442,16 +1493,25 @@ impl TcpSender {
             }
             Recovery::Sack => {}
             Recovery::Prr if params.prr_variant == PrrVariant::Ns3 => {
+                // ns-3 `TcpSocketBase::ProcessAck`: a duplicate ACK runs
+                // `DoRecovery` from `DupAck`, and an ACK of at least one
+                // segment below the recovery point runs it (again, when the
+                // ACK is both) as a partial ACK, with the same pipe.
                 let pipe = self.pipe();
-                if let Some(cwnd) = self.prr_ns3(sf.ssthresh, pipe, newly_acked + newly_sacked, dup) {
-                    sf.cwnd = cwnd;
+                if dup {
+                    if let Some(cwnd) = self.prr_ns3(sf.ssthresh, pipe, delivered, true) {
+                        sf.cwnd = cwnd;
+                    }
+                }
+                if newly_acked >= self.mss as u64 {
+                    if let Some(cwnd) = self.prr_ns3(sf.ssthresh, pipe, delivered, false) {
+                        sf.cwnd = cwnd;
+                    }
                 }
             }
             Recovery::Prr => {
                 let pipe = self.pipe();
                 let rec = self.recovery.as_mut().expect("in recovery");
-                // RFC 6937 §3: DeliveredData = Δsnd.una + ΔSACKed.
-                let delivered = newly_acked + newly_sacked;
                 rec.prr_delivered += delivered;
                 let ssthresh = sf.ssthresh;
                 let sndcnt = if pipe > ssthresh {
@@ -1623,6 +1683,11 @@ impl TcpSender {
             self.sacked_segs = 0;
         }
         for i in 0..self.segs.len() {
+            let s = &mut self.segs[i];
+            if s.flags & (SACKED | RETRANS) == SACKED | RETRANS {
+                s.flags &= !RETRANS;
+                self.retrans_bytes -= s.len as u64;
+            }
             self.mark_lost(i);
         }
         self.rtt.back_off();

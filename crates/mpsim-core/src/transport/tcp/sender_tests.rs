@@ -441,12 +441,13 @@ fn ns3_recovery_accounting() {
     assert_eq!(s.ack(204, 0, &[(1, 5)]), "N12");
     // prr_delivered 6: ⌈6·4/8⌉ − 2 = 1 more.
     assert_eq!(s.ack(206, 0, &[(6, 7), (1, 5)]), "N13");
-    // The partial ACK (0–4, covering the retransmission): delivered 5,
-    // prr_delivered 11, pipe 8: sndcnt = ⌈11·4000/8⌉ − 3000 = 2500 bytes,
-    // cwnd 10 500. Segment 5 is resent at once, outside that budget; it
-    // counts twice in pipe (resent, not deemed lost): room for one new one.
-    assert_eq!(s.ack(303, 5, &[(6, 7)]), "F5 N14");
-    assert_eq!(s.ccs[0].cwnd, 10_500);
+    // The partial ACK (0–4, covering the retransmission): RFC 6937's
+    // DeliveredData is 1 segment (5 acknowledged, 4 of them SACKed before),
+    // prr_delivered 7, pipe 8: sndcnt = ⌈7000·4000/8000⌉ − 3000 = 500
+    // bytes, cwnd 8 500. Segment 5 is resent at once, outside that budget,
+    // which leaves no room for new data.
+    assert_eq!(s.ack(303, 5, &[(6, 7)]), "F5");
+    assert_eq!(s.ccs[0].cwnd, 8_500);
     // The timer restarted on this first partial ACK only.
     assert_eq!(s.rto_deadline_ms(), 303 + 1000);
 }
@@ -462,4 +463,80 @@ fn rack_sees_reordering_only_below_what_earlier_acks_delivered() {
     assert!(!s.s.rack.reordering_seen);
     s.ack(207, 0, &[(3, 4), (6, 7)]);
     assert!(s.s.rack.reordering_seen);
+}
+
+/// ns-3.44 `TcpSocketBase::ProcessAck`: an ACK that advances SND.UNA and
+/// SACKs new data is a duplicate ACK (CA_DISORDER) and does not grow the
+/// window; the next plain ACK of new data does.
+#[test]
+fn ns3_an_ack_that_advances_and_sacks_does_not_grow_the_window() {
+    use crate::transport::tcp::config::DupAckRule;
+    let mut s = Script::new(Recovery::Prr, 4, 20, |p| {
+        p.dupack_rule = DupAckRule::NewSack;
+        p.cwnd_validation = false;
+    });
+    s.send(100);
+    // Segment 0 acknowledged, segment 2 SACKed (1 missing): cwnd stays 4.
+    s.ack(200, 1, &[(2, 3)]);
+    assert_eq!(s.cwnd(), 4);
+    // Segment 1 arrives: a plain ACK of new data (1 and 2), slow start
+    // grows by the two segments it acknowledges (RFC 3465, L = 2).
+    s.ack(201, 3, &[]);
+    assert_eq!(s.cwnd(), 6);
+}
+
+/// ns-3's `TcpTxBuffer`: a retransmission that is then SACKed stays in
+/// pipe (SetPipe's count) until SND.UNA passes it; RFC 6675 drops it.
+#[test]
+fn a_sacked_retransmission_stays_in_pipe_as_ns3_counts_it() {
+    for (keep, resent_in_pipe) in [(false, 1), (true, 2)] {
+        let mut s = Script::new(Recovery::Sack, 10, 20, |p| {
+            p.sacked_retransmissions_in_pipe = keep;
+            p.sack_rescue = false;
+            p.sack_rule3 = false;
+        });
+        s.send(100);
+        // Segments 0 and 1 lost; three SACKs above make both lost: 0 is
+        // resent at once, 1 when pipe has room.
+        s.ack(200, 0, &[(2, 3)]);
+        s.ack(201, 0, &[(2, 4)]);
+        assert_eq!(s.ack(202, 0, &[(2, 5)]), "F0");
+        // (Until pipe falls below cwnd.)
+        assert_eq!(s.ack(203, 0, &[(2, 6)]), "");
+        assert_eq!(s.ack(204, 0, &[(2, 7)]), "");
+        assert_eq!(s.ack(205, 0, &[(2, 8)]), "F1");
+        // Segment 1's retransmission arrives first and is SACKed: pipe
+        // counts it no more (RFC 6675), or still once (ns-3).
+        s.ack(300, 0, &[(1, 8)]);
+        assert_eq!(s.s.retrans_bytes, resent_in_pipe * MSS, "keep {keep}");
+    }
+}
+
+/// ns-3 leaving `CA_LOSS`: the ACK that reaches the recovery point grows the
+/// window only by what it acknowledges above it.
+#[test]
+fn ns3_the_ack_ending_timeout_recovery_grows_only_above_the_recovery_point() {
+    for (above, cwnd_after) in [(false, 2), (true, 1)] {
+        let mut s = Script::new(Recovery::NewReno, 4, 8, |p| {
+            p.rto_exit_growth_above_recover = above;
+            p.reno.counting = crate::cc::AckCounting::PerAck;
+            p.slow_start.counting = crate::cc::AckCounting::PerAck;
+        });
+        assert_eq!(s.send(100), "N0 N1 N2 N3");
+        // Segment 0 lost, 1–3 held by the receiver; nothing comes back.
+        assert_eq!(s.fire(1100), "R0");
+        // Its retransmission fills the hole: everything acknowledged, exactly
+        // the recovery point.
+        s.ack(1200, 4, &[]);
+        assert_eq!(s.cwnd(), cwnd_after, "above {above}");
+    }
+}
+
+/// ns-3 `TcpSocket::SndBufSize`: what is sent and not acknowledged never
+/// exceeds the send buffer, in whole segments.
+#[test]
+fn the_send_buffer_bounds_the_data_outstanding() {
+    let mut s = Script::new(Recovery::Sack, 10, 20, |p| p.send_buffer_bytes = Some(3_500));
+    assert_eq!(s.send(100), "N0 N1 N2");
+    assert_eq!(s.ack(200, 1, &[]), "N3");
 }
