@@ -232,6 +232,12 @@ class TcpOptions(Model):
     """Early retransmit waits max(SRTT/4, 2 ms), RFC 5827 §6 A.3 as Linux 3.x (linux_3_14: on)."""
     fack: Flag | None = None
     """Forward acknowledgement loss detection with SACK, as Linux until 4.15 (linux_3_14: on; else off)."""
+    min_rto_bounds_variation: Flag | None = None
+    """RTO = SRTT + max(4·RTTVAR, min RTO), as Linux's ``tcp_set_rto`` (linux, linux_3_14: on); off, RFC 6298's
+    max(min RTO, SRTT + 4·RTTVAR)."""
+    cwnd_in_segments: Flag | None = None
+    """The window admits a segment shorter than the MSS only with a full MSS of room, as Linux counts cwnd in
+    segments (linux, linux_3_14: on; rfc, ns3: off)."""
     partial_ack_retransmit: Flag | None = None
     """SACK and PRR recovery: a partial ACK resends the next segment at once (ns3: on)."""
     emulate_sack: Flag | None = None
@@ -283,6 +289,8 @@ class TcpOptions(Model):
             "early_retransmit",
             "early_retransmit_delay",
             "fack",
+            "cwnd_in_segments",
+            "min_rto_bounds_variation",
             "partial_ack_retransmit",
             "emulate_sack",
             "dupack_rule",

@@ -166,6 +166,12 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     if let Some(v) = f.fack {
         t.fack = v;
     }
+    if let Some(v) = f.cwnd_in_segments {
+        t.cwnd_in_segments = v;
+    }
+    if let Some(v) = f.min_rto_bounds_variation {
+        t.rtt.min_rto_bounds_variation = v;
+    }
     if let Some(d) = f.delayed_ack {
         t.receiver.delayed_ack = d;
     }

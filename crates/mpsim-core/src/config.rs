@@ -133,6 +133,12 @@ pub struct TcpOptions {
     /// Early retransmit held back max(SRTT/4, 2 ms) (RFC 5827 §6 A.3, Linux 3.x).
     #[serde(default)]
     pub early_retransmit_delay: Option<bool>,
+    /// RTO = SRTT + max(4·RTTVAR, min RTO), as Linux (`tcp_set_rto`).
+    #[serde(default)]
+    pub min_rto_bounds_variation: Option<bool>,
+    /// The window admits a short segment only with a full MSS of room (Linux).
+    #[serde(default)]
+    pub cwnd_in_segments: Option<bool>,
     /// Forward acknowledgement loss detection with SACK (Linux until 4.15).
     #[serde(default)]
     pub fack: Option<bool>,

@@ -231,6 +231,11 @@ pub struct TcpParams {
     /// segments; a retransmission is lost once a segment sent after it is
     /// SACKed.
     pub fack: bool,
+    /// The window admits a segment only with a full MSS of room, whatever
+    /// its length (Linux counts cwnd and the flight in segments,
+    /// `tcp_cwnd_test`); off, a segment shorter than the MSS needs only its
+    /// own length.
+    pub cwnd_in_segments: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     /// Initial window, segments (RFC 6928: 10).
@@ -280,6 +285,7 @@ impl Profile {
             early_retransmit: false,
             early_retransmit_delay: false,
             fack: false,
+            cwnd_in_segments: false,
             dupack_threshold: 3,
             initial_cwnd_segments: 10,
             initial_ssthresh_bytes: None,
@@ -315,6 +321,7 @@ impl Profile {
                 tlp: true,
                 // net.ipv4.tcp_frto = 2, the default (`tcp_enter_loss`).
                 frto: true,
+                cwnd_in_segments: true,
                 sack_rule3: false,
                 sack_rescue: false,
                 rtt: RttConfig {
@@ -322,6 +329,8 @@ impl Profile {
                     min_rto: SimDuration::from_millis(200),
                     max_rto: SimDuration::from_secs(120),
                     granularity: SimDuration::from_millis(1),
+                    // `tcp_set_rto`: SRTT + max(4·mdev, tcp_rto_min).
+                    min_rto_bounds_variation: true,
                 },
                 receiver: ReceiverConfig {
                     delayed_ack: true,
@@ -369,6 +378,7 @@ impl Profile {
                     min_rto: SimDuration::from_secs(1),
                     max_rto: SimDuration::from_secs(60),
                     granularity: SimDuration::from_millis(1),
+                    min_rto_bounds_variation: false,
                 },
                 slow_start: StandardConfig {
                     counting: AckCounting::PerAck,

@@ -635,7 +635,13 @@ impl TcpSender {
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
     fn cwnd_room(&mut self, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
-        let need = (payload as u64).min(self.mss as u64).max(1);
+        // Linux counts the window in segments (`tcp_cwnd_test`): a short
+        // segment takes a whole one.
+        let need = if params.cwnd_in_segments {
+            self.mss as u64
+        } else {
+            (payload as u64).min(self.mss as u64).max(1)
+        };
         if self.send_budget(params, cc) < need {
             self.cwnd_full = true;
             return false;

@@ -672,3 +672,16 @@ fn linux_3_loss_probe_timeout() {
     assert_eq!(s.send(100), "N0");
     assert_eq!(s.aux_deadline(), Some((450.0, AuxTimer::Probe)));
 }
+
+#[test]
+fn a_short_segment_needs_a_whole_segment_of_window_when_counted_in_segments() {
+    // cwnd 3.5 segments, three full segments out, a last one of 500 bytes
+    // left: in bytes it fits the half segment of room; Linux, counting in
+    // segments (`tcp_cwnd_test`: in flight < cwnd, both whole), holds it.
+    for (in_segments, want) in [(false, "N0 N1 N2 N3"), (true, "N0 N1 N2")] {
+        let mut s = Script::new(Recovery::Prr, 3, 4, |p| p.cwnd_in_segments = in_segments);
+        s.stream = Stream::new(Some(3 * MSS + 500));
+        s.ccs[0].cwnd = 3 * MSS + MSS / 2;
+        assert_eq!(s.send(100), want);
+    }
+}
