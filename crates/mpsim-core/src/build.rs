@@ -52,6 +52,7 @@ fn new_subflow(
         trace: trace.then(TcpTrace::default),
         added_at: None,
         removed_at: None,
+        queued: std::collections::VecDeque::new(),
     }
 }
 use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};
