@@ -53,6 +53,7 @@ fn new_subflow(
         added_at: None,
         removed_at: None,
         queued: std::collections::VecDeque::new(),
+        queued_bytes: 0,
     }
 }
 use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};

@@ -69,6 +69,8 @@ pub struct Subflow {
     /// Chunks the `linger` scheduler gave this subflow that its window has
     /// not yet let go, in order.
     pub(crate) queued: VecDeque<Chunk>,
+    /// Payload bytes in `queued`.
+    pub(crate) queued_bytes: u64,
 }
 
 /// Connection-level results computed as the run goes.
@@ -353,6 +355,7 @@ impl Connection {
         if self.subflows[r].sender.state == SenderState::Established {
             self.queue_reinjection(r);
         }
+        self.subflows[r].queued_bytes = 0;
         for c in std::mem::take(&mut self.subflows[r].queued) {
             self.reinject.push_back((c.dsn, c.len, r));
             self.stats.reinjected_chunks += 1;
@@ -569,6 +572,7 @@ impl Connection {
                         break;
                     }
                     sf.queued.pop_front();
+                    sf.queued_bytes -= chunk.len as u64;
                     sf.sender.send_chunk(chunk, now, &mut wire);
                 }
                 self.ccs[r].bytes_in_flight = sf.sender.pipe();
@@ -583,6 +587,7 @@ impl Connection {
                     self.send_on(core, r, chunk);
                 } else {
                     sf.queued.push_back(chunk);
+                    sf.queued_bytes += chunk.len as u64;
                 }
                 continue;
             }
@@ -713,7 +718,7 @@ impl Connection {
             if sf.sender.state != SenderState::Established || sf.removed_at.is_some() || c.cwnd == 0 {
                 continue;
             }
-            let held = sf.sender.pipe() + sf.queued.iter().map(|q| q.len as u64).sum::<u64>();
+            let held = sf.sender.pipe() + sf.queued_bytes;
             if held >= 2 * c.cwnd {
                 continue;
             }
