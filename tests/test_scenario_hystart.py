@@ -57,6 +57,15 @@ def test_the_linux_profile_leaves_slow_start_by_its_hystart_with_cubic() -> None
     assert table["slow_start_exit_ns"] == profile["slow_start_exit_ns"]
 
 
+def test_linux_3_14_has_cubic_hystart_as_linux_has() -> None:
+    # Without a loss (a 2000-packet buffer) the two kernels' profiles differ in nothing that acts: the same
+    # HyStart exit, no retransmission.
+    new = _run('profile = "linux"')
+    old = _run('profile = "linux_3_14"')
+    assert old["slow_start_exit_ns"] == new["slow_start_exit_ns"] is not None
+    assert old["retransmits_fast"] == 0 and old["rto_count"] == 0
+
+
 def test_both_hystarts_is_an_error_naming_both() -> None:
     with pytest.raises(mpsim.ConfigError) as info:
         mpsim.run(_scenario('profile = "linux", hystart = true, hystart_linux = true'))

@@ -56,7 +56,8 @@ __all__ = [
 ]
 
 DEFAULT_MSS = 1400
-"""Payload bytes per segment of every profile (``linux``, ``ns3``, ``rfc``), used for sizes in packets."""
+"""Payload bytes per segment of every profile (``linux``, ``linux_3_14``, ``ns3``, ``rfc``), used for sizes in
+packets."""
 
 # ---------------------------------------------------------------------------------------------- algorithms
 
@@ -194,7 +195,9 @@ Start = Annotated[int | UniformStart, PlainValidator(_start), PlainSerializer(_s
 class TcpOptions(Model):
     """TCP settings; every field left out takes the profile's value (docs/algorithms.md)."""
 
-    profile: Literal["linux", "ns3", "rfc"] = "linux"
+    profile: Literal["linux", "linux_3_14", "ns3", "rfc"] = "linux"
+    """The stack whose defaults the flow takes: ``linux`` (6.x), ``linux_3_14`` (the kernel of MPTCP v0.89),
+    ``ns3`` (ns-3.44) or ``rfc`` (docs/algorithms.md has every setting of each)."""
     mss: int | None = Field(None, ge=64, le=65_535)
     """Payload bytes per segment (1400 in every profile)."""
     framing_bytes: int | None = Field(None, ge=0, le=1_000)
@@ -220,7 +223,24 @@ class TcpOptions(Model):
     rack: Flag | None = None
     """RFC 8985 RACK loss detection, with SACK (linux: on; rfc, ns3: off)."""
     tlp: Flag | None = None
-    """RFC 8985 tail loss probes, with SACK (linux: on; rfc, ns3: off)."""
+    """RFC 8985 tail loss probes, with SACK (linux, linux_3_14: on; rfc, ns3: off)."""
+    tlp_pto: Literal["linux6", "linux3"] | None = None
+    """The loss probe's timeout: RFC 8985's, as Linux 6.x (``linux6``), or Linux 3.x's (``linux3``:
+    linux_3_14)."""
+    frto: Flag | None = None
+    """RFC 5682 F-RTO: a spurious retransmission timeout is undone (linux, linux_3_14: on; rfc, ns3: off)."""
+    early_retransmit: Flag | None = None
+    """RFC 5827 early retransmit with fewer than four segments outstanding (linux_3_14: on; else off)."""
+    early_retransmit_delay: Flag | None = None
+    """Early retransmit waits max(SRTT/4, 2 ms), RFC 5827 §6 A.3 as Linux 3.x (linux_3_14: on)."""
+    fack: Flag | None = None
+    """Forward acknowledgement loss detection with SACK, as Linux until 4.15 (linux_3_14: on; else off)."""
+    min_rto_bounds_variation: Flag | None = None
+    """RTO = SRTT + max(4·RTTVAR, min RTO), as Linux's ``tcp_set_rto`` (linux, linux_3_14: on); off, RFC 6298's
+    max(min RTO, SRTT + 4·RTTVAR)."""
+    cwnd_in_segments: Flag | None = None
+    """The window admits a segment shorter than the MSS only with a full MSS of room, as Linux counts cwnd in
+    segments (linux, linux_3_14: on; rfc, ns3: off)."""
     partial_ack_retransmit: Flag | None = None
     """SACK and PRR recovery: a partial ACK resends the next segment at once (ns3: on)."""
     emulate_sack: Flag | None = None
@@ -281,6 +301,13 @@ class TcpOptions(Model):
             "sack_rescue",
             "rack",
             "tlp",
+            "tlp_pto",
+            "frto",
+            "early_retransmit",
+            "early_retransmit_delay",
+            "fack",
+            "cwnd_in_segments",
+            "min_rto_bounds_variation",
             "partial_ack_retransmit",
             "emulate_sack",
             "dupack_rule",
@@ -389,7 +416,9 @@ class MptcpFlow(_FlowBase):
     """``fullmesh``: one subflow per (source, destination) address pair; ``ndiffports``: ``subflows``
     subflows over the first pair. ``ndiffports`` when ``subflows`` is given, else ``fullmesh``."""
     subflows: int | None = Field(None, ge=1, le=64)
-    scheduler: Literal["minrtt", "roundrobin", "redundant"] = "minrtt"
+    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger"] = "minrtt"
+    """``minrtt`` (the out-of-tree Linux MPTCP's default), ``roundrobin``, ``redundant``, or ``linger``
+    (upstream Linux's default: data waits in the queue of the subflow that would drain it first)."""
     join_delay: Duration = 0
     rcv_buffer: Size | None = None
     tcp: TcpOptions = TcpOptions()

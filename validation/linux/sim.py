@@ -22,10 +22,11 @@ implies; everything else is the profile's, so a change of the profile shows in t
   measure what the missing framing costs.
 * **Congestion control** ``reno`` or ``cubic``, per subflow and uncoupled for MPTCP (upstream Linux
   has no coupled congestion control); everything else (IW 10, SACK, PRR, delayed ACKs with
-  quick-ACK, RTO bounds, no HyStart) is the profile's.
+  quick-ACK, RTO bounds, Linux HyStart with CUBIC) is the profile's.
 * **MPTCP.** Two subflows, one per client address (``fullmesh`` over the two paths), the first
   from path 1 as the kernel's in-kernel path manager does; the second sends its first data when
-  Linux's does (:func:`join_delay_ms`, measured).
+  Linux's does (:func:`join_delay_ms`, measured); the ``linger`` scheduler, upstream Linux's default
+  (``mptcp_subflow_get_send``), which queues data in a subflow beyond its window.
 """
 
 from __future__ import annotations
@@ -129,7 +130,12 @@ def scenario(cell: Cell, rate_bps: int | None = None) -> mpsim.Scenario:
     if cell.proto == "tcp":
         flow |= {"type": "tcp", "src": "S0.1"}
     else:
-        flow |= {"type": "mptcp", "src": ["S0.1", "S0.2"], "join_delay": _ms(join_delay_ms(cell))}
+        flow |= {
+            "type": "mptcp",
+            "src": ["S0.1", "S0.2"],
+            "join_delay": _ms(join_delay_ms(cell)),
+            "scheduler": "linger",
+        }
     return mpsim.Scenario(
         duration=DURATION,
         hosts=net.hosts,

@@ -52,6 +52,8 @@ fn new_subflow(
         trace: trace.then(TcpTrace::default),
         added_at: None,
         removed_at: None,
+        queued: std::collections::VecDeque::new(),
+        queued_bytes: 0,
     }
 }
 use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};
@@ -153,6 +155,27 @@ pub fn resolve_tcp(path: &str, f: &TcpOptions, cc: &Option<CcConfig>, mptcp: boo
     }
     if let Some(r) = f.tlp {
         t.tlp = r;
+    }
+    if let Some(v) = f.tlp_pto {
+        t.tlp_pto = v;
+    }
+    if let Some(v) = f.frto {
+        t.frto = v;
+    }
+    if let Some(v) = f.early_retransmit {
+        t.early_retransmit = v;
+    }
+    if let Some(v) = f.early_retransmit_delay {
+        t.early_retransmit_delay = v;
+    }
+    if let Some(v) = f.fack {
+        t.fack = v;
+    }
+    if let Some(v) = f.cwnd_in_segments {
+        t.cwnd_in_segments = v;
+    }
+    if let Some(v) = f.min_rto_bounds_variation {
+        t.rtt.min_rto_bounds_variation = v;
     }
     if let Some(d) = f.delayed_ack {
         t.receiver.delayed_ack = d;
@@ -324,7 +347,11 @@ fn resolve_hystart_linux(p: &str, f: &TcpOptions, cc: &Cc) -> Res<Option<HyStart
         }
         Some(HyStartLinuxOption::Off) => Ok(None),
         None => {
-            let linux_cubic = f.profile == crate::transport::tcp::Profile::Linux && matches!(cc, Cc::Cubic(_));
+            let linux = matches!(
+                f.profile,
+                crate::transport::tcp::Profile::Linux | crate::transport::tcp::Profile::Linux314
+            );
+            let linux_cubic = linux && matches!(cc, Cc::Cubic(_));
             Ok((linux_cubic && f.hystart.is_none()).then(HyStartLinuxConfig::default))
         }
     }

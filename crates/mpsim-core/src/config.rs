@@ -125,6 +125,27 @@ pub struct TcpOptions {
     /// RFC 8985 tail loss probe (with SACK).
     #[serde(default)]
     pub tlp: Option<bool>,
+    /// The loss probe's timeout: `linux6` (RFC 8985) or `linux3`.
+    #[serde(default)]
+    pub tlp_pto: Option<crate::transport::tcp::config::TlpPto>,
+    /// RFC 5682 F-RTO: undo a spurious retransmission timeout.
+    #[serde(default)]
+    pub frto: Option<bool>,
+    /// RFC 5827 early retransmit.
+    #[serde(default)]
+    pub early_retransmit: Option<bool>,
+    /// Early retransmit held back max(SRTT/4, 2 ms) (RFC 5827 §6 A.3, Linux 3.x).
+    #[serde(default)]
+    pub early_retransmit_delay: Option<bool>,
+    /// RTO = SRTT + max(4·RTTVAR, min RTO), as Linux (`tcp_set_rto`).
+    #[serde(default)]
+    pub min_rto_bounds_variation: Option<bool>,
+    /// The window admits a short segment only with a full MSS of room (Linux).
+    #[serde(default)]
+    pub cwnd_in_segments: Option<bool>,
+    /// Forward acknowledgement loss detection with SACK (Linux until 4.15).
+    #[serde(default)]
+    pub fack: Option<bool>,
     /// SACK and PRR recovery: a partial ACK resends the next segment (ns-3).
     #[serde(default)]
     pub partial_ack_retransmit: Option<bool>,

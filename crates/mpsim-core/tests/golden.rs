@@ -133,6 +133,22 @@ fn golden_dumbbell_linux_cubic() {
     );
 }
 
+#[test]
+fn golden_dumbbell_linux_3_14_cubic() {
+    // Linux 3.14: SACK, PRR, FACK, delayed early retransmit, TLP, F-RTO, CUBIC.
+    check(
+        "dumbbell_linux_3_14_cubic",
+        &dumbbell(
+            4,
+            Profile::Linux314,
+            Some(CcConfig::Cubic {
+                cubic: Default::default(),
+            }),
+            7,
+        ),
+    );
+}
+
 /// Two MPTCP connections (LIA, then uncoupled) over two paths of 10 and
 /// 5 Mbit/s whose buffers overflow, with random loss on the first.
 fn two_path_mptcp(profile: Profile, seed: u64) -> ScenarioConfig {
@@ -175,4 +191,9 @@ fn golden_mptcp_linux() {
 #[test]
 fn golden_mptcp_ns3() {
     check("mptcp_ns3", &two_path_mptcp(Profile::Ns3, 6));
+}
+
+#[test]
+fn golden_mptcp_linux_3_14() {
+    check("mptcp_linux_3_14", &two_path_mptcp(Profile::Linux314, 8));
 }

@@ -170,3 +170,29 @@ fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
     assert_eq!(huge.fct_ns, default.fct_ns);
     assert!(huge.fct_ns.is_some());
 }
+
+/// Twenty segments over two paths: 100 ms round trip on path 1, 20 ms on
+/// path 2; the second subflow is up at 120 ms, before the first subflow's
+/// first ACK (200 ms).
+fn twenty_segments_second_path_up_early(scheduler: Scheduler) -> Vec<u64> {
+    let mss = 1400;
+    let mut cfg = two_paths([100_000_000; 2], [100 * MS, 20 * MS], 1000);
+    let mut conn = mptcp("mp", Some(20 * mss), CcConfig::Uncoupled);
+    conn.scheduler = scheduler;
+    conn.tcp.mss = Some(mss as u32);
+    cfg.mptcp_connections = vec![conn];
+    let r = run(&cfg).unwrap();
+    let c = &r.mptcp_connections[0];
+    assert_eq!(c.bytes_delivered, 20 * mss);
+    c.subflows.iter().map(|s| s.bytes_received / mss).collect()
+}
+
+#[test]
+fn linger_queues_data_on_a_subflow_beyond_its_window() {
+    // `minrtt` sends the first window (10 segments) on subflow 1 and gives
+    // the other 10 to subflow 2 when it comes up. `linger` (Linux's
+    // `mptcp_subflow_get_send`) gives subflow 1 two windows at once, 10 in
+    // flight and 10 waiting in its queue: subflow 2 finds no data left.
+    assert_eq!(twenty_segments_second_path_up_early(Scheduler::Minrtt), vec![10, 10]);
+    assert_eq!(twenty_segments_second_path_up_early(Scheduler::Linger), vec![20, 0]);
+}

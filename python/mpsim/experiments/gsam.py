@@ -235,19 +235,16 @@ JOIN_DELAY_NS = 2 * BASE_RTT_NS
 """The second subflow's SYN leaves 3 RTTs after the first's (as LISA §III measured on Linux):
 one RTT of handshake, then this delay."""
 
-# Linux 3.14: IW 10, infinite initial ssthresh, growth per acknowledged segment, SACK with PRR, 200 ms
-# minimum RTO; the receiver ACKs every segment (quick-ACK in slow start); no timestamps, so a segment
-# is 1440 bytes on the wire as the paper's arithmetic (360 packets = 100 Mbit/s × 40 ms) assumes.
+# Linux 3.14, the testbed's kernel (MPTCP v0.89): the ``linux_3_14`` profile (IW 10, infinite initial
+# ssthresh, growth per acknowledged segment, SACK with PRR, FACK, delayed early retransmit, the 3.x tail loss
+# probe, F-RTO, 200 ms minimum RTO); the receiver ACKs every segment (quick-ACK in slow start); no
+# timestamps, so a segment is 1440 bytes on the wire as the paper's arithmetic (360 packets = 100 Mbit/s ×
+# 40 ms) assumes.
 TCP = {
-    "profile": "linux",
+    "profile": "linux_3_14",
     "mss": MSS,
-    "initial_cwnd_segments": 10,
-    "sack": True,
     "timestamps": False,
     "delayed_ack": False,
-    # Linux 3.14 predates RACK (4.4); its tail loss probe (3.10's PTO, not 6.x's) is not modelled.
-    "rack": False,
-    "tlp": False,
 }
 
 DEFAULT_BUFFER_PKTS = 20

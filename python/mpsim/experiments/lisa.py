@@ -2,10 +2,10 @@
 ICC 2016), §IV-A / §V-A, Figs. 6–8: a multi-homed server sends to a client over two subflows.
 
 The paper's platform is the CORE emulator with Linux 3.14.22 and MPTCP v0.89.3, so the stack is the
-``linux`` profile: MSS 1460 B (a "constant 1.5 KByte packet size", 1500 B on the wire without timestamps),
-IW 10, ssthresh unlimited, SACK recovery (RFC 6675; Linux's PRR, TLP, early retransmit and HyStart are not
-modelled), the receiver ACKs every packet (footnote 3: "which is the case with Linux in slow-start"),
-min RTO 200 ms, and LIA in its kernel flavour. The bottleneck is 5 Mbit/s with a 40 ms base RTT (BDP
+``linux_3_14`` profile (SACK with PRR, FACK, delayed early retransmit, the 3.x tail loss probe, F-RTO, IW 10,
+min RTO 200 ms; docs/algorithms.md): MSS 1460 B (a "constant 1.5 KByte packet size", 1500 B on the wire
+without timestamps), ssthresh unlimited, the receiver ACKs every packet (footnote 3: "which is the case with
+Linux in slow-start"), and LIA in its kernel flavour. The bottleneck is 5 Mbit/s with a 40 ms base RTT (BDP
 25 000 B, "17 packets"); the paper gives only capacity and RTT, so the per-link delays are ours:
 non-bottleneck links 1 Gbit/s, 1 ms one way, and the bottleneck 19 ms one way.
 
@@ -54,22 +54,13 @@ BOTTLENECK_DELAY_NS = 19 * MS
 BASE_RTT_NS = 2 * (ACCESS_DELAY_NS + BOTTLENECK_DELAY_NS)
 """40 ms (§IV-A): 2·(1 + 19) ms without serialisation."""
 
-# Linux 3.14 as emulated: SACK with RFC 6675 recovery (PRR not modelled), no timestamps so that a full
-# segment is 1500 B on the wire, an ACK for every packet, IW 10, ssthresh unlimited, RTO 1 s initial,
-# 200 ms minimum.
+# Linux 3.14 as emulated: the kernel's profile, with no timestamps so that a full segment is 1500 B on the
+# wire, and an ACK for every packet.
 TCP: dict[str, Any] = {
-    "profile": "linux",
+    "profile": "linux_3_14",
     "mss": MSS,
-    "initial_cwnd_segments": 10,
-    "sack": True,
-    "recovery": "sack",
     "timestamps": False,
     "delayed_ack": False,
-    "initial_rto_ns": 1 * S,
-    "min_rto_ns": 200 * MS,
-    # Linux 3.14 predates RACK (4.4); its tail loss probe (3.10's PTO, not 6.x's) is not modelled.
-    "rack": False,
-    "tlp": False,
 }
 LIA_LINUX = {"type": "lia", "flavour": "linux"}
 """MPTCP v0.89's default coupled congestion control, with the kernel's arithmetic."""

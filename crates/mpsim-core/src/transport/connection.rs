@@ -66,6 +66,11 @@ pub struct Subflow {
     pub added_at: Option<SimTime>,
     /// When a subflow event closed it.
     pub removed_at: Option<SimTime>,
+    /// Chunks the `linger` scheduler gave this subflow that its window has
+    /// not yet let go, in order.
+    pub(crate) queued: VecDeque<Chunk>,
+    /// Payload bytes in `queued`.
+    pub(crate) queued_bytes: u64,
 }
 
 /// Connection-level results computed as the run goes.
@@ -353,6 +358,11 @@ impl Connection {
         if self.subflows[r].sender.state == SenderState::Established {
             self.queue_reinjection(r);
         }
+        self.subflows[r].queued_bytes = 0;
+        for c in std::mem::take(&mut self.subflows[r].queued) {
+            self.reinject.push_back((c.dsn, c.len, r));
+            self.stats.reinjected_chunks += 1;
+        }
         self.subflows[r].sender.abort();
         let c = &mut self.ccs[r];
         c.established = false;
@@ -556,10 +566,34 @@ impl Connection {
         for r in 0..self.subflows.len() {
             let sf = &mut self.subflows[r];
             let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
-            sf.sender
-                .send_retransmissions(now, &self.params, &mut self.ccs[r], &mut wire);
+            if sf
+                .sender
+                .send_retransmissions(now, &self.params, &mut self.ccs[r], &mut wire)
+            {
+                while let Some(&chunk) = sf.queued.front() {
+                    if !sf.sender.room_for(&self.params, &self.ccs[r], chunk.len) {
+                        break;
+                    }
+                    sf.queued.pop_front();
+                    sf.queued_bytes -= chunk.len as u64;
+                    sf.sender.send_chunk(chunk, now, &mut wire);
+                }
+                self.ccs[r].bytes_in_flight = sf.sender.pipe();
+            }
         }
         while let Some((chunk, from)) = self.next_chunk() {
+            if self.scheduler == Scheduler::Linger {
+                let Some(r) = self.pick_linger(from) else { break };
+                self.take_chunk(&chunk);
+                let sf = &mut self.subflows[r];
+                if sf.queued.is_empty() && sf.sender.room_for(&self.params, &self.ccs[r], chunk.len) {
+                    self.send_on(core, r, chunk);
+                } else {
+                    sf.queued.push_back(chunk);
+                    sf.queued_bytes += chunk.len as u64;
+                }
+                continue;
+            }
             let Some(r) = self.pick(chunk.len, from) else { break };
             self.take_chunk(&chunk);
             self.send_on(core, r, chunk);
@@ -671,6 +705,36 @@ impl Connection {
             self.next_rr = (r + 1) % n;
         }
         chosen
+    }
+
+    /// The `linger` scheduler's subflow for the next chunk: among the
+    /// established subflows that hold less than two windows, the one whose
+    /// data would drain first, (in flight + waiting)·SRTT/cwnd (Linux
+    /// `mptcp_subflow_get_send`: `sk_wmem_queued` over the pacing rate, and
+    /// `sk_stream_memory_free`); ties go to the lower index. A reinjected
+    /// chunk avoids the subflow it came from while another can take it.
+    fn pick_linger(&self, from: Option<usize>) -> Option<usize> {
+        let mut best: Option<(u128, usize)> = None;
+        let mut fallback = None;
+        for (r, sf) in self.subflows.iter().enumerate() {
+            let c = &self.ccs[r];
+            if sf.sender.state != SenderState::Established || sf.removed_at.is_some() || c.cwnd == 0 {
+                continue;
+            }
+            let held = sf.sender.pipe() + sf.queued_bytes;
+            if held >= 2 * c.cwnd {
+                continue;
+            }
+            if Some(r) == from {
+                fallback = Some(r);
+                continue;
+            }
+            let linger = held as u128 * c.srtt.nanos().max(1) as u128 / c.cwnd as u128;
+            if best.is_none_or(|(l, _)| linger < l) {
+                best = Some((linger, r));
+            }
+        }
+        best.map(|(_, r)| r).or(fallback)
     }
 
     /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).

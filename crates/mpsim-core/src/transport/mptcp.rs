@@ -17,6 +17,14 @@ pub enum Scheduler {
     Roundrobin,
     /// Every chunk on every subflow that has room when it is sent.
     Redundant,
+    /// Upstream Linux's default (`mptcp_subflow_get_send`, since 5.19):
+    /// each chunk goes to the subflow whose data would drain first — bytes
+    /// it holds (in flight and waiting) over its rate cwnd/SRTT — whether
+    /// or not its window has room, and waits in that subflow's own queue
+    /// until the window lets it go. A subflow takes data while it holds
+    /// less than two windows (its send buffer, which Linux sizes at about
+    /// two windows, `tcp_sndbuf_expand`).
+    Linger,
 }
 
 /// Which subflows a connection opens.

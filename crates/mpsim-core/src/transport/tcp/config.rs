@@ -93,15 +93,34 @@ pub enum PartialAckRto {
     SlowButSteady,
 }
 
+/// How the tail loss probe's timeout (PTO) is set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TlpPto {
+    /// Linux 6.x and RFC 8985 §7.2: 2·SRTT plus the minimum RTO with one
+    /// segment outstanding, else plus 2 ms.
+    Linux6,
+    /// Linux 3.10–4.x `tcp_schedule_loss_probe`: max(2·SRTT, 10 ms), and
+    /// at least 1.5·SRTT + 200 ms (TCP_DELACK_MAX) with one segment
+    /// outstanding.
+    Linux3,
+}
+
 /// A stack whose defaults a flow takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
-    /// Linux: min RTO 200 ms, delayed ACK 40 ms with quick-ACK, SACK + PRR,
-    /// IW 10, counting of acknowledged segments without the ABC limit; with
-    /// CUBIC, CUBIC's HyStart (`tcp_cubic.c`) ends slow start.
+    /// Linux 6.x: min RTO 200 ms, delayed ACK 40 ms with quick-ACK, SACK +
+    /// PRR, RACK-TLP, F-RTO, IW 10, counting of acknowledged segments without
+    /// the ABC limit; with CUBIC, CUBIC's HyStart (`tcp_cubic.c`) ends slow
+    /// start.
     #[default]
     Linux,
+    /// Linux 3.14, the kernel of MPTCP v0.89: as `linux` but no RACK (4.4),
+    /// FACK loss detection (`tcp_fack` = 1) and delayed early retransmit
+    /// beside the loss probe (`tcp_early_retrans` = 3).
+    #[serde(rename = "linux_3_14")]
+    Linux314,
     /// ns-3.44 `TcpSocketBase` defaults: min RTO 1 s, delayed ACK every 2
     /// segments or 200 ms, SACK + PRR, timestamps, slow start and congestion
     /// avoidance counted per ACK received (`TcpNewReno`), 2-byte PPP framing.
@@ -210,6 +229,33 @@ pub struct TcpParams {
     /// RFC 8985 §7 tail loss probe with SACK (Linux since 3.10): a probe
     /// two RTTs after the last transmission instead of waiting for the RTO.
     pub tlp: bool,
+    /// How the loss probe's timeout is set.
+    pub tlp_pto: TlpPto,
+    /// RFC 5682 F-RTO, the SACK-enhanced variant as Linux runs it since 3.10
+    /// (`tcp_process_loss`): after a timeout the first ACK that advances
+    /// SND.UNA releases new data instead of retransmissions, and an ACK of
+    /// data sent before the timeout and never resent shows the timeout was
+    /// spurious: cwnd and ssthresh are restored.
+    pub frto: bool,
+    /// RFC 5827 early retransmit: with fewer than four segments outstanding
+    /// and no new data to send, outstanding − 1 duplicate ACKs (SACKed
+    /// segments) start recovery.
+    pub early_retransmit: bool,
+    /// RFC 5827 §6 mitigation A.3 as Linux 3.x ran it
+    /// (`tcp_early_retrans` = 2 or 3): the early retransmission waits
+    /// max(SRTT/4, 2 ms) for an ACK that makes it unnecessary.
+    pub early_retransmit_delay: bool,
+    /// Forward acknowledgement with SACK (Linux until 4.15, `tcp_fack`): a
+    /// segment is lost when the highest SACKed one is DupThresh segments or
+    /// more above it, instead of RFC 6675 IsLost's DupThresh SACKed
+    /// segments; a retransmission is lost once a segment sent after it is
+    /// SACKed.
+    pub fack: bool,
+    /// The window admits a segment only with a full MSS of room, whatever
+    /// its length (Linux counts cwnd and the flight in segments,
+    /// `tcp_cwnd_test`); off, a segment shorter than the MSS needs only its
+    /// own length.
+    pub cwnd_in_segments: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     /// A retransmitted segment that is then SACKed stays counted in pipe
@@ -275,6 +321,12 @@ impl Profile {
             sack_rescue: true,
             rack: false,
             tlp: false,
+            tlp_pto: TlpPto::Linux6,
+            frto: false,
+            early_retransmit: false,
+            early_retransmit_delay: false,
+            fack: false,
+            cwnd_in_segments: false,
             dupack_threshold: 3,
             send_buffer_bytes: None,
             grow_on_recovery_exit: false,
@@ -312,6 +364,9 @@ impl Profile {
                 // no RFC 6675 rescue retransmission.
                 rack: true,
                 tlp: true,
+                // net.ipv4.tcp_frto = 2, the default (`tcp_enter_loss`).
+                frto: true,
+                cwnd_in_segments: true,
                 sack_rule3: false,
                 sack_rescue: false,
                 rtt: RttConfig {
@@ -319,6 +374,8 @@ impl Profile {
                     min_rto: SimDuration::from_millis(200),
                     max_rto: SimDuration::from_secs(120),
                     granularity: SimDuration::from_millis(1),
+                    // `tcp_set_rto`: SRTT + max(4·mdev, tcp_rto_min).
+                    min_rto_bounds_variation: true,
                 },
                 receiver: ReceiverConfig {
                     delayed_ack: true,
@@ -336,6 +393,15 @@ impl Profile {
                     halve: HalveOf::Cwnd,
                 },
                 ..rfc
+            },
+            // docs/algorithms.md: every setting beside its 3.14 source.
+            Profile::Linux314 => TcpParams {
+                rack: false,
+                tlp_pto: TlpPto::Linux3,
+                early_retransmit: true,
+                early_retransmit_delay: true,
+                fack: true,
+                ..Profile::Linux.params()
             },
             Profile::Ns3 => TcpParams {
                 framing_bytes: 2,
@@ -362,6 +428,7 @@ impl Profile {
                     min_rto: SimDuration::from_secs(1),
                     max_rto: SimDuration::from_secs(60),
                     granularity: SimDuration::from_millis(1),
+                    min_rto_bounds_variation: false,
                 },
                 slow_start: StandardConfig {
                     counting: AckCounting::PerAck,

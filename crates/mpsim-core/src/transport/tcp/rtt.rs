@@ -12,6 +12,11 @@ pub struct RttConfig {
     pub max_rto: SimDuration,
     /// Clock granularity G of RFC 6298 §2.2–2.3.
     pub granularity: SimDuration,
+    /// The minimum bounds the variation term, not the RTO: RTO = SRTT +
+    /// max(4·RTTVAR, `min_rto`), as Linux's `tcp_set_rto` (its RTTVAR is
+    /// at least `tcp_rto_min`), instead of RFC 6298's max(`min_rto`, SRTT
+    /// + 4·RTTVAR).
+    pub min_rto_bounds_variation: bool,
 }
 
 impl Default for RttConfig {
@@ -21,6 +26,7 @@ impl Default for RttConfig {
             min_rto: SimDuration::from_secs(1),
             max_rto: SimDuration::from_secs(60),
             granularity: SimDuration::from_millis(1),
+            min_rto_bounds_variation: false,
         }
     }
 }
@@ -80,7 +86,12 @@ impl RttEstimator {
         }
         self.latest = r;
         // RTO <- SRTT + max(G, K * RTTVAR), K = 4; then §2.4 and §2.5 bounds.
-        let var_term = (4 * self.rttvar.nanos()).max(self.config.granularity.nanos());
+        let floor = if self.config.min_rto_bounds_variation {
+            self.config.min_rto
+        } else {
+            self.config.granularity
+        };
+        let var_term = (4 * self.rttvar.nanos()).max(floor.nanos());
         self.rto = SimDuration(self.srtt.nanos() + var_term);
         self.backoff = 0;
     }
@@ -124,6 +135,33 @@ mod tests {
         assert_eq!(e.srtt, SimDuration(110 * MS));
         assert_eq!(e.rto(), SimDuration(340 * MS));
         assert_eq!(e.min_rtt, SimDuration(100 * MS));
+    }
+
+    #[test]
+    fn linux_bounds_the_variation_term_by_the_minimum() {
+        // Linux `tcp_set_rto`: SRTT + max(4·RTTVAR, 200 ms). With a steady
+        // RTT of 216 ms RTTVAR decays towards 0 and the minimum holds the
+        // term at 200 ms: RTO = 416 ms, where RFC 6298 gives about 216 ms.
+        let config = RttConfig {
+            min_rto: SimDuration::from_millis(200),
+            min_rto_bounds_variation: true,
+            ..RttConfig::default()
+        };
+        let mut e = RttEstimator::new(config);
+        for _ in 0..40 {
+            e.sample(SimDuration(216 * MS));
+        }
+        assert!(e.rttvar < SimDuration(MS));
+        assert_eq!(e.rto(), e.srtt + SimDuration(200 * MS));
+        // RFC 6298 with the same samples: max(200 ms, SRTT + 4·RTTVAR).
+        let mut rfc = RttEstimator::new(RttConfig {
+            min_rto_bounds_variation: false,
+            ..config
+        });
+        for _ in 0..40 {
+            rfc.sample(SimDuration(216 * MS));
+        }
+        assert!(rfc.rto() < SimDuration(220 * MS));
     }
 
     #[test]

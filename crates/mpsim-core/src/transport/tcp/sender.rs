@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{DupAckRule, LossFlight, PartialAckRto, PrrVariant, Recovery, TcpParams};
+use super::config::{DupAckRule, LossFlight, PartialAckRto, PrrVariant, Recovery, TcpParams, TlpPto};
 use super::header::{SackBlock, TcpFlags, TcpHeader};
 use super::rtt::RttEstimator;
 use super::timer::LazyTimer;
@@ -202,6 +202,9 @@ enum AuxTimer {
     Reorder,
     /// RFC 8985 §7.2: the tail loss probe timeout (PTO).
     Probe,
+    /// RFC 5827 §6 mitigation A.3 (Linux 3.x `tcp_pause_early_retransmit`):
+    /// an early retransmission held back a quarter of an RTT.
+    EarlyRetransmit,
 }
 
 /// RFC 8985 §6.1 RACK state: the most recently sent segment known to be
@@ -228,6 +231,31 @@ struct Rack {
     reordering_seen: bool,
 }
 
+/// RFC 5682 F-RTO after a retransmission timeout (Linux `tp->frto`).
+#[derive(Copy, Clone, Debug)]
+struct Frto {
+    /// Linux `high_seq`: SND.NXT when the timeout fired, moved to SND.NXT
+    /// again by the first ACK that advances SND.UNA (§3.1 step 2).
+    high_seq: u64,
+    /// §3.1 step 2.b: the next transmission sends new data, not the
+    /// segments the timeout marked lost.
+    new_data_turn: bool,
+}
+
+/// What the first timeout of an episode found, to restore if it was
+/// spurious (Linux `prior_cwnd`, `prior_ssthresh`).
+#[derive(Copy, Clone, Debug, Default)]
+struct RtoUndo {
+    /// cwnd before the timeout, bytes.
+    cwnd: u64,
+    /// ssthresh before it: at least 3/4 of cwnd outside recovery (Linux
+    /// `tcp_current_ssthresh`), bytes.
+    ssthresh: u64,
+    /// SND.UNA at the latest timeout: a timeout with no progress since
+    /// recurs (RFC 5682 §3.2).
+    una: u64,
+}
+
 /// Counters reported per flow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
@@ -247,6 +275,8 @@ pub struct SenderStats {
     pub retransmits_before_slow_start_exit: u64,
     /// RFC 8985 tail loss probes sent (new data or a retransmission).
     pub loss_probes: u64,
+    /// Timeouts that F-RTO (RFC 5682) found spurious and undid.
+    pub spurious_rtos: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -303,6 +333,15 @@ pub struct TcpSender {
     probe_pending: bool,
     /// New data left since the last [`TcpSender::after_push`].
     sent_new: bool,
+    /// F-RTO under way after the latest timeout; `None` when off or over.
+    frto: Option<Frto>,
+    rto_undo: RtoUndo,
+    /// The latest push left the window room unused, or the FIN is out: no
+    /// new data to send (RFC 5827 §3.1's condition for early retransmit).
+    no_new_data: bool,
+    /// The ACK being processed delivered a segment sent before the
+    /// timeout and never resent (Linux `FLAG_ORIG_SACK_ACKED`).
+    orig_delivered: bool,
     /// SYN timeout in force (doubles per SYN retransmission).
     syn_rto: SimDuration,
     /// When the SYN was last sent and whether it was ever retransmitted.
@@ -347,6 +386,10 @@ impl TcpSender {
             tlp_retrans: false,
             probe_pending: false,
             sent_new: false,
+            frto: None,
+            rto_undo: RtoUndo::default(),
+            orig_delivered: false,
+            no_new_data: false,
             syn_rto: params.syn_rto,
             syn_sent_at: SimTime::ZERO,
             peer_rwnd: u64::MAX,
@@ -462,6 +505,12 @@ impl TcpSender {
     /// when it found no new data to send, and a fresh probe timeout after
     /// new data.
     pub fn after_push(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
+        if self.frto.is_some_and(|f| f.new_data_turn) {
+            // RFC 5682 §3.1 step 2.b: no new data could go, so F-RTO gives
+            // way to the conventional recovery (Linux `tcp_xmit_recovery`).
+            self.frto = None;
+            self.send_retransmissions(now, params, cc, out);
+        }
         self.send_rescue(now, params, cc, out);
         if self.probe_pending {
             // RFC 8985 §7.3: no new data could go: resend the last segment.
@@ -482,6 +531,7 @@ impl TcpSender {
             self.sync_timer(out);
         }
         self.sent_new = false;
+        self.no_new_data = self.fin_sent() || self.send_budget(params, cc) >= self.mss as u64;
         cc.bytes_in_flight = self.pipe();
     }
 
@@ -556,6 +606,9 @@ impl TcpSender {
             return false;
         }
         self.cwnd_full = false;
+        if self.frto.is_some_and(|f| f.new_data_turn) {
+            return true;
+        }
         while let Some(i) = self.next_lost() {
             // A retransmission fills a hole below snd_nxt: only cwnd limits it.
             if !self.cwnd_room(params, cc, self.segs[i].payload()) {
@@ -586,7 +639,13 @@ impl TcpSender {
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
     fn cwnd_room(&mut self, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
-        let need = (payload as u64).min(self.mss as u64).max(1);
+        // Linux counts the window in segments (`tcp_cwnd_test`): a short
+        // segment takes a whole one.
+        let need = if params.cwnd_in_segments {
+            self.mss as u64
+        } else {
+            (payload as u64).min(self.mss as u64).max(1)
+        };
         if self.send_budget(params, cc) < need {
             self.cwnd_full = true;
             return false;
@@ -655,6 +714,9 @@ impl TcpSender {
             r.prr_out += seg.len as u64;
         }
         self.sent_new = true;
+        if let Some(f) = self.frto.as_mut() {
+            f.new_data_turn = false;
+        }
         if self.probe_pending {
             // RFC 8985 §7.3: the probe is this new segment.
             self.probe_pending = false;
@@ -839,6 +901,7 @@ impl TcpSender {
         let rack = sack && params.sack && params.rack;
         self.rack.advanced = false;
         self.rack.prior_fack = self.rack.fack;
+        self.orig_delivered = false;
         if sack && params.sack {
             self.apply_sacks(hdr.sacks(), ack, now, rack, params.sacked_retransmissions_in_pipe);
         }
@@ -891,6 +954,10 @@ impl TcpSender {
         // RFC 6937 §3 DeliveredData: the change in SND.UNA plus the change
         // in SACKed bytes, which is negative for SACKed data SND.UNA passed.
         let delivered = newly_acked - acked_sacked + newly_sacked;
+        if self.frto.is_some() {
+            let dup = newly_acked == 0 && hdr.payload_bytes == 0;
+            self.frto_on_ack(&mut ccs[r], newly_acked, newly_sacked, dup);
+        }
         // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
         let mut reorder_at = None;
         if rack {
@@ -990,7 +1057,11 @@ impl TcpSender {
             }
             // RFC 8985: a reordering timer for segments not yet lost, else
             // a fresh loss probe (Linux `tcp_set_xmit_timer` on every ACK).
+            let prior_aux = self.aux_timer;
             self.aux_timer = reorder_at.map(|t| (t, AuxTimer::Reorder));
+            if self.aux_timer.is_none() {
+                self.aux_timer = self.delayed_early_retransmit(now, params, prior_aux);
+            }
             if self.aux_timer.is_none() {
                 self.schedule_probe(now, params);
             }
@@ -1135,6 +1206,64 @@ impl TcpSender {
         if rack {
             self.rack_advance(&seg, now);
         }
+        self.note_original_delivery(&seg);
+    }
+
+    /// Linux `FLAG_ORIG_SACK_ACKED`: segment `s`, delivered by this ACK,
+    /// was sent before the timeout F-RTO is testing and never resent.
+    fn note_original_delivery(&mut self, s: &Seg) {
+        if s.flags & EVER_RETRANS == 0 && self.frto.is_some_and(|f| s.end() <= f.high_seq) {
+            self.orig_delivered = true;
+        }
+    }
+
+    /// RFC 5682 §3.1 steps 2 and 3 with SACK (Appendix B), as Linux
+    /// `tcp_process_loss` runs them on every ACK after a timeout.
+    fn frto_on_ack(&mut self, sf: &mut SubflowCc, newly_acked: u64, newly_sacked: u64, dup: bool) {
+        let Some(mut f) = self.frto else { return };
+        if !self.in_rto_recovery {
+            // Everything outstanding at the timeout is acknowledged.
+            self.frto = None;
+            return;
+        }
+        if self.orig_delivered {
+            // Step 3.b: data never resent arrived, so not all of the
+            // window was lost: the timeout was spurious.
+            self.frto_undo(sf);
+            return;
+        }
+        if self.snd_nxt > f.high_seq {
+            // Step 3.a: a duplicate ACK or SACK of the new data alone: the
+            // loss was real.
+            if newly_sacked > 0 || dup {
+                self.frto = None;
+            }
+        } else if newly_acked > 0 && self.snd_una < f.high_seq {
+            // Step 2.b: the retransmission arrived; send new data next.
+            f.high_seq = self.snd_nxt;
+            f.new_data_turn = true;
+            self.frto = Some(f);
+        }
+    }
+
+    /// Linux `tcp_try_undo_loss(sk, true)` → `tcp_undo_cwnd_reduction`:
+    /// the segments the timeout marked lost are in flight after all, cwnd
+    /// and ssthresh return to their values before it, and the sender is
+    /// out of loss recovery (a later loss may fast-retransmit at once).
+    fn frto_undo(&mut self, sf: &mut SubflowCc) {
+        for s in self.segs.iter_mut() {
+            if s.flags & LOST != 0 {
+                s.flags &= !LOST;
+                self.lost_bytes -= s.len as u64;
+            }
+        }
+        self.retx_hint = self.snd_nxt;
+        sf.cwnd = sf.cwnd.max(self.rto_undo.cwnd);
+        sf.ssthresh = sf.ssthresh.max(self.rto_undo.ssthresh);
+        self.frto = None;
+        self.in_rto_recovery = false;
+        self.rto_recover = 0;
+        self.stats.spurious_rtos += 1;
     }
 
     /// Drops acknowledged segments from the scoreboard.
@@ -1150,8 +1279,11 @@ impl TcpSender {
             if s.flags & SACKED != 0 {
                 self.sacked_bytes -= len;
                 self.sacked_segs -= 1;
-            } else if rack {
-                self.rack_advance(&s, now);
+            } else {
+                if rack {
+                    self.rack_advance(&s, now);
+                }
+                self.note_original_delivery(&s);
             }
             if s.flags & LOST != 0 {
                 self.lost_bytes -= len;
@@ -1168,6 +1300,10 @@ impl TcpSender {
     /// (DupThresh − 1)·MSS bytes above it are SACKed. Walks down from the
     /// top; below a segment already handled, everything was handled before.
     fn detect_losses(&mut self, params: &TcpParams) {
+        if params.fack {
+            self.detect_losses_fack(params);
+            return;
+        }
         let threshold = (params.dupack_threshold as u64 - 1) * self.mss as u64;
         let mut sacked_above = 0u64;
         for i in (0..self.segs.len()).rev() {
@@ -1190,6 +1326,53 @@ impl TcpSender {
                     self.lost_bytes += self.segs[i].len as u64;
                     continue;
                 }
+                self.mark_lost(i);
+            }
+        }
+    }
+
+    /// Forward acknowledgement (Mathis & Mahdavi, SIGCOMM 1996), as Linux
+    /// ran it until 4.15 (`tcp_update_scoreboard`, `tcp_mark_head_lost`
+    /// with `tcp_is_fack`): a segment is lost when the highest SACKed one is
+    /// DupThresh or more segments above it (the first fackets_out −
+    /// reordering segments), however many between are SACKed. And
+    /// `tcp_mark_lost_retrans`, which Linux ran with FACK only: a
+    /// retransmission is lost once a segment first sent after it is SACKed.
+    fn detect_losses_fack(&mut self, params: &TcpParams) {
+        let Some(top) = self.segs.iter().rposition(|s| s.flags & SACKED != 0) else {
+            return;
+        };
+        let threshold = params.dupack_threshold as usize;
+        if top >= threshold {
+            for i in (0..=top - threshold).rev() {
+                let flags = self.segs[i].flags;
+                if flags & SACKED != 0 {
+                    continue;
+                }
+                if flags & (LOST | RETRANS) != 0 {
+                    break;
+                }
+                self.mark_lost(i);
+            }
+        }
+        if self.retrans_bytes == 0 {
+            return;
+        }
+        // Linux compares sequence numbers (SND.NXT when the segment was
+        // resent); the segments sent after a retransmission are those sent
+        // no earlier, since a push resends before it sends new data.
+        let Some(newest) = self
+            .segs
+            .iter()
+            .filter(|s| s.flags & (SACKED | EVER_RETRANS) == SACKED)
+            .map(|s| s.sent_at)
+            .max()
+        else {
+            return;
+        };
+        for i in 0..self.segs.len() {
+            let s = self.segs[i];
+            if s.flags & (SACKED | RETRANS) == RETRANS && s.sent_at <= newest && s.end() <= self.segs[top].start {
                 self.mark_lost(i);
             }
         }
@@ -1311,7 +1494,16 @@ impl TcpSender {
         {
             return;
         }
-        let pto = if self.rtt.has_sample {
+        let pto = if self.rtt.has_sample && params.tlp_pto == TlpPto::Linux3 {
+            // Linux 3.10–4.x: room for a delayed ACK (TCP_DELACK_MAX) when
+            // one segment is outstanding, at least 10 ms.
+            let srtt = self.rtt.srtt;
+            let mut pto = srtt.saturating_mul(2).max(SimDuration::from_millis(10));
+            if self.segs.len() == 1 {
+                pto = pto.max(srtt + SimDuration(srtt.nanos() / 2) + SimDuration::from_millis(200));
+            }
+            pto
+        } else if self.rtt.has_sample {
             let extra = if self.segs.len() == 1 {
                 params.rtt.min_rto
             } else {
@@ -1364,6 +1556,9 @@ impl TcpSender {
             return self.lost_bytes > 0;
         }
         if self.dupacks >= params.dupack_threshold {
+            return true;
+        }
+        if !params.early_retransmit_delay && self.early_retransmit_due(params) {
             return true;
         }
         // RFC 6675 §5: or when IsLost(HighACK + 1).
@@ -1593,6 +1788,7 @@ impl TcpSender {
                 self.aux_timer = None;
                 match kind {
                     AuxTimer::Reorder => self.on_reorder_timeout(now, params, ccs, r, cc),
+                    AuxTimer::EarlyRetransmit => self.on_early_retransmit_timeout(now, params, ccs, r, cc, out),
                     AuxTimer::Probe => {
                         // One probe per tail-loss episode (RFC 8985 §7.3);
                         // then the RTO runs afresh.
@@ -1616,6 +1812,91 @@ impl TcpSender {
             SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, params, ccs, r, cc, out),
             _ => {}
         }
+    }
+
+    /// Linux 3.x `tcp_resume_early_retransmit`: the held-back early
+    /// retransmission goes, and recovery starts.
+    fn on_early_retransmit_timeout<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        out: &mut impl SenderOutput,
+    ) {
+        if self.recovery.is_some() || self.in_rto_recovery {
+            return;
+        }
+        self.enter_recovery(now, params, ccs, r, cc, 0);
+        if params.recovery != Recovery::Prr {
+            self.retransmit_head(now, out);
+        }
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+
+    /// RFC 5827 §3.1–3.2: with fewer than four segments outstanding and no
+    /// new data to send, ER_thresh = outstanding − 1 duplicate ACKs (with
+    /// SACK: segments SACKed) start recovery; not while a retransmission is
+    /// outstanding (Linux 3.x `tcp_time_to_recover`: `!retrans_out`).
+    fn early_retransmit_due(&self, params: &TcpParams) -> bool {
+        let outstanding = self.segs.len() as u64;
+        if !params.early_retransmit || !self.no_new_data || !(2..4).contains(&outstanding) || self.retrans_bytes > 0 {
+            return false;
+        }
+        let evidence = if params.sack && uses_sack(params) {
+            self.sacked_segs
+        } else {
+            self.dupacks as u64
+        };
+        evidence >= outstanding - 1
+    }
+
+    /// The deadline of a held-back early retransmission (RFC 5827 §6
+    /// mitigation A.3): max(SRTT/4, 2 ms) after the ACK that made it due
+    /// (Linux 3.x `tcp_pause_early_retransmit`), kept by later ACKs, never
+    /// after the RTO.
+    fn delayed_early_retransmit(
+        &self,
+        now: SimTime,
+        params: &TcpParams,
+        prior: Option<(SimTime, AuxTimer)>,
+    ) -> Option<(SimTime, AuxTimer)> {
+        if !params.early_retransmit_delay
+            || self.recovery.is_some()
+            || self.in_rto_recovery
+            || !self.early_retransmit_due(params)
+        {
+            return None;
+        }
+        if let Some(p @ (_, AuxTimer::EarlyRetransmit)) = prior {
+            return Some(p);
+        }
+        let delay = SimDuration(self.rtt.srtt.nanos() / 4).max(SimDuration::from_millis(2));
+        Some(((now + delay).min(self.rto_at), AuxTimer::EarlyRetransmit))
+    }
+
+    /// RFC 5682 §3.1 step 1 (Linux `tcp_enter_loss`): F-RTO tests a
+    /// timeout outside any recovery, or one that recurs with no progress
+    /// since the last (§3.2); the first timeout of an episode keeps what an
+    /// undo would restore.
+    fn frto_on_rto(&mut self, sf: &SubflowCc) {
+        let first = self.recovery.is_none() && !self.in_rto_recovery;
+        let recurring = self.in_rto_recovery && self.snd_una == self.rto_undo.una;
+        if !self.in_rto_recovery {
+            let ssthresh = if self.recovery.is_some() {
+                sf.ssthresh
+            } else {
+                sf.ssthresh.max(sf.cwnd / 2 + sf.cwnd / 4)
+            };
+            self.rto_undo.cwnd = sf.cwnd;
+            self.rto_undo.ssthresh = ssthresh;
+        }
+        self.rto_undo.una = self.snd_una;
+        self.frto = (first || recurring).then_some(Frto {
+            high_seq: self.snd_nxt,
+            new_data_turn: false,
+        });
     }
 
     /// RFC 8985 §6.3 (Linux `tcp_rack_reo_timeout`): the reordering window
@@ -1651,6 +1932,9 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         self.stats.rto_count += 1;
+        if params.frto {
+            self.frto_on_rto(&ccs[r]);
+        }
         ccs[r].loss_events += 1;
         if ccs[r].in_slow_start() {
             self.note_slow_start_exit(now, ccs[r].cwnd);
