@@ -940,6 +940,9 @@ impl TcpSender {
         // Without SACK, a duplicate ACK says one more segment above the
         // hole arrived: ns-3 marks the lowest unmarked one (during limited
         // transmit and recovery).
+        // ns-3 reads pipe for PRR before the ACK's own mark (`BytesInFlight`
+        // in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
+        let pipe_before_marks = self.pipe();
         if is_dupack
             && sack
             && !params.sack
@@ -953,7 +956,14 @@ impl TcpSender {
         }
         // RFC 6937 §3 DeliveredData: the change in SND.UNA plus the change
         // in SACKed bytes, which is negative for SACKed data SND.UNA passed.
-        let delivered = newly_acked - acked_sacked + newly_sacked;
+        // Without SACK the marks a duplicate ACK makes are guesses: ns-3
+        // counts nothing delivered for them (`AddRenoSack` bypasses the rate
+        // sample), only what SND.UNA passes.
+        let delivered = if params.sack {
+            newly_acked - acked_sacked + newly_sacked
+        } else {
+            newly_acked
+        };
         if self.frto.is_some() {
             let dup = newly_acked == 0 && hdr.payload_bytes == 0;
             self.frto_on_ack(&mut ccs[r], newly_acked, newly_sacked, dup);
@@ -964,7 +974,10 @@ impl TcpSender {
             if self.rack.advanced {
                 reorder_at = self.rack_detect_losses(now, params);
             }
-        } else if sack && self.sacked_bytes > 0 {
+        } else if sack && params.sack && self.sacked_bytes > 0 {
+            // (Marks made from duplicate ACKs without SACK are guesses: ns-3
+            // deems only the head lost, on entering recovery and at each
+            // partial ACK.)
             self.detect_losses(params);
         }
         ccs[r].snd_una = self.snd_una;
@@ -1006,7 +1019,8 @@ impl TcpSender {
                         rec.partial_acks += 1;
                     }
                 }
-                self.recovery_ack(params, &mut ccs[r], newly_acked, delivered, is_dupack);
+                let pipe = if params.sack { self.pipe() } else { pipe_before_marks };
+                self.recovery_ack(params, &mut ccs[r], newly_acked, delivered, is_dupack, pipe);
                 if params.recovery == Recovery::NewReno && newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: a partial ACK retransmits the
                     // first unacknowledged segment at once, then deflates.
@@ -1532,7 +1546,14 @@ impl TcpSender {
             self.note_slow_start_exit(now, ccs[r].cwnd);
         }
         ccs[r].left_slow_start = true;
-        ccs[r].bytes_in_flight = self.loss_flight(params);
+        // ns-3 `EnterRecovery` without SACK counts the head, which it has
+        // just marked lost, as still in flight: pipe + 1 MSS.
+        let head_in_flight = if !params.sack && params.loss_flight == LossFlight::Pipe {
+            self.mss as u64
+        } else {
+            0
+        };
+        ccs[r].bytes_in_flight = self.loss_flight(params) + head_in_flight;
         cc.ssthresh_after_loss(ccs, r, now)
     }
 
@@ -1575,6 +1596,10 @@ impl TcpSender {
         cc: &mut C,
         delivered: u64,
     ) {
+        if uses_sack(params) && !params.sack {
+            // ns-3 `EnterRecovery` without SACK: `MarkHeadAsLost`.
+            self.mark_lost(0);
+        }
         self.stats.fast_recoveries += 1;
         let pipe_at_entry = self.pipe();
         // Plain Reno may fast-retransmit during RTO recovery: its
@@ -1661,7 +1686,16 @@ impl TcpSender {
 
     /// An ACK during fast recovery that does not end it.
     /// `delivered` is RFC 6937's DeliveredData of the ACK.
-    fn recovery_ack(&mut self, params: &TcpParams, sf: &mut SubflowCc, newly_acked: u64, delivered: u64, dup: bool) {
+    /// `pipe` is what ns-3's PRR reads (see the caller).
+    fn recovery_ack(
+        &mut self,
+        params: &TcpParams,
+        sf: &mut SubflowCc,
+        newly_acked: u64,
+        delivered: u64,
+        dup: bool,
+        pipe: u64,
+    ) {
         let mss = self.mss as u64;
         match params.recovery {
             // RFC 5681 §3.2 step 5: inflate by one MSS per further duplicate
@@ -1692,7 +1726,6 @@ impl TcpSender {
                 // `DoRecovery` from `DupAck`, and an ACK of at least one
                 // segment below the recovery point runs it (again, when the
                 // ACK is both) as a partial ACK, with the same pipe.
-                let pipe = self.pipe();
                 if dup {
                     if let Some(cwnd) = self.prr_ns3(sf.ssthresh, pipe, delivered, true) {
                         sf.cwnd = cwnd;

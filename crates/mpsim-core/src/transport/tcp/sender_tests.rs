@@ -762,3 +762,23 @@ fn a_short_segment_needs_a_whole_segment_of_window_when_counted_in_segments() {
         assert_eq!(s.send(100), want);
     }
 }
+
+/// ns-3 without SACK (`TcpSocketBase::EnterRecovery`): the third duplicate
+/// ACK marks one segment received and the head lost, and ssthresh halves
+/// pipe + 1 MSS, the head counted as still in flight.
+#[test]
+fn ns3_emulated_recovery_without_sack_halves_pipe_and_the_head() {
+    use crate::transport::tcp::config::{LossFlight, PrrVariant};
+    let mut s = Script::new(Recovery::Prr, 10, 20, |p| {
+        p.sack = false;
+        p.emulate_sack = true;
+        p.prr_variant = PrrVariant::Ns3;
+        p.loss_flight = LossFlight::Pipe;
+    });
+    s.send(100);
+    s.ack(200, 0, &[]);
+    s.ack(201, 0, &[]);
+    assert_eq!(s.ack(202, 0, &[]), "F0");
+    // 10 sent, 1 marked received, the head lost: pipe 8, + 1 MSS, halved.
+    assert_eq!(s.ccs[0].ssthresh, 4_500);
+}
