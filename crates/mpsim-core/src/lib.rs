@@ -26,9 +26,10 @@ pub mod slowstart;
 pub mod time;
 pub mod traffic;
 pub mod transport;
+pub mod validate;
 
 pub use config::ScenarioConfig;
-pub use error::{ConfigError, Error};
+pub use error::{ConfigError, ConfigErrors, Error};
 pub use results::RunResults;
 pub use sim::Simulator;
 

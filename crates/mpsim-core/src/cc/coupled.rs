@@ -4,6 +4,9 @@
 //! traffic to the least congested paths and may abandon the others; here a
 //! subflow keeps at least one MSS so that it can still probe its path.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::transport::tcp::TcpParams;
 use super::coupling::{self, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -11,6 +14,14 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CoupledConfig {}
+
+impl CcFactory for CoupledConfig {
+    type Algorithm = Coupled;
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Coupled {
+        Coupled::new(*self).with_reno(tcp.reno)
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Coupled {

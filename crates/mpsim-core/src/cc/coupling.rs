@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn configurations_parse_with_defaults_and_reject_unknown_fields() {
-        use crate::transport::tcp::config::CcConfig;
+        use crate::cc::CcConfig;
         let parse = |j: &str| serde_json::from_str::<CcConfig>(j);
         for ty in ["lia", "olia", "balia"] {
             let paper = parse(&format!(r#"{{"type":"{ty}"}}"#)).unwrap();
@@ -283,7 +283,7 @@ mod tests {
             c => panic!("{c:?}"),
         }
         match parse(r#"{"type":"semicoupled"}"#).unwrap() {
-            CcConfig::Semicoupled { config } => assert_eq!(config.a, 1.0),
+            CcConfig::SemiCoupled { config } => assert_eq!(config.a, 1.0),
             c => panic!("{c:?}"),
         }
         assert!(parse(r#"{"type":"coupled"}"#).is_ok());
@@ -292,15 +292,17 @@ mod tests {
 
     #[test]
     fn a_bad_weight_names_the_field() {
-        use crate::transport::tcp::config::CcConfig;
+        use crate::cc::CcConfig;
         let cc: CcConfig = serde_json::from_str(r#"{"type":"semicoupled","a":-1}"#).unwrap();
-        let Err(e) = crate::build::resolve_tcp("mptcp_connections[0]", &Default::default(), &Some(cc), true) else {
+        let mut problems = crate::error::Problems::default();
+        cc.validate("mptcp_connections[0].cc", &mut problems);
+        let Err(e) = problems.finish() else {
             panic!("a negative weight was accepted");
         };
-        let text = e.to_string();
-        assert!(
-            text.contains("mptcp_connections[0].cc.a") && text.contains("-1"),
-            "{text}"
+        assert_eq!(e[0].path, "mptcp_connections[0].cc.a");
+        assert_eq!(
+            (e[0].value.as_str(), e[0].allowed.as_str()),
+            ("-1", "a positive number")
         );
     }
 }

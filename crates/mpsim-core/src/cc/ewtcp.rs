@@ -3,6 +3,10 @@
 //! scaled down, Δw_t = a/w_t per ACK with a = 1/sqrt(n), and the decrease
 //! w_t/2 of Reno. Nothing but n couples the subflows.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::error::Problems;
+use crate::transport::tcp::TcpParams;
 use super::coupling::{self, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -13,6 +17,20 @@ pub struct EwtcpConfig {
     /// The weight a of the increase a/w_t; `None` is Table I's 1/sqrt(n),
     /// n = the number of subflows taking part.
     pub a: Option<f64>,
+}
+
+impl CcFactory for EwtcpConfig {
+    type Algorithm = Ewtcp;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if let Some(a) = self.a.filter(|a| !(a.is_finite() && *a > 0.0)) {
+            problems.out_of(format!("{path}.a"), a, "a positive number");
+        }
+    }
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Ewtcp {
+        Ewtcp::new(*self).with_reno(tcp.reno)
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -11,6 +11,9 @@
 //! threshold max(2^12/alpha_k, cwnd_i) packets, alpha_k in the kernel's
 //! fixed point, cwnd (not ssthresh) of subflows in recovery.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::transport::tcp::TcpParams;
 use super::coupling::{self, Flavour, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -20,6 +23,14 @@ use crate::time::SimTime;
 pub struct LiaConfig {
     /// `paper` (RFC 6356, byte counting) or `linux` (kernel v0.9x).
     pub flavour: Flavour,
+}
+
+impl CcFactory for LiaConfig {
+    type Algorithm = Lia;
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Lia {
+        Lia::new(*self).with_reno(tcp.reno)
+    }
 }
 
 #[derive(Clone, Debug, Default)]

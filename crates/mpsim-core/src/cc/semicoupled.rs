@@ -3,6 +3,10 @@
 //! each subflow's own, w_t/2. It keeps some traffic on every path while
 //! preferring the less congested ones.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::error::Problems;
+use crate::transport::tcp::TcpParams;
 use super::coupling::{self, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -18,6 +22,20 @@ pub struct SemiCoupledConfig {
 impl Default for SemiCoupledConfig {
     fn default() -> Self {
         SemiCoupledConfig { a: 1.0 }
+    }
+}
+
+impl CcFactory for SemiCoupledConfig {
+    type Algorithm = SemiCoupled;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if !(self.a.is_finite() && self.a > 0.0) {
+            problems.out_of(format!("{path}.a"), self.a, "a positive number");
+        }
+    }
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> SemiCoupled {
+        SemiCoupled::new(*self).with_reno(tcp.reno)
     }
 }
 
