@@ -342,3 +342,32 @@ def test_copies_and_sequences_expand() -> None:
         "gap_mean_ns": 1_200_000_000,
         "gap_distribution": {"type": "uniform"},
     }
+
+
+def test_the_core_reports_every_problem_at_once_with_path_value_and_allowed() -> None:
+    """Three problems only the core checks, in two flows: all three come back, in the scenario's paths,
+    each with the value found and what is allowed (not one, and not text to be parsed again)."""
+    data = tomllib.loads(CSS.read_text())
+    data["flows"][0]["cc"] = {"type": "mpcubic", "k": 9}
+    data["flows"][0]["slow_start"] = {"type": "lisa", "min_credit_segments": 0}
+    data["flows"][1]["cc"] = {"type": "cubic", "beta": 1.5}
+    with pytest.raises(mpsim.ScenarioError) as info:
+        Scenario.from_dict(data)
+    found = [(p.path, p.value, p.allowed) for p in info.value.problems]
+    assert found == [
+        ("flows[1].cc.beta", "1.5", "in (0, 1)"),
+        ("flows[0].cc.k", "9", "in [0, 4] (MPCubic Sec. III)"),
+        ("flows[0].slow_start.min_credit_segments", "0", "at least 1 packet"),
+    ]
+    assert str(info.value).splitlines()[0] == "flows[1].cc.beta: must be in (0, 1), got 1.5"
+
+
+def test_the_algorithms_are_the_core_registry() -> None:
+    """The scenario model takes the algorithms and their parameters from the core, in its order."""
+    from mpsim.scenario import CC_ALGORITHMS, SLOW_STARTS
+
+    assert list(CC_ALGORITHMS)[:3] == ["reno", "cubic", "uncoupled"]
+    assert CC_ALGORITHMS["mpcubic"] == {"c", "beta", "fast_convergence", "tcp_friendly", "k"}
+    assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux"]
+    # A test-only algorithm of the core's registry is not in a release build.
+    assert "fixed_window" not in CC_ALGORITHMS

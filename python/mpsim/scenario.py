@@ -10,8 +10,8 @@ once, one line each, naming the path of the field (:class:`mpsim.errors.Scenario
 from __future__ import annotations
 
 import hashlib
+import json
 import random
-import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,7 +29,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mpsim._core import ConfigError
+from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
 from mpsim.engine import Results, run_config, validate_config
 from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
@@ -60,26 +60,19 @@ DEFAULT_MSS = 1400
 
 # ---------------------------------------------------------------------------------------------- algorithms
 
-CC_ALGORITHMS: dict[str, frozenset[str] | None] = {
-    "reno": frozenset({"counting"}),
-    "cubic": frozenset({"c", "beta", "fast_convergence", "reno_friendly"}),
-    "uncoupled": frozenset(),
-    "ewtcp": None,
-    "coupled": None,
-    "semicoupled": None,
-    "lia": None,
-    "olia": None,
-    "balia": None,
-    "mpcubic": None,
-    "unmpcubic": None,
-}
-"""Congestion-avoidance algorithms and their parameters (``None``: the core checks the parameters)."""
+# The core's registry (crates/mpsim-core/src/cc/mod.rs, slowstart/mod.rs): each algorithm's name and
+# its parameters with their defaults, in the registry's order.
+_REGISTRY: dict[str, list[tuple[str, dict[str, Any]]]] = json.loads(algorithms_json())
 
-SLOW_STARTS: dict[str, frozenset[str] | None] = {"standard": frozenset(), "lisa": None, "css": None, "gsam": None}
+CC_ALGORITHMS: dict[str, frozenset[str] | None] = {name: frozenset(params) for name, params in _REGISTRY["cc"]}
+"""Congestion-avoidance algorithms and their parameters, from the core's registry."""
 
-# RFC 9438 §4.2 C = 0.4, §4.6 beta_cubic = 0.7, §4.7 fast convergence and §4.3 the Reno-friendly
-# region on: the core needs all four whenever any CUBIC parameter table is given.
-_CUBIC_DEFAULTS = {"c": 0.4, "beta": 0.7, "fast_convergence": True, "reno_friendly": True}
+SLOW_STARTS: dict[str, frozenset[str] | None] = {name: frozenset(params) for name, params in _REGISTRY["slow_start"]}
+"""Slow starts and their parameters, from the core's registry."""
+
+# RFC 9438's constants as the core's registry gives them: the core needs all four whenever any CUBIC
+# parameter table is given.
+_CUBIC_DEFAULTS = dict(_REGISTRY["cc"])["cubic"]
 
 
 class _Algorithm(Model):
@@ -543,7 +536,10 @@ class Scenario(Model):
         try:
             validate_config(cfg)
         except ConfigError as e:
-            raise ScenarioError([_translate(str(e), paths)]) from None
+            found = getattr(e, "problems", None)
+            if not found:
+                raise ScenarioError([Problem("", str(e))]) from None
+            raise ScenarioError([_translate(p, paths) for p in found]) from None
 
     # ------------------------------------------------------------------ core form
 
@@ -721,17 +717,18 @@ def _udp_core(f: UdpFlow, start: int, addrs_of: Mapping[str, list[str]]) -> dict
     return out
 
 
-_CORE_ERROR = re.compile(r"^([a-z_]+\[\d+\])((?:\.[\w]+|\[\d+\])*)(?:: )?(.*)$", re.S)
-
-
-def _translate(message: str, paths: Mapping[str, str]) -> Problem:
-    """A core ``ConfigError`` (``tcp_flows[0].tcp.mss: ...``) in the scenario's terms."""
-    m = _CORE_ERROR.match(message)
-    if m is None or m.group(1) not in paths:
-        path, _, text = message.partition(": ")
-        return Problem(path, text) if text else Problem("", message)
-    rest = re.sub(r"[a-z_]+", lambda w: _CORE_FIELDS.get(w.group(0), w.group(0)), m.group(2))
-    return Problem(paths[m.group(1)] + rest, m.group(3))
+def _translate(problem: Any, paths: Mapping[str, str]) -> Problem:
+    """A problem the core found (``tcp_flows[0].tcp.mss``) in the scenario's terms (``flows[2].tcp.mss``):
+    the component it names is the scenario's, and its fields take the scenario's names."""
+    head, dot, rest = problem.path.partition(".")
+    path = problem.path
+    if head in paths:
+        fields = []
+        for part in rest.split(".") if dot else []:
+            name, bracket, index = part.partition("[")
+            fields.append(_CORE_FIELDS.get(name, name) + bracket + index)
+        path = ".".join([paths[head], *fields])
+    return Problem(path, problem.message, problem.value, problem.allowed)
 
 
 class _Checker:
