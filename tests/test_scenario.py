@@ -30,6 +30,9 @@ FLOW_COLUMNS = [
     "rto_count",
     "loss_probes",
     "cwnd_bytes_at_end",
+    "cwnd_bytes_at_completion",
+    "retransmissions_before_slow_start_exit",
+    "cwnd_bytes_at_slow_start_exit",
 ]
 
 

@@ -35,5 +35,9 @@ def run_json_timed(config_json: str) -> tuple[str, float, float]:
 def algorithms_json() -> str:
     """The registry's algorithms: ``{"cc": [[name, {parameter: default}], ...], "slow_start": [...]}``."""
 
+def tables_json(results_json: str) -> str:
+    """Every result table of a run (results JSON): ``[{"name", "columns": [{"name", "type", "nullable",
+    "values"}]}]``."""
+
 def engine_id() -> str:
     """The engine's identity: a hash of the sources it was built from (crates/mpsim-core/build.rs)."""

@@ -23,6 +23,7 @@ pub mod results;
 pub mod rng;
 pub mod sim;
 pub mod slowstart;
+pub mod tables;
 pub mod time;
 pub mod traffic;
 pub mod transport;

@@ -219,6 +219,21 @@ fn algorithms_json() -> String {
     .to_string()
 }
 
+/// Every result table of a run's results (JSON, as `run_json` returns them),
+/// as JSON: `[{"name", "columns": [{"name", "type", "nullable", "values"}]}]`,
+/// the columns and their Arrow types defined by the core (`mpsim_core::tables`).
+#[pyfunction]
+fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
+    let text = results_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let results: mpsim_core::RunResults =
+                serde_json::from_str(&text).map_err(|e| Error::Internal(format!("reading results: {e}")))?;
+            serde_json::to_string(&results.tables()).map_err(|e| Error::Internal(format!("serialising tables: {e}")))
+        })
+    })
+}
+
 /// The engine's identity: a hash of the core's and the bindings' sources and the locked
 /// dependencies, derived when the core was built (`mpsim_core::ENGINE_ID`).
 #[pyfunction]
@@ -256,6 +271,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(engine_id, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_json, m)?)?;
     m.add_class::<Problem>()?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
