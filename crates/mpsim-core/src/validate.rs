@@ -63,15 +63,44 @@ impl Names {
             let shown = known.iter().take(12).copied().collect::<Vec<_>>().join(", ");
             let more = if known.len() > 12 { ", ..." } else { "" };
             let allowed = format!("known: {shown}{more}");
+            let hint = did_you_mean(name, &known);
             p.say(
                 path,
                 name,
                 allowed.clone(),
-                format!("unknown {what} '{name}' ({allowed})"),
+                format!("unknown {what} '{name}'{hint} ({allowed})"),
             );
         }
         found
     }
+}
+
+/// `; did you mean 'x'?` for the known name closest to `name` (at most a
+/// third of its characters edited), else nothing.
+fn did_you_mean(name: &str, known: &[&str]) -> String {
+    let limit = name.chars().count() / 3;
+    known
+        .iter()
+        .map(|k| (edit_distance(name, k), *k))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map_or(String::new(), |(_, k)| format!("; did you mean '{k}'?"))
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The addresses of a scenario: those listed, then one per node that has
@@ -757,7 +786,16 @@ mod tests {
             ]
         );
         assert_eq!(e[2].message, "must be 64 to 65535 bytes, got 20");
+        assert_eq!(e[1].message, "unknown address 'c' (known: a, b)");
         assert_eq!(e.to_string().lines().count(), 3);
+    }
+
+    #[test]
+    fn a_near_miss_gets_a_suggestion() {
+        assert_eq!(did_you_mean("R1-R3", &["R1-R2", "R2-R1"]), "; did you mean 'R1-R2'?");
+        assert_eq!(did_you_mean("lnk", &["link", "other"]), "; did you mean 'link'?");
+        assert_eq!(did_you_mean("zzz", &["link"]), "");
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     /// A problem that hides another (an unknown address) does not stop the
