@@ -374,3 +374,22 @@ def test_the_algorithms_are_the_core_registry() -> None:
     assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux"]
     # A test-only algorithm of the core's registry is not in a release build.
     assert "fixed_window" not in CC_ALGORITHMS
+
+
+def test_result_tables_take_the_core_schema() -> None:
+    """The tables' columns and types are the core's: nothing inferred, nullable columns declared, and
+    the subflow table says when an event added or removed a subflow (null for the path manager's)."""
+    import pyarrow as pa
+
+    res = mpsim.run(CSS)
+    subflows = res.mptcp_subflows
+    assert subflows.schema.field("added_ns").type == pa.int64()
+    assert subflows.schema.field("added_ns").nullable
+    assert subflows.column("added_ns").to_pylist() == [None, None]
+    assert subflows.column("removed_ns").to_pylist() == [None, None]
+    assert res.flows.schema.field("fct_s").type == pa.float64()
+    assert not res.flows.schema.field("retransmissions").nullable
+    # Derived once, in the core: fast and timeout retransmissions.
+    for row, tcp in zip(res.flows.to_pylist()[:1], res.tcp_flows.to_pylist(), strict=False):
+        assert row["retransmissions"] == tcp["retransmits_fast"] + tcp["retransmits_rto"]
+    assert res.tcp_traces.schema.field("ssthresh_bytes").type == pa.uint64()
