@@ -30,6 +30,9 @@ FLOW_COLUMNS = [
     "rto_count",
     "loss_probes",
     "cwnd_bytes_at_end",
+    "cwnd_bytes_at_completion",
+    "retransmissions_before_slow_start_exit",
+    "cwnd_bytes_at_slow_start_exit",
 ]
 
 
@@ -342,3 +345,51 @@ def test_copies_and_sequences_expand() -> None:
         "gap_mean_ns": 1_200_000_000,
         "gap_distribution": {"type": "uniform"},
     }
+
+
+def test_the_core_reports_every_problem_at_once_with_path_value_and_allowed() -> None:
+    """Three problems only the core checks, in two flows: all three come back, in the scenario's paths,
+    each with the value found and what is allowed (not one, and not text to be parsed again)."""
+    data = tomllib.loads(CSS.read_text())
+    data["flows"][0]["cc"] = {"type": "mpcubic", "k": 9}
+    data["flows"][0]["slow_start"] = {"type": "lisa", "min_credit_segments": 0}
+    data["flows"][1]["cc"] = {"type": "cubic", "beta": 1.5}
+    with pytest.raises(mpsim.ScenarioError) as info:
+        Scenario.from_dict(data)
+    found = [(p.path, p.value, p.allowed) for p in info.value.problems]
+    assert found == [
+        ("flows[1].cc.beta", "1.5", "in (0, 1)"),
+        ("flows[0].cc.k", "9", "in [0, 4] (MPCubic Sec. III)"),
+        ("flows[0].slow_start.min_credit_segments", "0", "at least 1 packet"),
+    ]
+    assert str(info.value).splitlines()[0] == "flows[1].cc.beta: must be in (0, 1), got 1.5"
+
+
+def test_the_algorithms_are_the_core_registry() -> None:
+    """The scenario model takes the algorithms and their parameters from the core, in its order."""
+    from mpsim.scenario import CC_ALGORITHMS, SLOW_STARTS
+
+    assert list(CC_ALGORITHMS)[:3] == ["reno", "cubic", "uncoupled"]
+    assert CC_ALGORITHMS["mpcubic"] == {"c", "beta", "fast_convergence", "tcp_friendly", "k"}
+    assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux"]
+    # A test-only algorithm of the core's registry is not in a release build.
+    assert "fixed_window" not in CC_ALGORITHMS
+
+
+def test_result_tables_take_the_core_schema() -> None:
+    """The tables' columns and types are the core's: nothing inferred, nullable columns declared, and
+    the subflow table says when an event added or removed a subflow (null for the path manager's)."""
+    import pyarrow as pa
+
+    res = mpsim.run(CSS)
+    subflows = res.mptcp_subflows
+    assert subflows.schema.field("added_ns").type == pa.int64()
+    assert subflows.schema.field("added_ns").nullable
+    assert subflows.column("added_ns").to_pylist() == [None, None]
+    assert subflows.column("removed_ns").to_pylist() == [None, None]
+    assert res.flows.schema.field("fct_s").type == pa.float64()
+    assert not res.flows.schema.field("retransmissions").nullable
+    # Derived once, in the core: fast and timeout retransmissions.
+    for row, tcp in zip(res.flows.to_pylist()[:1], res.tcp_flows.to_pylist(), strict=False):
+        assert row["retransmissions"] == tcp["retransmits_fast"] + tcp["retransmits_rto"]
+    assert res.tcp_traces.schema.field("ssthresh_bytes").type == pa.uint64()

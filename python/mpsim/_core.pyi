@@ -2,8 +2,17 @@
 
 __version__: str
 
+class Problem:
+    """One problem of a configuration, as the core's validation found it."""
+
+    path: str
+    value: str
+    allowed: str
+    message: str
+
 class ConfigError(ValueError):
-    """An invalid scenario: the message names the field, the value and what is allowed."""
+    """An invalid scenario: the message names the field, the value and what is allowed. Raised by the
+    core's validation, it has a ``problems`` attribute: a list of :class:`Problem`, every problem found."""
 
 class InternalError(RuntimeError):
     """A broken invariant inside the engine: a bug in mpsim, not in the scenario."""
@@ -22,6 +31,13 @@ def validate_json(config_json: str) -> None:
 
 def run_json_timed(config_json: str) -> tuple[str, float, float]:
     """Runs one scenario; returns (results JSON, build wall seconds, run wall seconds)."""
+
+def algorithms_json() -> str:
+    """The registry's algorithms: ``{"cc": [[name, {parameter: default}], ...], "slow_start": [...]}``."""
+
+def tables_json(results_json: str) -> str:
+    """Every result table of a run (results JSON): ``[{"name", "columns": [{"name", "type", "nullable",
+    "values"}]}]``."""
 
 def engine_id() -> str:
     """The engine's identity: a hash of the sources it was built from (crates/mpsim-core/build.rs)."""

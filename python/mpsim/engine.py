@@ -15,7 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from mpsim._core import ConfigError, estimate_json, run_json, validate_json
+from mpsim._core import ConfigError, estimate_json, run_json, tables_json, validate_json
 from mpsim.errors import check_shape
 
 __all__ = ["Results", "estimate_config", "run_config", "validate_config"]
@@ -51,7 +51,8 @@ def run_config(config: Mapping[str, Any], *, time_limit: float | None = None) ->
     (:class:`mpsim.TimeLimitError` when passed)."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)):
         raise TypeError(f"time_limit: expected a number of seconds, got {time_limit!r}")
-    return Results(json.loads(run_json(_encode(config), None if time_limit is None else float(time_limit))))
+    text = run_json(_encode(config), None if time_limit is None else float(time_limit))
+    return Results(json.loads(text), text)
 
 
 def estimate_config(config: Mapping[str, Any]) -> tuple[float, float]:
@@ -60,18 +61,34 @@ def estimate_config(config: Mapping[str, Any]) -> tuple[float, float]:
     return estimate_json(_encode(config))
 
 
-def _table(rows: list[dict[str, Any]]) -> pa.Table:
-    return pa.Table.from_pylist(rows)
+# The Arrow type of each column type the core names (crates/mpsim-core/src/tables.rs).
+_ARROW_TYPES = {
+    "string": pa.string(),
+    "int64": pa.int64(),
+    "uint32": pa.uint32(),
+    "uint64": pa.uint64(),
+    "float64": pa.float64(),
+}
+
+
+def _arrow(table: dict[str, Any]) -> pa.Table:
+    """One table of the core's, with the core's schema."""
+    fields = [pa.field(c["name"], _ARROW_TYPES[c["type"]], nullable=c["nullable"]) for c in table["columns"]]
+    arrays = [pa.array(c["values"], type=f.type) for c, f in zip(table["columns"], fields, strict=True)]
+    return pa.table(arrays, schema=pa.schema(fields))
 
 
 class Results:
     """What one run reports, as Arrow tables (``.to_pandas()`` / ``polars.from_arrow`` convert them).
 
-    ``raw`` keeps the core's nested form for anything not tabulated here.
+    Every table, its columns and their types, and the derived measures (``retransmissions``) are the
+    core's (``crates/mpsim-core/src/tables.rs``); ``raw`` keeps the core's nested form.
     """
 
-    def __init__(self, raw: dict[str, Any]) -> None:
+    def __init__(self, raw: dict[str, Any], text: str | None = None) -> None:
         self.raw = raw
+        self._text = text
+        self._tables: dict[str, pa.Table] | None = None
 
     @property
     def seed(self) -> int:
@@ -85,72 +102,48 @@ class Results:
     def events_processed(self) -> int:
         return int(self.raw["events_processed"])
 
+    def tables(self) -> dict[str, pa.Table]:
+        """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
+        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``)."""
+        if self._tables is None:
+            text = self._text if self._text is not None else json.dumps(self.raw)
+            self._tables = {t["name"]: _arrow(t) for t in json.loads(tables_json(text))}
+        return dict(self._tables)
+
     @property
     def links(self) -> pa.Table:
         """One row per link: counters of packets and bytes enqueued, dropped by cause, delivered."""
-        return _table(self.raw["links"])
+        return self.tables()["links"]
 
     @property
     def udp_flows(self) -> pa.Table:
-        return _table(self.raw["udp_flows"])
+        return self.tables()["udp_flows"]
 
     @property
     def tcp_flows(self) -> pa.Table:
         """One row per TCP flow (and per repetition of a flow sequence)."""
-        return _table(self.raw["tcp_flows"])
+        return self.tables()["tcp_flows"]
 
     @property
     def mptcp_connections(self) -> pa.Table:
-        """One row per MPTCP connection (subflows in :attr:`mptcp_subflows`)."""
-        rows = [{k: v for k, v in c.items() if k != "subflows"} for c in self.raw["mptcp_connections"]]
-        return _table(rows)
+        """One row per MPTCP connection (subflows in :attr:`mptcp_subflows`; ``subflow_events`` as JSON)."""
+        return self.tables()["mptcp_connections"]
 
     @property
     def mptcp_subflows(self) -> pa.Table:
-        """One row per subflow, with its connection's name."""
-        rows = []
-        for c in self.raw["mptcp_connections"]:
-            for s in c["subflows"]:
-                flow = {f"{k}": v for k, v in s["flow"].items() if k != "name"}
-                rows.append(
-                    {
-                        "connection": c["name"],
-                        "subflow": s["index"],
-                        "src": s["src"],
-                        "dst": s["dst"],
-                        "established_ns": s["established_ns"],
-                        "bytes_received": s["bytes_received"],
-                        **flow,
-                    }
-                )
-        return _table(rows)
+        """One row per subflow, with its connection's name and when a subflow event added or removed it."""
+        return self.tables()["mptcp_subflows"]
 
     @property
     def tcp_traces(self) -> pa.Table:
         """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is
         2^64 - 1 while unlimited)."""
-        cols: dict[str, list[Any]] = {
-            k: [] for k in ("flow", "subflow", "time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes")
-        }
-        for t in self.raw["tcp_traces"]:
-            n = len(t["time_ns"])
-            cols["flow"].extend([t["flow"]] * n)
-            cols["subflow"].extend([t["subflow"]] * n)
-            for k in ("time_ns", "cwnd_bytes", "ssthresh_bytes", "srtt_ns", "in_flight_bytes"):
-                cols[k].extend(t[k])
-        # ssthresh is u64::MAX while unlimited (before the first loss): unsigned columns hold it.
-        types = {"flow": pa.string(), "subflow": pa.uint32()}
-        return pa.table({k: pa.array(v, types.get(k, pa.uint64())) for k, v in cols.items()})
+        return self.tables()["tcp_traces"]
 
     @property
     def queue_traces(self) -> pa.Table:
         """Long form: one row per queue sample of every traced link."""
-        cols: dict[str, list[Any]] = {k: [] for k in ("link", "time_ns", "queue_pkts", "queue_bytes")}
-        for t in self.raw["queue_traces"]:
-            cols["link"].extend([t["link"]] * len(t["time_ns"]))
-            for k in ("time_ns", "queue_pkts", "queue_bytes"):
-                cols[k].extend(t[k])
-        return pa.table(cols)
+        return self.tables()["queue_traces"]
 
     @property
     def flows(self) -> pa.Table:
@@ -159,34 +152,11 @@ class Results:
         Columns: ``name``, ``kind`` (``tcp`` / ``mptcp``), ``subflows``, ``start_s``, ``fct_s``
         (first SYN to the ACK of the last byte; null when unfinished), ``bytes_delivered``,
         ``retransmissions`` (fast, loss-probe and timeout ones), ``rto_count``, ``loss_probes`` (RFC 8985
-        tail loss probes), ``cwnd_bytes_at_end`` (summed over subflows).
+        tail loss probes), ``cwnd_bytes_at_end`` (summed over subflows), ``cwnd_bytes_at_completion``
+        (MPTCP, summed; null for TCP), ``retransmissions_before_slow_start_exit`` and
+        ``cwnd_bytes_at_slow_start_exit`` (MPTCP: until the last subflow left slow start, summed).
         """
-        rows: list[dict[str, Any]] = []
-        for f in self.raw["tcp_flows"]:
-            rows.append(_flow_row(f, "tcp", 1, f["cwnd_bytes_at_end"]))
-        for c in self.raw["mptcp_connections"]:
-            rows.append(_flow_row(c, "mptcp", len(c["subflows"]), c["sum_cwnd_bytes_at_end"]))
-        schema = pa.schema(
-            [
-                ("name", pa.string()),
-                ("kind", pa.string()),
-                ("subflows", pa.int64()),
-                ("start_s", pa.float64()),
-                ("fct_s", pa.float64()),
-                ("bytes_delivered", pa.int64()),
-                ("retransmissions", pa.int64()),
-                ("rto_count", pa.int64()),
-                ("loss_probes", pa.int64()),
-                ("cwnd_bytes_at_end", pa.int64()),
-            ]
-        )
-        return pa.Table.from_pylist(rows, schema=schema)
-
-    def tables(self) -> dict[str, pa.Table]:
-        """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
-        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``)."""
-        names = ("flows", "tcp_flows", "mptcp_connections", "mptcp_subflows", "udp_flows", "links")
-        return {n: getattr(self, n) for n in (*names, "tcp_traces", "queue_traces")}
+        return self.tables()["flows"]
 
     def to_pandas(self, table: str = "flows") -> Any:
         """One table as a pandas DataFrame."""
@@ -204,19 +174,3 @@ class Results:
             if row["name"] == name:
                 return dict(row)
         raise KeyError(name)
-
-
-def _flow_row(f: dict[str, Any], kind: str, subflows: int, cwnd: int) -> dict[str, Any]:
-    fct = f["fct_ns"]
-    return {
-        "name": f["name"],
-        "kind": kind,
-        "subflows": subflows,
-        "start_s": f["start_ns"] / 1e9,
-        "fct_s": fct / 1e9 if fct is not None else None,
-        "bytes_delivered": f["bytes_delivered"],
-        "retransmissions": f["retransmits_fast"] + f["retransmits_rto"],
-        "rto_count": f["rto_count"],
-        "loss_probes": f["loss_probes"],
-        "cwnd_bytes_at_end": cwnd,
-    }

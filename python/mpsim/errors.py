@@ -27,6 +27,10 @@ __all__ = ["MAX_NESTING", "Problem", "ScenarioError", "check_shape", "format_pat
 class Problem:
     path: str
     message: str
+    value: str = ""
+    """The value found, as the core writes it (empty when the message alone says it)."""
+    allowed: str = ""
+    """What is allowed (empty when the message alone says it)."""
 
     def __str__(self) -> str:
         # One problem is one line, whatever characters the user's keys and values hold.

@@ -10,8 +10,8 @@ once, one line each, naming the path of the field (:class:`mpsim.errors.Scenario
 from __future__ import annotations
 
 import hashlib
+import json
 import random
-import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,7 +29,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mpsim._core import ConfigError
+from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
 from mpsim.engine import Results, run_config, validate_config
 from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
@@ -61,26 +61,19 @@ packets."""
 
 # ---------------------------------------------------------------------------------------------- algorithms
 
-CC_ALGORITHMS: dict[str, frozenset[str] | None] = {
-    "reno": frozenset({"counting"}),
-    "cubic": frozenset({"c", "beta", "fast_convergence", "reno_friendly"}),
-    "uncoupled": frozenset(),
-    "ewtcp": None,
-    "coupled": None,
-    "semicoupled": None,
-    "lia": None,
-    "olia": None,
-    "balia": None,
-    "mpcubic": None,
-    "unmpcubic": None,
-}
-"""Congestion-avoidance algorithms and their parameters (``None``: the core checks the parameters)."""
+# The core's registry (crates/mpsim-core/src/cc/mod.rs, slowstart/mod.rs): each algorithm's name and
+# its parameters with their defaults, in the registry's order.
+_REGISTRY: dict[str, list[tuple[str, dict[str, Any]]]] = json.loads(algorithms_json())
 
-SLOW_STARTS: dict[str, frozenset[str] | None] = {"standard": frozenset(), "lisa": None, "css": None, "gsam": None}
+CC_ALGORITHMS: dict[str, frozenset[str] | None] = {name: frozenset(params) for name, params in _REGISTRY["cc"]}
+"""Congestion-avoidance algorithms and their parameters, from the core's registry."""
 
-# RFC 9438 §4.2 C = 0.4, §4.6 beta_cubic = 0.7, §4.7 fast convergence and §4.3 the Reno-friendly
-# region on: the core needs all four whenever any CUBIC parameter table is given.
-_CUBIC_DEFAULTS = {"c": 0.4, "beta": 0.7, "fast_convergence": True, "reno_friendly": True}
+SLOW_STARTS: dict[str, frozenset[str] | None] = {name: frozenset(params) for name, params in _REGISTRY["slow_start"]}
+"""Slow starts and their parameters, from the core's registry."""
+
+# RFC 9438's constants as the core's registry gives them: the core needs all four whenever any CUBIC
+# parameter table is given.
+_CUBIC_DEFAULTS = dict(_REGISTRY["cc"])["cubic"]
 
 
 class _Algorithm(Model):
@@ -599,7 +592,10 @@ class Scenario(Model):
         try:
             validate_config(cfg)
         except ConfigError as e:
-            raise ScenarioError([_translate(str(e), paths)]) from None
+            found = getattr(e, "problems", None)
+            if not found:
+                raise ScenarioError([Problem("", str(e))]) from None
+            raise ScenarioError([_translate(p, paths) for p in found]) from None
 
     # ------------------------------------------------------------------ core form
 
@@ -652,6 +648,7 @@ class Scenario(Model):
                 else:
                     paths[f"udp_flows[{len(udp)}]"] = f"flows[{i}]"
                     udp.append(_udp_core(f, start, addrs_of))
+        paths["trace"] = "trace"
         trace: dict[str, Any] = {"queue_links": list(self.trace.queues)}
         if self.trace.queue_interval is not None:
             trace["queue_sample_interval_ns"] = self.trace.queue_interval
@@ -777,21 +774,26 @@ def _udp_core(f: UdpFlow, start: int, addrs_of: Mapping[str, list[str]]) -> dict
     return out
 
 
-_CORE_ERROR = re.compile(r"^([a-z_]+\[\d+\])((?:\.[\w]+|\[\d+\])*)(?:: )?(.*)$", re.S)
-
-
-def _translate(message: str, paths: Mapping[str, str]) -> Problem:
-    """A core ``ConfigError`` (``tcp_flows[0].tcp.mss: ...``) in the scenario's terms."""
-    m = _CORE_ERROR.match(message)
-    if m is None or m.group(1) not in paths:
-        path, _, text = message.partition(": ")
-        return Problem(path, text) if text else Problem("", message)
-    rest = re.sub(r"[a-z_]+", lambda w: _CORE_FIELDS.get(w.group(0), w.group(0)), m.group(2))
-    return Problem(paths[m.group(1)] + rest, m.group(3))
+def _translate(problem: Any, paths: Mapping[str, str]) -> Problem:
+    """A problem the core found (``tcp_flows[0].tcp.mss``) in the scenario's terms (``flows[2].tcp.mss``):
+    the component it names is the scenario's, and its fields take the scenario's names."""
+    head, dot, rest = problem.path.partition(".")
+    path = problem.path
+    if head in paths:
+        fields = []
+        for part in rest.split(".") if dot else []:
+            name, bracket, index = part.partition("[")
+            fields.append(_CORE_FIELDS.get(name, name) + bracket + index)
+        path = ".".join([paths[head], *fields])
+    return Problem(path, problem.message, problem.value, problem.allowed)
 
 
 class _Checker:
-    """Cross-field checks: every name refers to something that exists, and exists once."""
+    """The checks of what only the scenario model knows: node names given as hosts, routers and a
+    preset, duplex interfaces, a node standing for its addresses, copies and sequences, times against
+    the run's duration, traced flows. Every other cross-field check (unknown or duplicate link and
+    address names, routes, a flow within one node, every algorithm's parameters) is the core's, which
+    reports all of them at once (:meth:`Scenario.check`)."""
 
     def __init__(self, s: Scenario) -> None:
         self.s = s
@@ -816,96 +818,36 @@ class _Checker:
                 if n in nodes:
                     self.problem(f"{kind}[{i}]", f"duplicate node name '{n}' (also in {nodes[n]})")
                 nodes.setdefault(n, f"{kind}[{i}]")
-        node_names = list(nodes)
         if not nodes:
             self.problem("hosts", "the network has no nodes: give a [topology] preset, or hosts, routers and links")
-        links: dict[str, str] = {link.forward_name: "topology" for link in pre.links}
-        for link in pre.links:
-            if link.reverse_name:
-                links[link.reverse_name] = "topology"
-        for i, link in enumerate(s.links):
-            p = f"links[{i}]"
-            for key, end in (("from", link.from_), ("to", link.to)):
-                if end not in nodes:
-                    self.unknown(f"{p}.{key}", "node", end, node_names)
-            if link.from_ == link.to:
-                self.problem(f"{p}.to", f"a link must join two different nodes, got '{link.to}' twice")
-            for key, name in (("name", link.forward_name), ("reverse.name", link.reverse_name)):
-                if name is None:
-                    continue
-                if name in links:
-                    self.problem(f"{p}.{key}", f"duplicate link name '{name}' (also in {links[name]}); give it a name")
-                links.setdefault(name, p)
-        link_names = list(links)
         by_name = {link.forward_name: link for link in net.links}
-        ends = {}
-        for link in net.links:
-            ends[link.forward_name] = (link.from_, link.to)
-            if link.reverse_name:
-                ends[link.reverse_name] = (link.to, link.from_)
-
-        addresses: dict[str, str] = {}
         for i, a in enumerate(s.addresses):
-            p = f"addresses[{i}]"
-            if a.name in addresses or a.name in {x.name for x in pre.addresses}:
-                self.problem(f"{p}.name", f"duplicate address name '{a.name}'")
-            addresses.setdefault(a.name, p)
-            if a.node not in nodes:
-                self.unknown(f"{p}.node", "node", a.node, node_names)
-                continue
-            if a.interface is not None:
-                bound = by_name.get(a.interface)
-                if a.interface not in ends:
-                    self.unknown(f"{p}.interface", "link", a.interface, link_names)
-                elif bound is None or bound.from_ != a.node or bound.reverse_name is None:
-                    self.problem(
-                        f"{p}.interface",
-                        f"'{a.interface}' must be a duplex link written from node '{a.node}' "
-                        "(or bind out_link and in_link)",
-                    )
-            for key, lname, at in (("out_link", a.out_link, 0), ("in_link", a.in_link, 1)):
-                if lname is None:
-                    continue
-                if lname not in ends:
-                    self.unknown(f"{p}.{key}", "link", lname, link_names)
-                elif ends[lname][at] != a.node:
-                    side = "start" if at == 0 else "end"
-                    self.problem(f"{p}.{key}", f"link '{lname}' does not {side} at node '{a.node}'")
+            bound = by_name.get(a.interface) if a.interface is not None else None
+            if bound is not None and (bound.from_ != a.node or bound.reverse_name is None):
+                self.problem(
+                    f"addresses[{i}].interface",
+                    f"'{a.interface}' must be a duplex link written from node '{a.node}' "
+                    "(or bind out_link and in_link)",
+                )
         addrs_of = _addresses_by_node(net)
         all_addresses = _all_addresses(addrs_of)
         endpoints = sorted(all_addresses | set(nodes))
-
-        for i, r in enumerate(s.routes):
-            p = f"routes[{i}]"
-            if r.node not in nodes:
-                self.unknown(f"{p}.node", "node", r.node, node_names)
-            if r.dst not in all_addresses and r.dst not in nodes:
-                self.unknown(f"{p}.dst", "address", r.dst, endpoints)
-            for j, v in enumerate(r.via):
-                if v not in ends:
-                    self.unknown(f"{p}.via[{j}]", "link", v, link_names)
-                elif ends[v][0] != r.node:
-                    self.problem(f"{p}.via[{j}]", f"link '{v}' does not start at node '{r.node}'")
         for i, c in enumerate(s.link_changes):
-            if c.link not in ends:
-                self.unknown(f"link_changes[{i}].link", "link", c.link, link_names)
             if c.at > s.duration:
                 self.problem(
                     f"link_changes[{i}].at",
                     f"{format_time(c.at)} is after the end of the run (duration = {format_time(s.duration)})",
                 )
 
-        def endpoint(path: str, name: str, single: bool) -> str | None:
-            if name in all_addresses:
-                return next(n for n, addrs in addrs_of.items() if name in addrs)
-            if name in nodes:
+        def endpoint(path: str, name: str, single: bool) -> None:
+            """An address, or a node standing for its addresses (for a single-path flow, its only one)."""
+            if name in nodes and name not in all_addresses:
                 if single and len(addrs_of[name]) > 1:
                     self.problem(
                         path, f"node '{name}' has several addresses ({', '.join(addrs_of[name])}); name one of them"
                     )
-                return name
-            self.unknown(path, "address or node", name, endpoints)
-            return None
+            elif name not in all_addresses:
+                self.unknown(path, "address or node", name, endpoints)
 
         flows: dict[str, str] = {}
         for i, f in enumerate(s.flows):
@@ -914,19 +856,16 @@ class _Checker:
                 self.problem(f"{p}.name", f"duplicate flow name '{f.name}' (also in {flows[f.name]})")
             flows.setdefault(f.name, p)
             if isinstance(f, MptcpFlow):
-                src_nodes = {endpoint(f"{p}.src[{j}]", a, False) for j, a in enumerate(f.src)}
-                dst_nodes = {endpoint(f"{p}.dst[{j}]", a, False) for j, a in enumerate(f.dst)}
-                if src_nodes & dst_nodes - {None}:
-                    self.problem(f"{p}.dst", "source and destination are on the same node")
+                for key, names in (("src", f.src), ("dst", f.dst)):
+                    for j, name in enumerate(names):
+                        endpoint(f"{p}.{key}[{j}]", name, False)
                 if f.path_manager == "ndiffports" and f.subflows is None:
                     self.problem(f"{p}.subflows", "the ndiffports path manager needs a number of subflows")
                 if f.path_manager == "fullmesh" and f.subflows is not None:
                     self.problem(f"{p}.subflows", "fullmesh opens one subflow per address pair; use ndiffports")
             else:
-                src_node = endpoint(f"{p}.src", f.src, True)
-                dst_node = endpoint(f"{p}.dst", f.dst, True)
-                if src_node is not None and src_node == dst_node:
-                    self.problem(f"{p}.dst", f"source and destination are both on node '{src_node}'")
+                endpoint(f"{p}.src", f.src, True)
+                endpoint(f"{p}.dst", f.dst, True)
             if isinstance(f, TcpFlow) and f.sequence is not None:
                 if f.size is None:
                     self.problem(f"{p}.sequence", "a sequence needs flows of finite size")
@@ -943,9 +882,6 @@ class _Checker:
         for i, name in enumerate(s.trace.flows):
             if name not in flows:
                 self.unknown(f"trace.flows[{i}]", "flow", name, list(flows))
-        for i, name in enumerate(s.trace.queues):
-            if name not in ends:
-                self.unknown(f"trace.queues[{i}]", "link", name, link_names)
         return self.out
 
 

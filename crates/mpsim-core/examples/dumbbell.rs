@@ -65,7 +65,9 @@ pub fn dumbbell(n: usize) -> ScenarioConfig {
                 profile: Profile::Ns3,
                 ..TcpOptions::default()
             },
-            cc: Some(CcConfig::Reno { counting: None }),
+            cc: Some(CcConfig::Reno {
+                config: Default::default(),
+            }),
             ..TcpFlowConfig::default()
         });
     }

@@ -9,9 +9,11 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::cc::CcConfig;
 use crate::error::ConfigError;
+pub use crate::slowstart::SlowStartConfig;
 pub use crate::transport::mptcp::{PathManager, Scheduler, SubflowAction};
-pub use crate::transport::tcp::config::{CcConfig, Profile, Recovery};
+pub use crate::transport::tcp::config::{Profile, Recovery};
 
 /// One simulation run.
 #[derive(Clone, Debug, Serialize, Deserialize)]

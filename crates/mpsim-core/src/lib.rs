@@ -23,12 +23,14 @@ pub mod results;
 pub mod rng;
 pub mod sim;
 pub mod slowstart;
+pub mod tables;
 pub mod time;
 pub mod traffic;
 pub mod transport;
+pub mod validate;
 
 pub use config::ScenarioConfig;
-pub use error::{ConfigError, Error};
+pub use error::{ConfigError, ConfigErrors, Error};
 pub use results::RunResults;
 pub use sim::Simulator;
 

@@ -108,7 +108,9 @@ fn dumbbell(flows: usize) -> ScenarioConfig {
             src: s,
             dst: d,
             start_ns: i as u64 * 100 * MS,
-            cc: Some(CcConfig::Reno { counting: None }),
+            cc: Some(CcConfig::Reno {
+                config: Default::default(),
+            }),
             tcp: TcpOptions {
                 profile: Profile::Ns3,
                 ..TcpOptions::default()

@@ -78,7 +78,9 @@ fn mptcp_share(cc: CcConfig) -> f64 {
         name: "tcp".into(),
         src: "T".into(),
         dst: "D".into(),
-        cc: Some(CcConfig::Reno { counting: None }),
+        cc: Some(CcConfig::Reno {
+            config: Default::default(),
+        }),
         tcp: linux(),
         ..TcpFlowConfig::default()
     }];
@@ -110,7 +112,9 @@ fn coupled_algorithms_take_one_share_of_a_shared_bottleneck() {
 #[test]
 fn uncoupled_subflows_take_two_shares() {
     // Two independent Reno subflows against one: 2/3.
-    let share = mptcp_share(CcConfig::Uncoupled);
+    let share = mptcp_share(CcConfig::Uncoupled {
+        config: Default::default(),
+    });
     println!("uncoupled: MPTCP share {share:.3}");
     assert!(share > 0.6, "uncoupled: MPTCP share {share:.3}");
 }
@@ -165,7 +169,15 @@ fn uncoupled_and_ewtcp_split_by_per_path_tcp_throughput() {
     // windows alike): window ∝ 1/sqrt(p), so sqrt(10) : 1, 76 % on the good
     // path; timeouts cost the 1 % path a little more (the Padhye et al.
     // model with a 250 ms RTO gives 3.5 : 1, 78 %).
-    for (name, cc) in [("uncoupled", CcConfig::Uncoupled), ("ewtcp", ewtcp())] {
+    for (name, cc) in [
+        (
+            "uncoupled",
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        ),
+        ("ewtcp", ewtcp()),
+    ] {
         let f = fraction_on_good_path(cc);
         println!("{name}: fraction on the 0.1 % path {f:.3}");
         assert!((0.72..=0.84).contains(&f), "{name}: {f:.3}");
@@ -191,7 +203,9 @@ fn coupled_algorithms_move_traffic_to_the_less_lossy_path() {
         ("olia", olia(), 0.94),
         ("coupled", coupled(), 0.97),
     ];
-    let uncoupled = fraction_on_good_path(CcConfig::Uncoupled);
+    let uncoupled = fraction_on_good_path(CcConfig::Uncoupled {
+        config: Default::default(),
+    });
     for (name, cc, want) in expected {
         let f = fraction_on_good_path(cc);
         println!("{name}: fraction on the 0.1 % path {f:.3} (expected {want})");

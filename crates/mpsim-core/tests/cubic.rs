@@ -37,7 +37,7 @@ fn cwnd_between_losses_follows_the_cubic_curve() {
         src: "A".into(),
         dst: "B".into(),
         cc: Some(CcConfig::Cubic {
-            cubic: mpsim_core::cc::CubicConfig {
+            config: mpsim_core::cc::CubicConfig {
                 fast_convergence: false,
                 ..Default::default()
             },
@@ -154,7 +154,7 @@ fn mpcubic_cycle_is_two_to_the_four_thirds_times_cubic() {
         src: "S1".into(),
         dst: "D1".into(),
         cc: Some(CcConfig::Cubic {
-            cubic: Default::default(),
+            config: Default::default(),
         }),
         tcp: linux(),
         trace: true,
@@ -165,10 +165,10 @@ fn mpcubic_cycle_is_two_to_the_four_thirds_times_cubic() {
 
     let mut ratios = Vec::new();
     for cc in [
-        CcConfig::Mpcubic {
+        CcConfig::MpCubic {
             config: Default::default(),
         },
-        CcConfig::Unmpcubic {
+        CcConfig::UnMpCubic {
             config: Default::default(),
         },
     ] {
@@ -205,15 +205,17 @@ fn configs_parse_with_defaults_and_bad_values_name_their_field() {
     let cc: CcConfig = serde_json::from_str(r#"{"type":"mpcubic"}"#).unwrap();
     assert_eq!(
         cc,
-        CcConfig::Mpcubic {
+        CcConfig::MpCubic {
             config: Default::default()
         }
     );
     let cc: CcConfig = serde_json::from_str(r#"{"type":"unmpcubic","scale":0.5}"#).unwrap();
-    let CcConfig::Unmpcubic { config } = cc else { panic!() };
+    let CcConfig::UnMpCubic { config } = cc else { panic!() };
     assert_eq!((config.scale, config.c), (Some(0.5), 0.4));
     let cc: CcConfig = serde_json::from_str(r#"{"type":"cubic","beta":0.8}"#).unwrap();
-    let CcConfig::Cubic { cubic } = cc else { panic!() };
+    let CcConfig::Cubic { config: cubic } = cc else {
+        panic!()
+    };
     assert_eq!((cubic.beta, cubic.c, cubic.fast_convergence), (0.8, 0.4, true));
 
     let bad = |cc: CcConfig| {
@@ -226,32 +228,32 @@ fn configs_parse_with_defaults_and_bad_values_name_their_field() {
             ..MptcpConnectionConfig::default()
         }];
         match run(&cfg) {
-            Err(mpsim_core::Error::Config(e)) => e.path,
+            Err(mpsim_core::Error::Config(e)) => e[0].path.clone(),
             other => panic!("expected a configuration error, got {other:?}"),
         }
     };
     let mp = mpsim_core::cc::MpCubicConfig::default();
     let un = mpsim_core::cc::UnMpCubicConfig::default();
     assert_eq!(
-        bad(CcConfig::Mpcubic {
+        bad(CcConfig::MpCubic {
             config: mpsim_core::cc::MpCubicConfig { k: 5.0, ..mp }
         }),
         "mptcp_connections[0].cc.k"
     );
     assert_eq!(
-        bad(CcConfig::Mpcubic {
+        bad(CcConfig::MpCubic {
             config: mpsim_core::cc::MpCubicConfig { beta: 1.0, ..mp }
         }),
         "mptcp_connections[0].cc.beta"
     );
     assert_eq!(
-        bad(CcConfig::Unmpcubic {
+        bad(CcConfig::UnMpCubic {
             config: mpsim_core::cc::UnMpCubicConfig { c: 0.0, ..un }
         }),
         "mptcp_connections[0].cc.c"
     );
     assert_eq!(
-        bad(CcConfig::Unmpcubic {
+        bad(CcConfig::UnMpCubic {
             config: mpsim_core::cc::UnMpCubicConfig { scale: Some(1.5), ..un }
         }),
         "mptcp_connections[0].cc.scale"

@@ -70,7 +70,9 @@ fn dumbbell(n: usize, profile: Profile, cc: Option<CcConfig>, seed: u64) -> Scen
                 profile,
                 ..TcpOptions::default()
             },
-            cc: cc.clone().or(Some(CcConfig::Reno { counting: None })),
+            cc: cc.clone().or(Some(CcConfig::Reno {
+                config: Default::default(),
+            })),
             ..TcpFlowConfig::default()
         });
     }
@@ -98,7 +100,14 @@ fn dumbbell(n: usize, profile: Profile, cc: Option<CcConfig>, seed: u64) -> Scen
 fn golden_dumbbell_ns3_newreno() {
     check(
         "dumbbell_ns3_newreno",
-        &dumbbell(4, Profile::Ns3, Some(CcConfig::Reno { counting: None }), 1),
+        &dumbbell(
+            4,
+            Profile::Ns3,
+            Some(CcConfig::Reno {
+                config: Default::default(),
+            }),
+            1,
+        ),
     );
 }
 
@@ -126,7 +135,7 @@ fn golden_dumbbell_linux_cubic() {
             4,
             Profile::Linux,
             Some(CcConfig::Cubic {
-                cubic: Default::default(),
+                config: Default::default(),
             }),
             4,
         ),
@@ -142,7 +151,7 @@ fn golden_dumbbell_linux_3_14_cubic() {
             4,
             Profile::Linux314,
             Some(CcConfig::Cubic {
-                cubic: Default::default(),
+                config: Default::default(),
             }),
             7,
         ),
@@ -178,7 +187,14 @@ fn two_path_mptcp(profile: Profile, seed: u64) -> ScenarioConfig {
                 config: Default::default(),
             },
         ),
-        conn("uncoupled", Some(2_000_000), 500 * MS, CcConfig::Uncoupled),
+        conn(
+            "uncoupled",
+            Some(2_000_000),
+            500 * MS,
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        ),
     ];
     cfg
 }

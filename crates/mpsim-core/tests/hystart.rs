@@ -43,7 +43,7 @@ fn bottleneck(hystart: Option<HyStartConfig>) -> ScenarioConfig {
     let mut cfg = host_pair(10_000_000, 25 * MS, 600, 6 * S);
     let mut f = bulk(hystart, Profile::Rfc);
     f.cc = Some(CcConfig::Cubic {
-        cubic: Default::default(),
+        config: Default::default(),
     });
     cfg.tcp_flows = vec![f];
     cfg
@@ -160,12 +160,18 @@ fn mptcp(hystart: Option<HyStartConfig>, slow_start: SlowStartConfig) -> Scenari
         hystart,
         ..TcpOptions::default()
     };
-    mptcp_pair(CcConfig::Uncoupled, slow_start, tcp)
+    mptcp_pair(
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+        slow_start,
+        tcp,
+    )
 }
 
 #[test]
 fn each_mptcp_subflow_runs_its_own_hystart() {
-    let mut sim = build(&mptcp(Some(HyStartConfig::default()), SlowStartConfig::Standard)).unwrap();
+    let mut sim = build(&mptcp(Some(HyStartConfig::default()), SlowStartConfig::default())).unwrap();
     run_until_all_left_slow_start(&mut sim, 6000);
     for r in 0..2 {
         let hs = hystart_state(&sim, 0, r);
@@ -196,8 +202,8 @@ fn hystart_with_a_coupled_slow_start_is_rejected() {
         },
     );
     let Err(e) = build(&cfg) else { panic!("not rejected") };
-    assert_eq!(e.path, "mptcp_connections[0].tcp.hystart");
-    assert!(e.message.contains("'css'"), "{}", e.message);
+    assert_eq!(e[0].path, "mptcp_connections[0].tcp.hystart");
+    assert!(e[0].message.contains("'css'"), "{}", e[0].message);
 }
 
 fn flow_json(hystart: &str) -> String {
@@ -258,8 +264,8 @@ fn invalid_constants_name_their_field() {
     ] {
         let cfg = ScenarioConfig::from_json(&flow_json(&format!(r#", "hystart": {{"{field}": {value}}}"#))).unwrap();
         let Err(e) = build(&cfg) else { panic!("not rejected") };
-        assert_eq!(e.path, format!("tcp_flows[0].tcp.hystart.{field}"), "{e}");
-        assert!(e.message.contains(value), "{e}");
+        assert_eq!(e[0].path, format!("tcp_flows[0].tcp.hystart.{field}"), "{e}");
+        assert!(e[0].message.contains(value), "{e}");
     }
     let e = ScenarioConfig::from_json(&flow_json(r#", "hystart": {"rounds": 3}"#)).unwrap_err();
     assert!(e.path.starts_with("tcp_flows[0].tcp.hystart"), "{e}");

@@ -34,7 +34,7 @@ fn bottleneck(rate_bps: u64, hystart_linux: Option<HyStartLinuxOption>) -> Scena
             ..TcpOptions::default()
         },
         cc: Some(CcConfig::Cubic {
-            cubic: Default::default(),
+            config: Default::default(),
         }),
         ..TcpFlowConfig::default()
     }];
@@ -125,9 +125,9 @@ fn mptcp(cc: CcConfig, slow_start: SlowStartConfig, hystart_linux: Option<HyStar
 #[test]
 fn mptcp_subflows_run_it_under_cubic_only() {
     let cubic = CcConfig::Cubic {
-        cubic: Default::default(),
+        config: Default::default(),
     };
-    let mut sim = build(&mptcp(cubic.clone(), SlowStartConfig::Standard, None)).unwrap();
+    let mut sim = build(&mptcp(cubic.clone(), SlowStartConfig::default(), None)).unwrap();
     run_until_all_left_slow_start(&mut sim, 6000);
     let Ss::HyStartLinux(h) = &sim.connections[0].ss else {
         panic!("not Linux HyStart")
@@ -145,7 +145,7 @@ fn mptcp_subflows_run_it_under_cubic_only() {
         CcConfig::Lia {
             config: Default::default(),
         },
-        SlowStartConfig::Standard,
+        SlowStartConfig::default(),
         None,
     ))
     .unwrap();
@@ -162,8 +162,8 @@ fn mptcp_subflows_run_it_under_cubic_only() {
     let Err(e) = build(&mptcp(cubic, css, on)) else {
         panic!("not rejected")
     };
-    assert_eq!(e.path, "mptcp_connections[0].tcp.hystart_linux");
-    assert!(e.message.contains("'css'"), "{e}");
+    assert_eq!(e[0].path, "mptcp_connections[0].tcp.hystart_linux");
+    assert!(e[0].message.contains("'css'"), "{e}");
 }
 
 fn flow_json(tcp: &str) -> String {
@@ -231,17 +231,17 @@ fn on_in_the_linux_profile_with_cubic_and_switchable() {
 fn bad_settings_name_their_field() {
     let both = ScenarioConfig::from_json(&flow_json(r#""tcp": {"hystart": {}, "hystart_linux": true}"#)).unwrap();
     let Err(e) = build(&both) else { panic!("not rejected") };
-    assert_eq!(e.path, "tcp_flows[0].tcp.hystart_linux");
+    assert_eq!(e[0].path, "tcp_flows[0].tcp.hystart_linux");
     assert!(
-        e.message.contains("hystart_linux") && e.message.contains("(hystart)"),
+        e[0].message.contains("hystart_linux") && e[0].message.contains("(hystart)"),
         "{e}"
     );
     let bounds = r#""tcp": {"hystart_linux": {"delay_thresh_min_us": 5000, "delay_thresh_max_us": 4000}}"#;
     let Err(e) = build(&ScenarioConfig::from_json(&flow_json(bounds)).unwrap()) else {
         panic!("not rejected")
     };
-    assert_eq!(e.path, "tcp_flows[0].tcp.hystart_linux.delay_thresh_max_us");
-    assert!(e.message.contains("5000") && e.message.contains("4000"), "{e}");
+    assert_eq!(e[0].path, "tcp_flows[0].tcp.hystart_linux.delay_thresh_max_us");
+    assert!(e[0].message.contains("5000") && e[0].message.contains("4000"), "{e}");
     let e = ScenarioConfig::from_json(&flow_json(r#""tcp": {"hystart_linux": {"low_window": 8}}"#)).unwrap_err();
     assert!(e.path.starts_with("tcp_flows[0].tcp.hystart_linux"), "{e}");
     assert!(e.message.contains("low_window"), "{e}");

@@ -51,12 +51,12 @@ fn a_link_carries_no_more_than_its_capacity_in_the_estimate() {
 #[test]
 fn a_run_estimated_above_its_limit_is_refused_naming_the_limit() {
     let e = build(&cbr_run(Some(1000))).unwrap_err();
-    assert_eq!(e.path, "limits.max_events");
+    assert_eq!(e[0].path, "limits.max_events");
     assert!(
-        e.message
+        e[0].message
             .starts_with("the run is estimated at 3750 events (2500 on links, 1250 at sources"),
         "{}",
-        e.message
+        e[0].message
     );
 }
 
@@ -114,7 +114,7 @@ fn the_trace_limit_stops_a_run_that_records_more_rows() {
     cfg.trace.queue_sample_interval_ns = Some(1_000);
     // 10 s sampled every microsecond: 10^7 + 1 samples, above the default.
     let e = build(&cfg).unwrap_err();
-    assert_eq!(e.path, "limits.max_trace_rows");
+    assert_eq!(e[0].path, "limits.max_trace_rows");
     cfg.limits.max_trace_rows = Some(20_000_000);
     cfg.limits.max_events = Some(20_000_000);
     let mut sim = build(&cfg).unwrap();

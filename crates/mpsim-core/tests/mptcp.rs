@@ -28,7 +28,9 @@ fn two_disjoint_paths_halve_the_transfer_time() {
         src: "S1".into(),
         dst: "D1".into(),
         size_bytes: Some(size),
-        cc: Some(CcConfig::Reno { counting: None }),
+        cc: Some(CcConfig::Reno {
+            config: Default::default(),
+        }),
         tcp: linux(),
         ..TcpFlowConfig::default()
     }];
@@ -36,7 +38,13 @@ fn two_disjoint_paths_halve_the_transfer_time() {
     cfg.tcp_flows.clear();
     // MPTCP over both: fullmesh over S1, S2 and D makes subflows S1→D (by R1)
     // and S2→D (by R2); D answers each by the interface its address is bound to.
-    cfg.mptcp_connections = vec![mptcp("mp", Some(size), CcConfig::Uncoupled)];
+    cfg.mptcp_connections = vec![mptcp(
+        "mp",
+        Some(size),
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    )];
     let r = run(&cfg).unwrap();
     let c = &r.mptcp_connections[0];
     assert_eq!(c.subflows.len(), 2);
@@ -65,7 +73,13 @@ fn small_receive_buffer_and_unequal_rtts_block_the_head_of_line() {
         let mut cfg = two_paths([2_000_000, 20_000_000], [10 * MS, 200 * MS], 700);
         cfg.links[2].queue = droptail(20);
         cfg.stop_time_ns = 60 * S;
-        let mut m = mptcp("mp", None, CcConfig::Uncoupled);
+        let mut m = mptcp(
+            "mp",
+            None,
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        );
         m.rcv_buffer_bytes = buffer;
         cfg.mptcp_connections = vec![m];
         run(&cfg).unwrap().mptcp_connections[0].clone()
@@ -94,7 +108,13 @@ fn small_receive_buffer_and_unequal_rtts_block_the_head_of_line() {
 fn a_path_that_goes_down_is_survived_by_reinjection() {
     let size = 10_000_000;
     let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
-    cfg.mptcp_connections = vec![mptcp("mp", Some(size), CcConfig::Uncoupled)];
+    cfg.mptcp_connections = vec![mptcp(
+        "mp",
+        Some(size),
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    )];
     // Path 2 dies for good at 2 s, mid-transfer.
     for l in ["R2-D", "D-R2"] {
         cfg.link_changes.push(LinkChangeConfig {
@@ -122,7 +142,13 @@ fn a_path_that_goes_down_is_survived_by_reinjection() {
 fn mptcp_runs_are_deterministic() {
     let mut cfg = two_paths([10_000_000; 2], [20 * MS, 40 * MS], 30);
     cfg.links[2].loss = LossConfig::Bernoulli { p: 0.01 };
-    cfg.mptcp_connections = vec![mptcp("mp", Some(3_000_000), CcConfig::Uncoupled)];
+    cfg.mptcp_connections = vec![mptcp(
+        "mp",
+        Some(3_000_000),
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    )];
     let a = run(&cfg).unwrap();
     assert_eq!(a, run(&cfg).unwrap());
     cfg.seed = 2;
@@ -132,7 +158,13 @@ fn mptcp_runs_are_deterministic() {
 #[test]
 fn ndiffports_opens_subflows_over_one_address_pair() {
     let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 100);
-    let mut m = mptcp("mp", Some(1_000_000), CcConfig::Uncoupled);
+    let mut m = mptcp(
+        "mp",
+        Some(1_000_000),
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     m.src_addrs = vec!["S1".into()];
     m.path_manager = PathManager::Ndiffports { subflows: 3 };
     cfg.mptcp_connections = vec![m];
@@ -159,7 +191,13 @@ fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
     // with the default 64 MiB buffer, which 2 MB of data cannot fill either.
     let run_with = |buffer: Option<u64>| {
         let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
-        let mut m = mptcp("mp", Some(2_000_000), CcConfig::Uncoupled);
+        let mut m = mptcp(
+            "mp",
+            Some(2_000_000),
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        );
         m.rcv_buffer_bytes = buffer;
         cfg.mptcp_connections = vec![m];
         run(&cfg).unwrap().mptcp_connections[0].clone()
@@ -177,7 +215,13 @@ fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
 fn twenty_segments_second_path_up_early(scheduler: Scheduler) -> Vec<u64> {
     let mss = 1400;
     let mut cfg = two_paths([100_000_000; 2], [100 * MS, 20 * MS], 1000);
-    let mut conn = mptcp("mp", Some(20 * mss), CcConfig::Uncoupled);
+    let mut conn = mptcp(
+        "mp",
+        Some(20 * mss),
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     conn.scheduler = scheduler;
     conn.tcp.mss = Some(mss as u32);
     cfg.mptcp_connections = vec![conn];

@@ -168,7 +168,7 @@ fn lisa_join_takes_ten_packets_and_the_old_subflow_ignores_ten_acks() {
     assert_eq!(after[10], 31 * MSS);
     // Without LISA, the same moment: 40 and growing, and 10 for the new one.
     let mut cfg2 = cfg.clone();
-    cfg2.mptcp_connections[0].slow_start = SlowStartConfig::Standard;
+    cfg2.mptcp_connections[0].slow_start = SlowStartConfig::default();
     let r2 = run(&cfg2).unwrap();
     let s0 = trace(&r2, 0);
     let b = row_at(s0, join).unwrap();
@@ -193,7 +193,7 @@ fn gsam_switches_from_doubling_to_slower_growth_at_k() {
             ..GsamConfig::default()
         },
     });
-    let s = base(SlowStartConfig::Standard);
+    let s = base(SlowStartConfig::default());
     let (tg, ts) = (trace(&g, 0), trace(&s, 0));
     // Up to the first ACK whose smoothed RTT reaches K, GSAM is standard
     // slow start (RFC 3465, L = 2: doubling per round trip with delayed ACKs).
@@ -245,7 +245,7 @@ fn css_paper_run(seed: u64, slow_start: SlowStartConfig, cc: CcConfig) -> MptcpC
 
 fn css_paper_strategies() -> Vec<(&'static str, SlowStartConfig)> {
     vec![
-        ("standard", SlowStartConfig::Standard),
+        ("standard", SlowStartConfig::default()),
         (
             "lisa",
             SlowStartConfig::Lisa {
@@ -299,7 +299,12 @@ fn coupled_slow_starts_combine_with_any_congestion_avoidance() {
                 config: Default::default(),
             },
         ),
-        ("uncoupled", CcConfig::Uncoupled),
+        (
+            "uncoupled",
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        ),
         (
             "balia",
             CcConfig::Balia {
@@ -345,12 +350,12 @@ fn slow_start_configuration_is_validated() {
     ];
     for (json, field) in cases {
         let mut cfg = shared_line(5_000_000, 47);
-        let mut m = mptcp(2, 10 * MSS, Profile::Ns3, SlowStartConfig::Standard);
+        let mut m = mptcp(2, 10 * MSS, Profile::Ns3, SlowStartConfig::default());
         m.slow_start = serde_json::from_str(json).unwrap();
         cfg.mptcp_connections = vec![m];
         match run(&cfg) {
             Err(mpsim_core::Error::Config(e)) => {
-                assert_eq!(e.path, format!("mptcp_connections[0].{field}"), "{json}: {e}")
+                assert_eq!(e[0].path, format!("mptcp_connections[0].{field}"), "{json}: {e}")
             }
             other => panic!("{json}: expected a configuration error, got {other:?}"),
         }
@@ -358,7 +363,7 @@ fn slow_start_configuration_is_validated() {
     // Defaults: the type alone is enough, and unknown fields are refused.
     for json in [r#"{"type":"css"}"#, r#"{"type":"lisa"}"#, r#"{"type":"gsam"}"#] {
         let ss: SlowStartConfig = serde_json::from_str(json).unwrap();
-        assert_ne!(ss, SlowStartConfig::Standard);
+        assert_ne!(ss, SlowStartConfig::default());
     }
     assert!(serde_json::from_str::<SlowStartConfig>(r#"{"type":"css","alpah":1.5}"#).is_err());
     let ss: SlowStartConfig = serde_json::from_str(r#"{"type":"css"}"#).unwrap();
@@ -377,7 +382,7 @@ fn r_ss_counts_the_retransmissions_of_subflows_that_left_slow_start_earlier() {
     let build = |stop: u64| {
         let mut cfg = shared_line(5_000_000, 8);
         cfg.stop_time_ns = stop;
-        let mut m = mptcp(2, 3_000_000, Profile::Linux, SlowStartConfig::Standard);
+        let mut m = mptcp(2, 3_000_000, Profile::Linux, SlowStartConfig::default());
         m.join_delay_ns = join_delay;
         m.trace = false;
         cfg.mptcp_connections = vec![m];

@@ -76,7 +76,13 @@ fn a_subflow_added_later_doubles_the_capacity_from_then_on() {
     let size = 10_000_000;
     let t_add = 2 * S;
     let mut cfg = paths();
-    cfg.mptcp_connections = vec![conn(&["S1"], size, CcConfig::Uncoupled)];
+    cfg.mptcp_connections = vec![conn(
+        &["S1"],
+        size,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    )];
     let alone = run(&cfg).unwrap();
     let fct_alone = only(&alone).fct_ns.unwrap();
     assert_eq!(only(&alone).subflows.len(), 1);
@@ -132,7 +138,13 @@ fn a_removed_subflow_hands_its_data_over_at_once() {
     // A receive buffer of 256 kB (about the window of one path with its
     // queue, 150 kB, and less than both): data lost on B holds back the
     // DATA_ACK, so the window, until it is sent again on A.
-    let mut m = conn(&["S1", "S2"], size, CcConfig::Uncoupled);
+    let mut m = conn(
+        &["S1", "S2"],
+        size,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     m.rcv_buffer_bytes = Some(256_000);
     m.subflow_events = vec![event(t_rm, SubflowAction::Remove, "S2", "D")];
     cfg.mptcp_connections = vec![m];
@@ -157,7 +169,13 @@ fn a_removed_subflow_hands_its_data_over_at_once() {
     // The same path silently going down at the same time (both directions):
     // its data waits for B's retransmission timeout before reinjection.
     let mut cfg = paths();
-    let mut m = conn(&["S1", "S2"], size, CcConfig::Uncoupled);
+    let mut m = conn(
+        &["S1", "S2"],
+        size,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     m.rcv_buffer_bytes = Some(256_000);
     cfg.mptcp_connections = vec![m];
     cfg.link_changes = vec![down(t_rm, "R2-D"), down(t_rm, "D-R2")];
@@ -198,14 +216,16 @@ fn handover(cc: CcConfig, slow_start: SlowStartConfig, size: u64) -> ScenarioCon
 #[test]
 fn every_cc_and_slow_start_survives_late_joins_and_a_removal() {
     let ccs = [
-        CcConfig::Uncoupled,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
         CcConfig::Ewtcp {
             config: Default::default(),
         },
         CcConfig::Coupled {
             config: Default::default(),
         },
-        CcConfig::Semicoupled {
+        CcConfig::SemiCoupled {
             config: Default::default(),
         },
         CcConfig::Lia {
@@ -217,15 +237,15 @@ fn every_cc_and_slow_start_survives_late_joins_and_a_removal() {
         CcConfig::Balia {
             config: Default::default(),
         },
-        CcConfig::Mpcubic {
+        CcConfig::MpCubic {
             config: Default::default(),
         },
-        CcConfig::Unmpcubic {
+        CcConfig::UnMpCubic {
             config: Default::default(),
         },
     ];
     let slow_starts = [
-        SlowStartConfig::Standard,
+        SlowStartConfig::default(),
         SlowStartConfig::Lisa {
             config: Default::default(),
         },
@@ -291,7 +311,13 @@ fn subflow_events_are_deterministic() {
 #[test]
 fn an_add_before_establishment_joins_at_establishment() {
     let mut cfg = paths();
-    let mut m = conn(&["S1"], 1_000_000, CcConfig::Uncoupled);
+    let mut m = conn(
+        &["S1"],
+        1_000_000,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     m.start_ns = 100 * MS;
     m.subflow_events = vec![event(100 * MS, SubflowAction::Add, "S2", "D")];
     cfg.mptcp_connections = vec![m];
@@ -310,7 +336,13 @@ fn an_add_removed_while_waiting_for_establishment_is_cancelled() {
     // The MP_CAPABLE handshake takes 40 ms; the add at 0 waits for it and
     // its subflow is removed at 10 ms: it never opens.
     let mut cfg = paths();
-    let mut m = conn(&["S1"], 1_000_000, CcConfig::Uncoupled);
+    let mut m = conn(
+        &["S1"],
+        1_000_000,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     m.subflow_events = vec![
         event(0, SubflowAction::Add, "S2", "D"),
         event(10 * MS, SubflowAction::Remove, "S2", "D"),
@@ -334,7 +366,13 @@ fn an_add_removed_while_waiting_for_establishment_is_cancelled() {
 #[test]
 fn events_after_completion_and_removals_before_a_join_are_reported() {
     let mut cfg = paths();
-    let mut m = conn(&["S1", "S2"], 500_000, CcConfig::Uncoupled);
+    let mut m = conn(
+        &["S1", "S2"],
+        500_000,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     // The join of S2 waits for a long join delay; it is removed before.
     m.join_delay_ns = 500 * MS;
     m.subflow_events = vec![
@@ -360,7 +398,13 @@ fn events_after_completion_and_removals_before_a_join_are_reported() {
 #[test]
 fn ndiffports_removes_the_subflow_picked_by_index() {
     let mut cfg = paths();
-    let mut m = conn(&["S1"], 2_000_000, CcConfig::Uncoupled);
+    let mut m = conn(
+        &["S1"],
+        2_000_000,
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
     m.path_manager = PathManager::Ndiffports { subflows: 3 };
     let mut rm = event(300 * MS, SubflowAction::Remove, "S1", "D");
     rm.index = Some(1);
@@ -375,7 +419,7 @@ fn ndiffports_removes_the_subflow_picked_by_index() {
 
 fn config_error(cfg: &ScenarioConfig) -> (String, String) {
     match build(cfg) {
-        Err(e) => (e.path, e.message),
+        Err(e) => (e[0].path.clone(), e[0].message.clone()),
         Ok(_) => panic!("accepted"),
     }
 }
@@ -384,7 +428,13 @@ fn config_error(cfg: &ScenarioConfig) -> (String, String) {
 fn invalid_subflow_events_name_the_field() {
     let base = |events: Vec<SubflowEventConfig>, ndiff: bool| {
         let mut cfg = paths();
-        let mut m = conn(&["S1"], 1_000_000, CcConfig::Uncoupled);
+        let mut m = conn(
+            &["S1"],
+            1_000_000,
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        );
         m.start_ns = 10 * MS;
         if ndiff {
             m.path_manager = PathManager::Ndiffports { subflows: 2 };

@@ -25,7 +25,9 @@ fn flow(name: &str, size: Option<u64>, profile: Profile) -> TcpFlowConfig {
         src: "A".into(),
         dst: "B".into(),
         size_bytes: size,
-        cc: (profile != Profile::Rfc).then_some(CcConfig::Reno { counting: None }),
+        cc: (profile != Profile::Rfc).then_some(CcConfig::Reno {
+            config: Default::default(),
+        }),
         tcp: TcpOptions {
             profile,
             ..TcpOptions::default()
@@ -377,8 +379,8 @@ fn an_mss_beyond_an_ip_datagram_is_a_config_error() {
             }
             Ok(_) => panic!("mss {mss} accepted"),
             Err(e) if !ok => {
-                assert_eq!(e.path, "tcp_flows[0].tcp.mss");
-                assert!(e.message.contains(&mss.to_string()), "{}", e.message);
+                assert_eq!(e[0].path, "tcp_flows[0].tcp.mss");
+                assert!(e[0].message.contains(&mss.to_string()), "{}", e[0].message);
             }
             Err(e) => panic!("mss {mss}: {e}"),
         }

@@ -2,15 +2,18 @@
 //!
 //! The boundary is deliberately narrow: a whole scenario goes in as JSON and
 //! whole result tables come out as JSON, so nothing per packet crosses into
-//! Python. Every core error becomes a Python exception, and a panic inside the
-//! engine (a bug) is caught here and raised as [`InternalError`] instead of
-//! reaching the user as a `PanicException`.
+//! Python. Every core error becomes a Python exception — an invalid
+//! configuration a [`ConfigError`] carrying every problem as a structured
+//! [`Problem`] — and a panic inside the engine (a bug) is caught here and
+//! raised as [`InternalError`] instead of reaching the user as a
+//! `PanicException`. The algorithms a scenario may name, and their
+//! parameters, come from the core's registry ([`algorithms_json`]).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use mpsim_core::limits::{Interrupt, Stop};
-use mpsim_core::Error;
+use mpsim_core::{ConfigErrors, Error};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -35,9 +38,49 @@ create_exception!(
     "A run stopped by its wall-time limit; the message says how far it had come."
 );
 
+/// One problem of a configuration: the path of the field, the value found,
+/// what is allowed and the whole sentence.
+#[pyclass(frozen, get_all, module = "mpsim._core")]
+struct Problem {
+    path: String,
+    value: String,
+    allowed: String,
+    message: String,
+}
+
+#[pymethods]
+impl Problem {
+    fn __repr__(&self) -> String {
+        format!(
+            "Problem(path={:?}, value={:?}, allowed={:?}, message={:?})",
+            self.path, self.value, self.allowed, self.message
+        )
+    }
+}
+
+/// A `ConfigError` whose `problems` attribute lists every problem found.
+fn config_error(errors: &ConfigErrors) -> PyErr {
+    let err = ConfigError::new_err(errors.to_string());
+    Python::attach(|py| {
+        let problems: Vec<Problem> = errors
+            .iter()
+            .map(|e| Problem {
+                path: e.path.clone(),
+                value: e.value.clone(),
+                allowed: e.allowed.clone(),
+                message: e.message.clone(),
+            })
+            .collect();
+        match err.value(py).setattr("problems", problems) {
+            Ok(()) => err,
+            Err(e) => e,
+        }
+    })
+}
+
 fn to_py(e: Error) -> PyErr {
     match e {
-        Error::Config(c) => ConfigError::new_err(c.to_string()),
+        Error::Config(c) => config_error(&c),
         Error::Internal(m) => InternalError::new_err(m),
         Error::Stopped(s) => match s.why {
             // The limits of the configuration: the message names the field to raise.
@@ -165,6 +208,32 @@ fn validate_json(py: Python<'_>, config_json: &str) -> PyResult<()> {
     })
 }
 
+/// The registry's algorithms as JSON: `{"cc": [[name, {parameter:
+/// default}], ...], "slow_start": [...]}`, in the registry's order.
+#[pyfunction]
+fn algorithms_json() -> String {
+    serde_json::json!({
+        "cc": mpsim_core::cc::CcConfig::schema(),
+        "slow_start": mpsim_core::slowstart::SlowStartConfig::schema(),
+    })
+    .to_string()
+}
+
+/// Every result table of a run's results (JSON, as `run_json` returns them),
+/// as JSON: `[{"name", "columns": [{"name", "type", "nullable", "values"}]}]`,
+/// the columns and their Arrow types defined by the core (`mpsim_core::tables`).
+#[pyfunction]
+fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
+    let text = results_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let results: mpsim_core::RunResults =
+                serde_json::from_str(&text).map_err(|e| Error::Internal(format!("reading results: {e}")))?;
+            serde_json::to_string(&results.tables()).map_err(|e| Error::Internal(format!("serialising tables: {e}")))
+        })
+    })
+}
+
 /// The engine's identity: a hash of the core's and the bindings' sources and the locked
 /// dependencies, derived when the core was built (`mpsim_core::ENGINE_ID`).
 #[pyfunction]
@@ -201,6 +270,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json_timed, m)?)?;
     m.add_function(wrap_pyfunction!(engine_id, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_json, m)?)?;
+    m.add_class::<Problem>()?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add("TimeLimitError", m.py().get_type::<TimeLimitError>())?;

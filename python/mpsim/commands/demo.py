@@ -29,17 +29,16 @@ def register(app: typer.Typer) -> None:
         flows = Table(title="Flows (5 MB each)")
         for col in ("flow", "kind", "completion s", "retransmissions", "RTOs"):
             flows.add_column(col, justify="right" if col != "flow" else "left")
-        kinds = [(res.tcp_flows, "TCP Reno"), (res.mptcp_connections, "MPTCP LIA, 2 subflows")]
-        for table, kind in kinds:
-            for row in table.to_pylist():
-                fct = row["fct_ns"]
-                flows.add_row(
-                    row["name"],
-                    kind,
-                    f"{fct / 1e9:.3f}" if fct is not None else "—",
-                    str(row["retransmits_fast"] + row["retransmits_rto"]),
-                    str(row["rto_count"]),
-                )
+        kinds = {"tcp": "TCP Reno", "mptcp": "MPTCP LIA, 2 subflows"}
+        for row in res.flows.to_pylist():
+            fct = row["fct_s"]
+            flows.add_row(
+                row["name"],
+                kinds[row["kind"]],
+                f"{fct:.3f}" if fct is not None else "—",
+                str(row["retransmissions"]),
+                str(row["rto_count"]),
+            )
         console.print(flows)
 
         bn = res.link("R1-R2")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mpsim.engine import run_config
+from mpsim.engine import Results, run_config
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -234,32 +234,20 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def _flow_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One dict per TCP flow and MPTCP connection with the measures every figure uses (segments of MSS)."""
+    """One dict per TCP flow and MPTCP connection with the measures every figure uses: the core's
+    ``flows`` table (``crates/mpsim-core/src/tables.rs``)."""
     rows = []
-    for f in raw["tcp_flows"]:
+    for f in Results(dict(raw)).flows.to_pylist():
         rows.append(
             {
                 "name": f["name"],
-                "fct_ns": f["fct_ns"],
-                "retransmissions": f["retransmits_fast"] + f["retransmits_rto"],
+                "fct_ns": None if f["fct_s"] is None else round(f["fct_s"] * 1e9),
+                "retransmissions": f["retransmissions"],
                 "rto_count": f["rto_count"],
-                "cwnd_end": f["cwnd_bytes_at_end"],
-                "r_ss": f["retransmits_before_slow_start_exit"],
+                "cwnd_end": f["cwnd_bytes_at_completion"] or f["cwnd_bytes_at_end"],
+                "r_ss": f["retransmissions_before_slow_start_exit"],
                 "cwnd_ss_exit": f["cwnd_bytes_at_slow_start_exit"],
                 "bytes": f["bytes_delivered"],
-            }
-        )
-    for c in raw["mptcp_connections"]:
-        rows.append(
-            {
-                "name": c["name"],
-                "fct_ns": c["fct_ns"],
-                "retransmissions": c["retransmits_fast"] + c["retransmits_rto"],
-                "rto_count": c["rto_count"],
-                "cwnd_end": c["sum_cwnd_bytes_at_completion"] or c["sum_cwnd_bytes_at_end"],
-                "r_ss": c["retransmits_before_all_left_slow_start"],
-                "cwnd_ss_exit": c["sum_cwnd_bytes_at_all_left_slow_start"],
-                "bytes": c["bytes_delivered"],
             }
         )
     return rows

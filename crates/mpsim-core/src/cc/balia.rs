@@ -12,6 +12,9 @@
 //! when the subflow last grew (or left recovery or timed out), which may be
 //! stale at the loss; ssthresh is floored at one packet.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::transport::tcp::TcpParams;
 use super::coupling::{self, Flavour, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -46,6 +49,14 @@ impl Default for PathState {
             md: 0,
             ss_pending: true,
         }
+    }
+}
+
+impl CcFactory for BaliaConfig {
+    type Algorithm = Balia;
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Balia {
+        Balia::new(*self).with_reno(tcp.reno)
     }
 }
 

@@ -4,72 +4,38 @@
 //! traffic to the least congested paths and may abandon the others; here a
 //! subflow keeps at least one MSS so that it can still probe its path.
 
-use super::coupling::{self, PaperIncrease};
-use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
-use crate::time::SimTime;
+use super::coupling::{self, CoupledAimd, CoupledRule};
+use super::{CcFactory, SubflowCc};
+use crate::config::TcpOptions;
+use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CoupledConfig {}
 
-#[derive(Clone, Debug, Default)]
-pub struct Coupled {
-    pub config: CoupledConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's
-    /// Reno; and the carried fractions of the increase.
-    paper: PaperIncrease,
+impl CcFactory for CoupledConfig {
+    type Algorithm = Coupled;
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Coupled {
+        Coupled::new(*self).with_reno(tcp.reno)
+    }
 }
 
-impl Coupled {
-    pub fn new(config: CoupledConfig) -> Self {
-        Coupled {
-            config,
-            ..Coupled::default()
-        }
-    }
+/// COUPLED: the coupled AIMD over [`CoupledConfig`]'s rule.
+pub type Coupled = CoupledAimd<CoupledConfig>;
 
-    pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.paper = PaperIncrease::new(reno);
-        self
-    }
-
+impl CoupledRule for CoupledConfig {
     /// Couple+ Table I: Δw_t = 1/w_total per packet acknowledged, so
     /// acked·MSS/cwnd_total bytes.
-    pub fn increase_bytes(s: &[SubflowCc], r: usize, acked: u64) -> f64 {
-        acked as f64 * s[r].mss as f64 / coupling::paper_total(s)
-    }
-}
-
-impl CongestionAvoidance for Coupled {
-    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
-        if !ack.cwnd_limited || ack.acked_bytes == 0 {
-            return;
-        }
-        self.paper.size(s.len());
-        if coupling::single_path(s, r) {
-            return self.paper.reno.on_ack(s, r, ack);
-        }
-        let inc = Self::increase_bytes(s, r, ack.acked_bytes);
-        self.paper.apply(s, r, inc);
+    fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> Option<f64> {
+        Some(acked as f64 * s[r].mss as f64 / coupling::paper_total(s))
     }
 
     /// Couple+ Table I: w_t − w_total/2 (cwnd of the subflow at the loss,
     /// w_total over the subflows taking part), at least one MSS.
-    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
-        self.paper.reset(r);
-        if coupling::single_path(s, r) {
-            return self.paper.reno.ssthresh_after_loss(s, r, now);
-        }
+    fn decrease(&self, s: &[SubflowCc], r: usize) -> Option<u64> {
         let half_total = (coupling::paper_total(s) / 2.0) as u64;
-        s[r].cwnd.saturating_sub(half_total).max(s[r].mss as u64)
-    }
-
-    fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        self.paper.reset(r);
-    }
-
-    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        self.paper.size(s.len());
+        Some(s[r].cwnd.saturating_sub(half_total).max(s[r].mss as u64))
     }
 }
 
@@ -77,12 +43,14 @@ impl CongestionAvoidance for Coupled {
 mod tests {
     use super::super::coupling::test_util::*;
     use super::*;
+    use crate::cc::CongestionAvoidance;
+    use crate::time::SimTime;
 
     #[test]
     fn increase_and_decrease_use_the_total_window() {
         // w = (10, 30) packets: per 1000 B acked, 10^6/40000 = 25 B.
         let mut s = vec![sf(10, 10), sf(30, 40)];
-        assert!(close(Coupled::increase_bytes(&s, 0, 1000), 25.0));
+        assert!(close(CoupledConfig::default().increase_bytes(&s, 0, 1000).unwrap(), 25.0));
         let mut cc = Coupled::new(CoupledConfig::default());
         cc.on_ack(&mut s, 0, &ack(3000));
         assert_eq!(s[0].cwnd, 10_075);
@@ -98,6 +66,6 @@ mod tests {
         s[1].in_recovery = true;
         s[1].ssthresh = 15_000;
         // w_total = 10000 + 15000: 10^6/25000 = 40 B.
-        assert!(close(Coupled::increase_bytes(&s, 0, 1000), 40.0));
+        assert!(close(CoupledConfig::default().increase_bytes(&s, 0, 1000).unwrap(), 40.0));
     }
 }

@@ -5,7 +5,8 @@
 //! per-ACK-event Reno counter. docs/algorithms.md, "Coupled congestion
 //! avoidance", gives the readings.
 
-use super::{Reno, RenoConfig, SubflowCc};
+use super::{AckInfo, CongestionAvoidance, Reno, RenoConfig, SubflowCc};
+use crate::time::SimTime;
 
 /// Which version of a coupled algorithm runs.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -180,6 +181,90 @@ impl PaperIncrease {
     }
 }
 
+/// What one coupled AIMD algorithm is (Couple+ paper Table I; htsim's
+/// `inflate_window` / `deflate_window`): an increase per ACK and a decrease
+/// per loss. [`CoupledAimd`] holds the rest — the connection's Reno while a
+/// subflow runs alone, the carried fractions of a byte, the RFC 7661 check.
+pub trait CoupledRule: Copy + std::fmt::Debug + Default {
+    /// Whether the rule reduces to Reno while subflow `r` behaves as
+    /// single-path TCP ([`single_path`]), so that the connection's Reno runs
+    /// instead (its counting and halving by profile).
+    fn reno_alone(&self) -> bool {
+        true
+    }
+
+    /// The increase of subflow `r`'s window, bytes, for an ACK of `acked`
+    /// new bytes; `None` leaves the window as it is.
+    fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> Option<f64>;
+
+    /// The new ssthresh, bytes, after a loss on subflow `r` while it takes
+    /// part with others; `None` is Reno's halving.
+    fn decrease(&self, _s: &[SubflowCc], _r: usize) -> Option<u64> {
+        None
+    }
+}
+
+/// Coupled congestion avoidance over a [`CoupledRule`], counted in
+/// acknowledged bytes (the paper flavour): EWTCP, COUPLED, SEMI-COUPLED and
+/// LIA are each one rule.
+#[derive(Clone, Debug, Default)]
+pub struct CoupledAimd<R> {
+    /// The increase and decrease rule (the algorithm's configuration).
+    pub config: R,
+    /// The connection's Reno and the carried fractions of the increase.
+    paper: PaperIncrease,
+}
+
+impl<R: CoupledRule> CoupledAimd<R> {
+    pub fn new(config: R) -> Self {
+        CoupledAimd {
+            config,
+            paper: PaperIncrease::default(),
+        }
+    }
+
+    /// The Reno that runs while a subflow is alone and gives the halving
+    /// (the connection's profile: counting and halving).
+    pub fn with_reno(mut self, reno: RenoConfig) -> Self {
+        self.paper = PaperIncrease::new(reno);
+        self
+    }
+}
+
+impl<R: CoupledRule> CongestionAvoidance for CoupledAimd<R> {
+    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
+        // RFC 7661: a window the sender does not fill does not grow.
+        if !ack.cwnd_limited || ack.acked_bytes == 0 {
+            return;
+        }
+        self.paper.size(s.len());
+        if self.config.reno_alone() && single_path(s, r) {
+            return self.paper.reno.on_ack(s, r, ack);
+        }
+        if let Some(inc) = self.config.increase_bytes(s, r, ack.acked_bytes) {
+            self.paper.apply(s, r, inc);
+        }
+    }
+
+    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
+        self.paper.reset(r);
+        let coupled = if single_path(s, r) {
+            None
+        } else {
+            self.config.decrease(s, r)
+        };
+        coupled.unwrap_or_else(|| self.paper.reno.ssthresh_after_loss(s, r, now))
+    }
+
+    fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        self.paper.reset(r);
+    }
+
+    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
+        self.paper.size(s.len());
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod test_util {
     use super::SubflowCc;
@@ -256,7 +341,7 @@ mod tests {
 
     #[test]
     fn configurations_parse_with_defaults_and_reject_unknown_fields() {
-        use crate::transport::tcp::config::CcConfig;
+        use crate::cc::CcConfig;
         let parse = |j: &str| serde_json::from_str::<CcConfig>(j);
         for ty in ["lia", "olia", "balia"] {
             let paper = parse(&format!(r#"{{"type":"{ty}"}}"#)).unwrap();
@@ -283,7 +368,7 @@ mod tests {
             c => panic!("{c:?}"),
         }
         match parse(r#"{"type":"semicoupled"}"#).unwrap() {
-            CcConfig::Semicoupled { config } => assert_eq!(config.a, 1.0),
+            CcConfig::SemiCoupled { config } => assert_eq!(config.a, 1.0),
             c => panic!("{c:?}"),
         }
         assert!(parse(r#"{"type":"coupled"}"#).is_ok());
@@ -292,15 +377,17 @@ mod tests {
 
     #[test]
     fn a_bad_weight_names_the_field() {
-        use crate::transport::tcp::config::CcConfig;
+        use crate::cc::CcConfig;
         let cc: CcConfig = serde_json::from_str(r#"{"type":"semicoupled","a":-1}"#).unwrap();
-        let Err(e) = crate::build::resolve_tcp("mptcp_connections[0]", &Default::default(), &Some(cc), true) else {
+        let mut problems = crate::error::Problems::default();
+        cc.validate("mptcp_connections[0].cc", &mut problems);
+        let Err(e) = problems.finish() else {
             panic!("a negative weight was accepted");
         };
-        let text = e.to_string();
-        assert!(
-            text.contains("mptcp_connections[0].cc.a") && text.contains("-1"),
-            "{text}"
+        assert_eq!(e[0].path, "mptcp_connections[0].cc.a");
+        assert_eq!(
+            (e[0].value.as_str(), e[0].allowed.as_str()),
+            ("-1", "a positive number")
         );
     }
 }

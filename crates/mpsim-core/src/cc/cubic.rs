@@ -17,6 +17,10 @@
 //! `target` in about one RTT. The Reno-friendly estimate (§4.3 Eq. 4) is
 //! already per acknowledged segment.
 
+use super::{AckCounting, CcFactory};
+use crate::config::{Profile, TcpOptions};
+use crate::error::Problems;
+use crate::transport::tcp::TcpParams;
 use super::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::math::cbrt;
 use crate::time::SimTime;
@@ -32,6 +36,38 @@ pub struct CubicConfig {
     pub fast_convergence: bool,
     /// RFC 9438 §4.3 Reno-friendly region.
     pub reno_friendly: bool,
+}
+
+impl CcFactory for CubicConfig {
+    type Algorithm = Cubic;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        check_c_beta(path, self.c, self.beta, problems);
+    }
+
+    fn build(&self, tcp: &mut TcpParams, options: &TcpOptions) -> Cubic {
+        if options.profile == Profile::Ns3 {
+            // ns-3 `TcpCubic`: slow start counts the segments an ACK
+            // acknowledges, and the window grows only while cwnd-limited.
+            if options.ack_counting.is_none() {
+                tcp.slow_start.counting = AckCounting::Bytes;
+                tcp.slow_start.abc_limit_mss = None;
+            }
+            tcp.cwnd_validation = true;
+        }
+        Cubic::new(*self)
+    }
+}
+
+/// CUBIC's C and β_cubic (RFC 9438 §4.2, §4.6), shared by its multipath
+/// variants; `path` is the `cc` table's.
+pub(crate) fn check_c_beta(path: &str, c: f64, beta: f64, problems: &mut Problems) {
+    if !(beta > 0.0 && beta < 1.0) {
+        problems.out_of(format!("{path}.beta"), beta, "in (0, 1)");
+    }
+    if !(c.is_finite() && c > 0.0) {
+        problems.out_of(format!("{path}.c"), c, "a positive number");
+    }
 }
 
 impl Default for CubicConfig {

@@ -11,7 +11,10 @@
 //! threshold max(2^12/alpha_k, cwnd_i) packets, alpha_k in the kernel's
 //! fixed point, cwnd (not ssthresh) of subflows in recovery.
 
-use super::coupling::{self, Flavour, PaperIncrease};
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::transport::tcp::TcpParams;
+use super::coupling::{self, CoupledAimd, CoupledRule, Flavour};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
 
@@ -22,12 +25,28 @@ pub struct LiaConfig {
     pub flavour: Flavour,
 }
 
+impl CcFactory for LiaConfig {
+    type Algorithm = Lia;
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Lia {
+        Lia::new(*self).with_reno(tcp.reno)
+    }
+}
+
+impl CoupledRule for LiaConfig {
+    /// RFC 6356 §3: with one subflow taking part, alpha = 1 and the
+    /// increase is Reno's. The decrease "is the same as in standard TCP".
+    fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> Option<f64> {
+        Some(Lia::increase_bytes(s, r, acked))
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Lia {
     pub config: LiaConfig,
-    /// Single-path behaviour (one subflow taking part): the connection's
-    /// Reno; and the carried fractions of the increase (paper).
-    paper: PaperIncrease,
+    /// The paper flavour: the coupled AIMD over LIA's rule (the
+    /// connection's Reno while one subflow takes part).
+    paper: CoupledAimd<LiaConfig>,
     /// Per subflow: the kernel's `snd_cwnd_cnt`, in ACK events (linux).
     cnt: Vec<u64>,
 }
@@ -49,12 +68,11 @@ impl Lia {
     /// The Reno that runs while only one subflow takes part (the
     /// connection's profile: counting and halving).
     pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.paper = PaperIncrease::new(reno);
+        self.paper = CoupledAimd::new(self.config).with_reno(reno);
         self
     }
 
     fn size(&mut self, n: usize) {
-        self.paper.size(n);
         if self.cnt.len() < n {
             self.cnt.resize(n, 0);
         }
@@ -134,15 +152,7 @@ impl CongestionAvoidance for Lia {
         }
         self.size(s.len());
         match self.config.flavour {
-            Flavour::Paper => {
-                // RFC 6356 §3: with one subflow taking part, alpha = 1 and
-                // the increase is Reno's; run the connection's Reno itself.
-                if coupling::single_path(s, r) {
-                    return self.paper.reno.on_ack(s, r, ack);
-                }
-                let inc = Self::increase_bytes(s, r, ack.acked_bytes);
-                self.paper.apply(s, r, inc);
-            }
+            Flavour::Paper => self.paper.on_ack(s, r, ack),
             Flavour::Linux => {
                 let threshold = Self::kernel_threshold(s, r);
                 coupling::linux_counter_step(&mut s[r], &mut self.cnt[r], threshold);
@@ -155,22 +165,22 @@ impl CongestionAvoidance for Lia {
     /// `tcp_reno_ssthresh`, max(cwnd/2, 2) packets.
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
         self.size(s.len());
-        self.paper.reset(r);
         self.cnt[r] = 0;
         match self.config.flavour {
-            Flavour::Paper => self.paper.reno.ssthresh_after_loss(s, r, now),
+            Flavour::Paper => self.paper.ssthresh_after_loss(s, r, now),
             Flavour::Linux => coupling::linux_reno_ssthresh(&s[r]),
         }
     }
 
-    fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
+    fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
         self.size(s.len());
-        self.paper.reset(r);
+        self.paper.on_rto(s, r, now);
         self.cnt[r] = 0;
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
         self.size(s.len());
+        self.paper.on_subflows_changed(s);
     }
 }
 

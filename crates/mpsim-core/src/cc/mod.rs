@@ -11,19 +11,109 @@
 //! ([`crate::slowstart`]) that runs first and hands the acknowledged bytes it
 //! did not use to [`CongestionAvoidance::on_ack`].
 
-pub mod balia;
-pub mod coupled;
 pub mod coupling;
-pub mod cubic;
-pub mod ewtcp;
-pub mod lia;
-pub mod mpcubic;
-pub mod olia;
-pub mod reno;
-pub mod semicoupled;
-pub mod unmpcubic;
 
+use crate::config::TcpOptions;
+use crate::error::Problems;
 use crate::time::{SimDuration, SimTime};
+use crate::transport::tcp::TcpParams;
+
+/// A congestion-avoidance algorithm's configuration as a scenario writes
+/// it (its `Default` holds the paper's values), and the factory of the
+/// algorithm (quinn-proto's config-as-factory).
+pub trait CcFactory: Default + serde::Serialize {
+    type Algorithm: CongestionAvoidance;
+
+    /// Every problem of the parameters; `path` is the `cc` table's.
+    fn validate(&self, _path: &str, _problems: &mut Problems) {}
+
+    /// The algorithm for a flow whose resolved TCP parameters are `tcp`
+    /// (some algorithms adjust them, e.g. CUBIC under the ns3 profile) and
+    /// whose options as given are `options`. Runs after validation only.
+    fn build(&self, tcp: &mut TcpParams, options: &TcpOptions) -> Self::Algorithm;
+}
+
+macro_rules! congestion_controls {
+    ($($(#[$attr:meta])* $name:literal => $Variant:ident($module:ident::$Config:ident),)*) => {
+        $($(#[$attr])* pub mod $module;)*
+
+        /// Which congestion-avoidance algorithm a flow uses, with its
+        /// parameters: `{type = "name", ...}`.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "type", deny_unknown_fields)]
+        pub enum CcConfig {
+            $($(#[$attr])* #[serde(rename = $name)] $Variant {
+                #[serde(flatten, default)]
+                config: $module::$Config,
+            },)*
+        }
+
+        impl CcConfig {
+            /// Every algorithm's name, in the registry's order.
+            pub const NAMES: &'static [&'static str] = &[$($(#[$attr])* $name,)*];
+
+            /// The name a scenario gives it.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $($(#[$attr])* CcConfig::$Variant { .. } => $name,)*
+                }
+            }
+
+            /// Every problem of its parameters; `path` is the `cc` table's.
+            pub fn validate(&self, path: &str, problems: &mut Problems) {
+                match self {
+                    $($(#[$attr])* CcConfig::$Variant { config } => config.validate(path, problems),)*
+                }
+            }
+
+            /// The algorithm, once validated.
+            pub fn build(&self, tcp: &mut TcpParams, options: &TcpOptions) -> Cc {
+                match self {
+                    $($(#[$attr])* CcConfig::$Variant { config } => Cc::$Variant(config.build(tcp, options)),)*
+                }
+            }
+
+            /// Each algorithm's name and parameters with their defaults.
+            pub fn schema() -> Vec<(&'static str, serde_json::Value)> {
+                vec![$($(#[$attr])* ($name, serde_json::to_value($module::$Config::default()).unwrap_or_default()),)*]
+            }
+        }
+
+        /// The congestion-avoidance algorithms, dispatched by enum.
+        #[derive(Clone, Debug)]
+        pub enum Cc {
+            $($(#[$attr])* $Variant(<$module::$Config as CcFactory>::Algorithm),)*
+        }
+
+        macro_rules! each_cc {
+            ($self:ident, $c:ident => $e:expr) => {
+                match $self {
+                    $($(#[$attr])* Cc::$Variant($c) => $e,)*
+                }
+            };
+        }
+    };
+}
+
+// The registry: every congestion-avoidance algorithm, once. A line is
+// `"name" => Variant(module::Config)`: the name a scenario gives in
+// `cc = {type = "name", ...}`, the variant of [`CcConfig`] and of [`Cc`], and
+// the algorithm's configuration, which validates itself and builds the
+// algorithm ([`CcFactory`]) in the algorithm's own file `cc/module.rs`.
+congestion_controls! {
+        "reno" => Reno(reno::RenoCcConfig),
+        "cubic" => Cubic(cubic::CubicConfig),
+        "uncoupled" => Uncoupled(uncoupled::UncoupledConfig),
+        "ewtcp" => Ewtcp(ewtcp::EwtcpConfig),
+        "coupled" => Coupled(coupled::CoupledConfig),
+        "semicoupled" => SemiCoupled(semicoupled::SemiCoupledConfig),
+        "lia" => Lia(lia::LiaConfig),
+        "olia" => Olia(olia::OliaConfig),
+        "balia" => Balia(balia::BaliaConfig),
+        "mpcubic" => MpCubic(mpcubic::MpCubicConfig),
+        "unmpcubic" => UnMpCubic(unmpcubic::UnMpCubicConfig),
+        #[cfg(test)] "fixed_window" => FixedWindow(fixed_window::FixedWindowConfig),
+}
 
 pub use balia::{Balia, BaliaConfig};
 pub use coupled::{Coupled, CoupledConfig};
@@ -157,39 +247,6 @@ pub trait CongestionAvoidance {
     fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
 }
 
-/// The congestion-avoidance algorithms, dispatched by enum. `uncoupled`
-/// MPTCP is `Reno` on every subflow.
-#[derive(Clone, Debug)]
-pub enum Cc {
-    Reno(Reno),
-    Cubic(Cubic),
-    Ewtcp(Ewtcp),
-    Coupled(Coupled),
-    SemiCoupled(SemiCoupled),
-    Lia(Lia),
-    Olia(Olia),
-    Balia(Balia),
-    MpCubic(MpCubic),
-    UnMpCubic(UnMpCubic),
-}
-
-macro_rules! each_cc {
-    ($self:ident, $c:ident => $e:expr) => {
-        match $self {
-            Cc::Reno($c) => $e,
-            Cc::Cubic($c) => $e,
-            Cc::Ewtcp($c) => $e,
-            Cc::Coupled($c) => $e,
-            Cc::SemiCoupled($c) => $e,
-            Cc::Lia($c) => $e,
-            Cc::Olia($c) => $e,
-            Cc::Balia($c) => $e,
-            Cc::MpCubic($c) => $e,
-            Cc::UnMpCubic($c) => $e,
-        }
-    };
-}
-
 impl CongestionAvoidance for Cc {
     #[inline]
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
@@ -243,20 +300,22 @@ mod tests {
         let paper = Flavour::Paper;
         let linux = Flavour::Linux;
         let mut configs = vec![
-            CcConfig::Uncoupled,
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
             CcConfig::Ewtcp {
                 config: Default::default(),
             },
             CcConfig::Coupled {
                 config: Default::default(),
             },
-            CcConfig::Semicoupled {
+            CcConfig::SemiCoupled {
                 config: Default::default(),
             },
-            CcConfig::Mpcubic {
+            CcConfig::MpCubic {
                 config: Default::default(),
             },
-            CcConfig::Unmpcubic {
+            CcConfig::UnMpCubic {
                 config: Default::default(),
             },
         ];
@@ -278,7 +337,7 @@ mod tests {
                     profile,
                     ..Default::default()
                 };
-                let (_, cc) = resolve_tcp("x", &opts, &Some(c.clone()), true).expect("valid");
+                let (_, cc) = resolve_tcp(&opts, &Some(c.clone()), true);
                 out.push((format!("{c:?} under {profile:?}"), cc));
             }
         }

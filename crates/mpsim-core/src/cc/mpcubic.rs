@@ -22,6 +22,10 @@
 //! subflow s's epochs and held for the epoch, so K_s and the curve stay
 //! consistent (Eq. 2 is derived for a fixed δ).
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::error::Problems;
+use crate::transport::tcp::TcpParams;
 use super::cubic::{ensure_len, CubicState, Friendly};
 use super::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::time::SimTime;
@@ -129,6 +133,21 @@ pub fn deltas(subflows: impl IntoIterator<Item = (f64, f64)>, w_s: f64, k: f64) 
 /// Eq. 2: K_s = (β_paper W_max / (min(δ_s, 1) C))^(1/3), seconds.
 pub fn k_s(w_max: f64, beta_paper: f64, delta: f64, c: f64) -> f64 {
     crate::math::cbrt(beta_paper * w_max / (delta.min(1.0) * c))
+}
+
+impl CcFactory for MpCubicConfig {
+    type Algorithm = MpCubic;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        super::cubic::check_c_beta(path, self.c, self.beta, problems);
+        if !(self.k >= 0.0 && self.k <= 4.0) {
+            problems.out_of(format!("{path}.k"), self.k, "in [0, 4] (MPCubic Sec. III)");
+        }
+    }
+
+    fn build(&self, _tcp: &mut TcpParams, _options: &TcpOptions) -> MpCubic {
+        MpCubic::new(*self)
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -16,6 +16,9 @@
 //! integer divisions, ±1 packet at ±1023 with the remainder discarded,
 //! n = established subflows, windows in packets.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::transport::tcp::TcpParams;
 use super::coupling::{self, Flavour, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -36,6 +39,14 @@ struct PathState {
     loss2: u64,
     /// Kernel `mptcp_snd_cwnd_cnt`, 1/1024 packet (linux).
     cnt: i64,
+}
+
+impl CcFactory for OliaConfig {
+    type Algorithm = Olia;
+
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Olia {
+        Olia::new(*self).with_reno(tcp.reno)
+    }
 }
 
 #[derive(Clone, Debug, Default)]

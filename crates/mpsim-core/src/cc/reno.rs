@@ -2,8 +2,10 @@
 //! (NewReno, RFC 6582; SACK, RFC 6675; PRR, RFC 6937) lives in the sender,
 //! not here.
 
-use super::{AckCounting, AckInfo, CongestionAvoidance, SubflowCc};
+use super::{AckCounting, AckInfo, CcFactory, CongestionAvoidance, SubflowCc};
+use crate::config::TcpOptions;
 use crate::time::SimTime;
+use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,6 +31,25 @@ impl Default for RenoConfig {
             counting: AckCounting::Bytes,
             halve: HalveOf::FlightSize,
         }
+    }
+}
+
+/// `cc = {type = "reno"}`: the profile's Reno, counting as the profile
+/// does unless `counting` is given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RenoCcConfig {
+    pub counting: Option<AckCounting>,
+}
+
+impl CcFactory for RenoCcConfig {
+    type Algorithm = Reno;
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Reno {
+        let mut config = tcp.reno;
+        if let Some(c) = self.counting {
+            config.counting = c;
+        }
+        Reno::new(config)
     }
 }
 

@@ -3,9 +3,11 @@
 //! each subflow's own, w_t/2. It keeps some traffic on every path while
 //! preferring the less congested ones.
 
-use super::coupling::{self, PaperIncrease};
-use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
-use crate::time::SimTime;
+use super::coupling::{self, CoupledAimd, CoupledRule};
+use super::{CcFactory, SubflowCc};
+use crate::config::TcpOptions;
+use crate::error::Problems;
+use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -21,64 +23,35 @@ impl Default for SemiCoupledConfig {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct SemiCoupled {
-    pub config: SemiCoupledConfig,
-    /// Single-path behaviour (one subflow taking part) and the halving: the
-    /// connection's Reno; and the carried fractions of the increase.
-    paper: PaperIncrease,
-}
+impl CcFactory for SemiCoupledConfig {
+    type Algorithm = SemiCoupled;
 
-impl SemiCoupled {
-    pub fn new(config: SemiCoupledConfig) -> Self {
-        SemiCoupled {
-            config,
-            ..SemiCoupled::default()
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if !(self.a.is_finite() && self.a > 0.0) {
+            problems.out_of(format!("{path}.a"), self.a, "a positive number");
         }
     }
 
-    pub fn with_reno(mut self, reno: RenoConfig) -> Self {
-        self.paper = PaperIncrease::new(reno);
-        self
+    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> SemiCoupled {
+        SemiCoupled::new(*self).with_reno(tcp.reno)
+    }
+}
+
+/// SEMI-COUPLED: the coupled AIMD over [`SemiCoupledConfig`]'s rule.
+pub type SemiCoupled = CoupledAimd<SemiCoupledConfig>;
+
+impl CoupledRule for SemiCoupledConfig {
+    /// w_total = w_t and a = 1: Reno itself.
+    fn reno_alone(&self) -> bool {
+        self.a == 1.0
     }
 
     /// Couple+ Table I: Δw_t = a/w_total per packet acknowledged, so
     /// acked·MSS·a/cwnd_total bytes; cwnd_total over the subflows taking
-    /// part (ssthresh for one in fast recovery).
-    pub fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> f64 {
-        self.config.a * acked as f64 * s[r].mss as f64 / coupling::paper_total(s)
-    }
-}
-
-impl CongestionAvoidance for SemiCoupled {
-    fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
-        if !ack.cwnd_limited || ack.acked_bytes == 0 {
-            return;
-        }
-        self.paper.size(s.len());
-        if self.config.a == 1.0 && coupling::single_path(s, r) {
-            // w_total = w_t and a = 1: Reno itself.
-            return self.paper.reno.on_ack(s, r, ack);
-        }
-        if !coupling::counts(&s[r]) {
-            return;
-        }
-        let inc = self.increase_bytes(s, r, ack.acked_bytes);
-        self.paper.apply(s, r, inc);
-    }
-
-    /// Couple+ Table I: decrease w_t/2, Reno's halving.
-    fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, now: SimTime) -> u64 {
-        self.paper.reset(r);
-        self.paper.reno.ssthresh_after_loss(s, r, now)
-    }
-
-    fn on_rto(&mut self, _s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        self.paper.reset(r);
-    }
-
-    fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
-        self.paper.size(s.len());
+    /// part (ssthresh for one in fast recovery), and nothing for a subflow
+    /// that does not take part. The decrease is w_t/2, Reno's halving.
+    fn increase_bytes(&self, s: &[SubflowCc], r: usize, acked: u64) -> Option<f64> {
+        coupling::counts(&s[r]).then(|| self.a * acked as f64 * s[r].mss as f64 / coupling::paper_total(s))
     }
 }
 
@@ -86,6 +59,8 @@ impl CongestionAvoidance for SemiCoupled {
 mod tests {
     use super::super::coupling::test_util::*;
     use super::*;
+    use crate::cc::CongestionAvoidance;
+    use crate::time::SimTime;
 
     #[test]
     fn increase_is_a_over_total_window() {
@@ -93,10 +68,10 @@ mod tests {
         // either subflow; with a = 0.5, 12.5 B.
         let s = vec![sf(10, 10), sf(30, 40)];
         let cc = SemiCoupled::new(SemiCoupledConfig::default());
-        assert!(close(cc.increase_bytes(&s, 0, 1000), 25.0));
-        assert!(close(cc.increase_bytes(&s, 1, 1000), 25.0));
+        assert!(close(cc.config.increase_bytes(&s, 0, 1000).unwrap(), 25.0));
+        assert!(close(cc.config.increase_bytes(&s, 1, 1000).unwrap(), 25.0));
         let half = SemiCoupled::new(SemiCoupledConfig { a: 0.5 });
-        assert!(close(half.increase_bytes(&s, 1, 1000), 12.5));
+        assert!(close(half.config.increase_bytes(&s, 1, 1000).unwrap(), 12.5));
         let mut s = s;
         let mut cc = cc;
         cc.on_ack(&mut s, 1, &ack(2000));

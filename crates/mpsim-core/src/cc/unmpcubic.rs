@@ -14,6 +14,10 @@
 //! §4.3) is scaled to the same fraction: Reno's mean window grows as √α, so
 //! α becomes α·s^(3/2) (α/n²). docs/algorithms.md has the derivation.
 
+use super::CcFactory;
+use crate::config::TcpOptions;
+use crate::error::Problems;
+use crate::transport::tcp::TcpParams;
 use super::{AckInfo, CongestionAvoidance, Cubic, CubicConfig, SubflowCc};
 use crate::time::SimTime;
 
@@ -49,6 +53,21 @@ impl Default for UnMpCubicConfig {
 /// The increase scale factor for `n` subflows: (1/n)^(4/3).
 pub fn scale_for(n: usize) -> f64 {
     crate::math::powf(1.0 / n.max(1) as f64, 4.0 / 3.0)
+}
+
+impl CcFactory for UnMpCubicConfig {
+    type Algorithm = UnMpCubic;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        super::cubic::check_c_beta(path, self.c, self.beta, problems);
+        if let Some(s) = self.scale.filter(|s| !(*s > 0.0 && *s <= 1.0)) {
+            problems.out_of(format!("{path}.scale"), s, "in (0, 1]");
+        }
+    }
+
+    fn build(&self, _tcp: &mut TcpParams, _options: &TcpOptions) -> UnMpCubic {
+        UnMpCubic::new(*self)
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -15,6 +15,8 @@
 //! ssthresh: Alg. 1 lines 5–7 and 18–19), or that joins after the connection
 //! has left it, uses the profile's standard slow start (Alg. 3 line 5).
 
+use super::SsFactory;
+use crate::error::Problems;
 use super::{SlowStart, Standard, StandardConfig};
 use crate::cc::SubflowCc;
 use crate::math;
@@ -41,6 +43,26 @@ impl Default for CssConfig {
             alpha: 1.5,
             max_increase_mss: 2,
         }
+    }
+}
+
+impl SsFactory for CssConfig {
+    type Strategy = Css;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if self.con_ssthresh_bytes == 0 {
+            problems.out_of(format!("{path}.con_ssthresh_bytes"), 0, "at least 1 byte");
+        }
+        if !(self.alpha.is_finite() && self.alpha > 1.0) {
+            problems.out_of(format!("{path}.alpha"), self.alpha, "a finite growth factor > 1");
+        }
+        if self.max_increase_mss == 0 {
+            problems.out_of(format!("{path}.max_increase_mss"), 0, "at least 1");
+        }
+    }
+
+    fn build(&self, standard: StandardConfig, n_subflows: usize) -> Css {
+        Css::new(*self, standard, n_subflows)
     }
 }
 

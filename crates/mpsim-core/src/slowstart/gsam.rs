@@ -7,6 +7,8 @@
 //! slows as queueing delay builds. K is either given, or derived from the
 //! bottleneck buffer B, its capacity C and the base RTT D by Eq. 15.
 
+use super::SsFactory;
+use crate::error::Problems;
 use super::{SlowStart, Standard, StandardConfig};
 use crate::cc::SubflowCc;
 use crate::math;
@@ -63,6 +65,34 @@ impl GsamConfig {
         let b_over_c_ns = (b_bytes as u128 * 8 * 1_000_000_000 / self.bottleneck_rate_bps.max(1) as u128) as u64;
         let upper = (b_over_c_ns + d_ns) / 2;
         upper.max(d_ns)
+    }
+}
+
+impl SsFactory for GsamConfig {
+    type Strategy = Gsam;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if self.k_ns == Some(0) {
+            problems.out_of(format!("{path}.k_ns"), 0, "a positive time");
+        }
+        if self.bottleneck_rate_bps == 0 {
+            problems.out_of(format!("{path}.bottleneck_rate_bps"), 0, "a positive rate in bit/s");
+        }
+        if let (Some(pkts), Some(bytes)) = (self.bottleneck_buffer_pkts, self.bottleneck_buffer_bytes) {
+            problems.say(
+                format!("{path}.bottleneck_buffer_bytes"),
+                format!("{bytes} (with bottleneck_buffer_pkts = {pkts})"),
+                "one of bottleneck_buffer_pkts and bottleneck_buffer_bytes",
+                "give the buffer in packets or in bytes, not both",
+            );
+        }
+        if self.base_rtt_ns == Some(0) {
+            problems.out_of(format!("{path}.base_rtt_ns"), 0, "a positive time");
+        }
+    }
+
+    fn build(&self, standard: StandardConfig, n_subflows: usize) -> Gsam {
+        Gsam::new(*self, standard, n_subflows)
     }
 }
 

@@ -19,6 +19,8 @@
 //! data, with windowEnd = SND.NXT then (the initial window), so that round
 //! is the initial window's flight.
 
+use super::SsFactory;
+use crate::error::Problems;
 use super::{SlowStart, Standard, StandardConfig};
 use crate::cc::{AckCounting, SubflowCc};
 use crate::time::{SimDuration, SimTime};
@@ -59,6 +61,46 @@ impl Default for HyStartConfig {
             css_rounds: 5,
             abc_limit_mss: Some(8),
         }
+    }
+}
+
+impl SsFactory for HyStartConfig {
+    type Strategy = HyStart;
+
+    /// RFC 9406 §4.3's constants.
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if self.min_rtt_thresh_ns == 0 {
+            problems.out_of(format!("{path}.min_rtt_thresh_ns"), 0, "a positive time");
+        } else if self.max_rtt_thresh_ns < self.min_rtt_thresh_ns {
+            problems.out_of(
+                format!("{path}.max_rtt_thresh_ns"),
+                self.max_rtt_thresh_ns,
+                format!("at least min_rtt_thresh_ns ({})", self.min_rtt_thresh_ns),
+            );
+        }
+        if self.min_rtt_divisor == 0 {
+            problems.out_of(format!("{path}.min_rtt_divisor"), 0, "at least 1");
+        }
+        if self.n_rtt_sample == 0 {
+            problems.out_of(format!("{path}.n_rtt_sample"), 0, "at least 1 sample");
+        }
+        if self.css_growth_divisor < 2 {
+            problems.out_of(
+                format!("{path}.css_growth_divisor"),
+                self.css_growth_divisor,
+                "at least 2 (RFC 9406 §4.3)",
+            );
+        }
+        if self.css_rounds == 0 {
+            problems.out_of(format!("{path}.css_rounds"), 0, "at least 1 round");
+        }
+        if self.abc_limit_mss == Some(0) {
+            problems.out_of(format!("{path}.abc_limit_mss"), 0, "at least 1 MSS (null for no limit)");
+        }
+    }
+
+    fn build(&self, standard: StandardConfig, n_subflows: usize) -> HyStart {
+        HyStart::new(*self, standard, n_subflows)
     }
 }
 

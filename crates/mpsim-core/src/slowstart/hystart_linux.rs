@@ -33,6 +33,8 @@
 //!   timeout (`bictcp_reset` clears it) — nothing is dropped; this strategy
 //!   sees only slow-start ACKs and drops none.
 
+use super::SsFactory;
+use crate::error::Problems;
 use super::{SlowStart, Standard, StandardConfig};
 use crate::cc::SubflowCc;
 use crate::time::SimTime;
@@ -86,6 +88,25 @@ const ACK_DELAY_CAP_US: u64 = 1_000;
 /// cwnd < ssthresh/2, else 120 %.
 const PACING_SS_RATIO_PERCENT: u64 = 200;
 const PACING_CA_RATIO_PERCENT: u64 = 120;
+
+impl SsFactory for HyStartLinuxConfig {
+    type Strategy = HyStartLinux;
+
+    /// The clamp of the delay threshold: its upper bound not below its lower.
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        if self.delay_thresh_max_us < self.delay_thresh_min_us {
+            problems.out_of(
+                format!("{path}.delay_thresh_max_us"),
+                self.delay_thresh_max_us,
+                format!("at least delay_thresh_min_us ({})", self.delay_thresh_min_us),
+            );
+        }
+    }
+
+    fn build(&self, standard: StandardConfig, n_subflows: usize) -> HyStartLinux {
+        HyStartLinux::new(*self, standard, n_subflows)
+    }
+}
 
 impl HyStartLinuxConfig {
     /// HYSTART_DELAY_THRESH(delay_min >> 3): the RTT rise over `delay_min`

@@ -7,6 +7,8 @@
 //! Growth is otherwise the profile's standard slow start, so LISA combines
 //! with any congestion avoidance.
 
+use super::SsFactory;
+use crate::error::Problems;
 use super::{SlowStart, Standard, StandardConfig};
 use crate::cc::SubflowCc;
 use crate::time::SimTime;
@@ -36,6 +38,27 @@ impl Default for LisaConfig {
             min_credit_segments: 3,
             ignore_acks: true,
         }
+    }
+}
+
+impl SsFactory for LisaConfig {
+    type Strategy = Lisa;
+
+    fn validate(&self, path: &str, problems: &mut Problems) {
+        let (min, max) = (self.min_credit_segments, self.max_credit_segments);
+        if min == 0 {
+            problems.out_of(format!("{path}.min_credit_segments"), 0, "at least 1 packet");
+        } else if max < min {
+            problems.out_of(
+                format!("{path}.max_credit_segments"),
+                max,
+                format!("at least min_credit_segments ({min})"),
+            );
+        }
+    }
+
+    fn build(&self, standard: StandardConfig, n_subflows: usize) -> Lisa {
+        Lisa::new(*self, standard, n_subflows)
     }
 }
 

@@ -12,14 +12,8 @@
 //! (`hystart_linux`) is another such option: it ends slow start on a long
 //! ACK train or an RTT rise over the flow's minimum.
 
-pub mod css;
-pub mod gsam;
-pub mod hystart;
-pub mod hystart_linux;
-pub mod lisa;
-pub mod standard;
-
 use crate::cc::SubflowCc;
+use crate::error::Problems;
 use crate::time::SimTime;
 
 pub use css::{Css, CssConfig};
@@ -28,6 +22,123 @@ pub use hystart::{HyStart, HyStartConfig};
 pub use hystart_linux::{HyStartLinux, HyStartLinuxConfig};
 pub use lisa::{Lisa, LisaConfig};
 pub use standard::{Standard, StandardConfig};
+
+/// A slow start's configuration as a scenario writes it (its `Default`
+/// holds the paper's values), and the factory of the strategy.
+pub trait SsFactory: Default + serde::Serialize {
+    type Strategy: SlowStart;
+
+    /// Every problem of the parameters; `path` is the `slow_start` table's.
+    fn validate(&self, _path: &str, _problems: &mut Problems) {}
+
+    /// The strategy for a connection of `n_subflows` subflows (coupled
+    /// strategies size their per-subflow state here, once), over the
+    /// profile's standard slow start. Runs after validation only.
+    fn build(&self, standard: StandardConfig, n_subflows: usize) -> Self::Strategy;
+}
+
+macro_rules! slow_starts {
+    ($($(#[$attr:meta])* $name:literal => $Variant:ident($module:ident::$Config:ident),)*) => {
+        $($(#[$attr])* pub mod $module;)*
+
+        /// Which slow start a connection's subflows use, with its
+        /// parameters: `{type = "name", ...}`.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "type", deny_unknown_fields)]
+        pub enum SlowStartConfig {
+            $($(#[$attr])* #[serde(rename = $name)] $Variant {
+                #[serde(flatten, default)]
+                config: $module::$Config,
+            },)*
+        }
+
+        impl SlowStartConfig {
+            /// Every slow start's name, in the registry's order.
+            pub const NAMES: &'static [&'static str] = &[$($(#[$attr])* $name,)*];
+
+            /// The name a scenario gives it.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $($(#[$attr])* SlowStartConfig::$Variant { .. } => $name,)*
+                }
+            }
+
+            /// Every problem of its parameters; `path` is the `slow_start` table's.
+            pub fn validate(&self, path: &str, problems: &mut Problems) {
+                match self {
+                    $($(#[$attr])* SlowStartConfig::$Variant { config } => config.validate(path, problems),)*
+                }
+            }
+
+            /// The strategy, once validated.
+            pub fn build(&self, standard: StandardConfig, n_subflows: usize) -> Ss {
+                match self {
+                    $($(#[$attr])* SlowStartConfig::$Variant { config } => Ss::$Variant(config.build(standard, n_subflows)),)*
+                }
+            }
+
+            /// Each slow start's name and parameters with their defaults.
+            pub fn schema() -> Vec<(&'static str, serde_json::Value)> {
+                vec![$($(#[$attr])* ($name, serde_json::to_value($module::$Config::default()).unwrap_or_default()),)*]
+            }
+        }
+
+        /// The slow-start strategies, dispatched by enum.
+        #[derive(Clone, Debug)]
+        pub enum Ss {
+            $($(#[$attr])* $Variant(<$module::$Config as SsFactory>::Strategy),)*
+        }
+
+        macro_rules! each_ss {
+            ($self:ident, $x:ident => $e:expr) => {
+                match $self {
+                    $($(#[$attr])* Ss::$Variant($x) => $e,)*
+                }
+            };
+        }
+    };
+}
+
+// The registry: every slow start, once. A line is `"name" =>
+// Variant(module::Config)`: the name a scenario gives in `slow_start =
+// {type = "name", ...}`, the variant of [`SlowStartConfig`] and of [`Ss`],
+// and the configuration, which validates itself and builds the strategy
+// ([`SsFactory`]) in the strategy's own file `slowstart/module.rs`.
+slow_starts! {
+    "standard" => Standard(standard::StandardSsConfig),
+    "lisa" => Lisa(lisa::LisaConfig),
+    "css" => Css(css::CssConfig),
+    "gsam" => Gsam(gsam::GsamConfig),
+    "hystart" => HyStart(hystart::HyStartConfig),
+    "hystart_linux" => HyStartLinux(hystart_linux::HyStartLinuxConfig),
+}
+
+impl Default for SlowStartConfig {
+    /// Each subflow on its own, as the profile counts ACKs.
+    fn default() -> Self {
+        SlowStartConfig::Standard {
+            config: Default::default(),
+        }
+    }
+}
+
+impl SlowStartConfig {
+    /// The standard slow start: each subflow on its own.
+    pub fn is_standard(&self) -> bool {
+        matches!(self, SlowStartConfig::Standard { .. })
+    }
+
+    /// The slow start that runs: the standard one becomes HyStart++ or
+    /// Linux's HyStart when a flow's TCP options ask for one of them
+    /// (`tcp.hystart`, `tcp.hystart_linux`; validation refuses both at once).
+    pub fn with_early_exit(&self, hystart: Option<HyStartConfig>, hystart_linux: Option<HyStartLinuxConfig>) -> Self {
+        match (self.is_standard(), hystart, hystart_linux) {
+            (true, Some(config), _) => SlowStartConfig::HyStart { config },
+            (true, None, Some(config)) => SlowStartConfig::HyStartLinux { config },
+            _ => self.clone(),
+        }
+    }
+}
 
 /// A slow-start strategy.
 pub trait SlowStart {
@@ -53,32 +164,6 @@ pub trait SlowStart {
     fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
 }
 
-/// The slow-start strategies, dispatched by enum.
-#[derive(Clone, Debug)]
-pub enum Ss {
-    Standard(Standard),
-    Lisa(Lisa),
-    Css(Css),
-    Gsam(Gsam),
-    /// The standard slow start with HyStart++ (RFC 9406) on every subflow.
-    HyStart(HyStart),
-    /// The standard slow start with Linux CUBIC's HyStart on every subflow.
-    HyStartLinux(HyStartLinux),
-}
-
-macro_rules! each_ss {
-    ($self:ident, $x:ident => $e:expr) => {
-        match $self {
-            Ss::Standard($x) => $e,
-            Ss::Lisa($x) => $e,
-            Ss::Css($x) => $e,
-            Ss::Gsam($x) => $e,
-            Ss::HyStart($x) => $e,
-            Ss::HyStartLinux($x) => $e,
-        }
-    };
-}
-
 impl SlowStart for Ss {
     #[inline]
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, acked: u64, now: SimTime) -> u64 {
@@ -96,68 +181,6 @@ impl SlowStart for Ss {
     }
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
         each_ss!(self, x => x.on_subflows_changed(s))
-    }
-}
-
-/// What may end the standard slow start before a loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EarlyExit {
-    None,
-    /// RFC 9406 HyStart++.
-    HyStartPlusPlus(HyStartConfig),
-    /// Linux CUBIC's HyStart.
-    Linux(HyStartLinuxConfig),
-}
-
-impl EarlyExit {
-    /// At most one of the two (the builder rejects both).
-    pub fn of(hystart: Option<HyStartConfig>, hystart_linux: Option<HyStartLinuxConfig>) -> Self {
-        match (hystart, hystart_linux) {
-            (Some(h), _) => EarlyExit::HyStartPlusPlus(h),
-            (None, Some(h)) => EarlyExit::Linux(h),
-            (None, None) => EarlyExit::None,
-        }
-    }
-}
-
-/// Which slow start a connection's subflows use.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum SlowStartConfig {
-    /// Each subflow on its own, as the profile counts ACKs.
-    #[default]
-    Standard,
-    Lisa {
-        #[serde(flatten, default)]
-        config: LisaConfig,
-    },
-    Css {
-        #[serde(flatten, default)]
-        config: CssConfig,
-    },
-    Gsam {
-        #[serde(flatten, default)]
-        config: GsamConfig,
-    },
-}
-
-impl SlowStartConfig {
-    /// The strategy for a connection of `n_subflows` subflows (coupled
-    /// strategies size their per-subflow state here, once), with the
-    /// profile's standard slow start where needed. `exit` adds HyStart++ or
-    /// Linux's HyStart to the standard slow start; the builder rejects them
-    /// with the coupled strategies, and they are ignored with them here.
-    pub fn build(&self, standard: StandardConfig, exit: EarlyExit, n_subflows: usize) -> Ss {
-        match self {
-            SlowStartConfig::Standard => match exit {
-                EarlyExit::None => Ss::Standard(Standard::new(standard)),
-                EarlyExit::HyStartPlusPlus(h) => Ss::HyStart(HyStart::new(h, standard, n_subflows)),
-                EarlyExit::Linux(h) => Ss::HyStartLinux(HyStartLinux::new(h, standard, n_subflows)),
-            },
-            SlowStartConfig::Lisa { config } => Ss::Lisa(Lisa::new(*config, standard, n_subflows)),
-            SlowStartConfig::Css { config } => Ss::Css(Css::new(*config, standard, n_subflows)),
-            SlowStartConfig::Gsam { config } => Ss::Gsam(Gsam::new(*config, standard, n_subflows)),
-        }
     }
 }
 
@@ -182,30 +205,9 @@ mod tests {
     /// starts, grows in slow start and leaves it.
     #[test]
     fn a_subflow_added_after_the_build_is_sized_and_grows() {
-        let configs = [
-            SlowStartConfig::Standard,
-            SlowStartConfig::Lisa {
-                config: LisaConfig::default(),
-            },
-            SlowStartConfig::Css {
-                config: CssConfig::default(),
-            },
-            SlowStartConfig::Gsam {
-                config: GsamConfig::default(),
-            },
-        ];
-        let with_hystart = configs.iter().map(|c| (c.clone(), EarlyExit::None)).chain([
-            (
-                SlowStartConfig::Standard,
-                EarlyExit::HyStartPlusPlus(HyStartConfig::default()),
-            ),
-            (
-                SlowStartConfig::Standard,
-                EarlyExit::Linux(HyStartLinuxConfig::default()),
-            ),
-        ]);
-        for (config, exit) in with_hystart {
-            let mut ss = config.build(StandardConfig::default(), exit, 1);
+        for (name, _) in SlowStartConfig::schema() {
+            let config: SlowStartConfig = serde_json::from_str(&format!(r#"{{"type": "{name}"}}"#)).unwrap();
+            let mut ss = config.build(StandardConfig::default(), 1);
             let now = SimTime::ZERO;
             let mut s = vec![subflow(10, 40)];
             ss.on_subflow_start(&mut s, 0, now);

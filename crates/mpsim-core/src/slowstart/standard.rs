@@ -1,5 +1,6 @@
 //! Standard, uncoupled slow start: every subflow on its own.
 
+use super::SsFactory;
 use super::SlowStart;
 use crate::cc::{AckCounting, SubflowCc};
 use crate::time::SimTime;
@@ -22,6 +23,19 @@ impl Default for StandardConfig {
             counting: AckCounting::Bytes,
             abc_limit_mss: Some(2),
         }
+    }
+}
+
+/// `slow_start = {type = "standard"}`: each subflow on its own, as the
+/// profile counts ACKs ([`StandardConfig`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StandardSsConfig {}
+
+impl SsFactory for StandardSsConfig {
+    type Strategy = Standard;
+    fn build(&self, standard: StandardConfig, _n_subflows: usize) -> Standard {
+        Standard::new(standard)
     }
 }
 

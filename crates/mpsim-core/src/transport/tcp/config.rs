@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::receiver::{ReceiverConfig, SackBlocks};
 use super::rtt::RttConfig;
-use crate::cc::{AckCounting, CubicConfig, HalveOf, RenoConfig};
+use crate::cc::{AckCounting, HalveOf, RenoConfig};
 use crate::slowstart::{HyStartConfig, HyStartLinuxConfig, StandardConfig};
 use crate::time::SimDuration;
 
@@ -129,54 +129,6 @@ pub enum Profile {
     /// (RFC 5681 §4.2 allows up to 500 ms), SACK (RFC 6675), byte counting
     /// with L = 2 (RFC 3465), IW 10 (RFC 6928).
     Rfc,
-}
-
-/// Which congestion-avoidance algorithm a single-path flow uses.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum CcConfig {
-    Reno {
-        #[serde(default)]
-        counting: Option<AckCounting>,
-    },
-    Cubic {
-        #[serde(flatten, default)]
-        cubic: CubicConfig,
-    },
-    /// MPTCP with Reno on every subflow, uncoupled.
-    Uncoupled,
-    Ewtcp {
-        #[serde(flatten, default)]
-        config: crate::cc::EwtcpConfig,
-    },
-    Coupled {
-        #[serde(flatten, default)]
-        config: crate::cc::CoupledConfig,
-    },
-    Semicoupled {
-        #[serde(flatten, default)]
-        config: crate::cc::SemiCoupledConfig,
-    },
-    Lia {
-        #[serde(flatten, default)]
-        config: crate::cc::LiaConfig,
-    },
-    Olia {
-        #[serde(flatten, default)]
-        config: crate::cc::OliaConfig,
-    },
-    Balia {
-        #[serde(flatten, default)]
-        config: crate::cc::BaliaConfig,
-    },
-    Mpcubic {
-        #[serde(flatten, default)]
-        config: crate::cc::MpCubicConfig,
-    },
-    Unmpcubic {
-        #[serde(flatten, default)]
-        config: crate::cc::UnMpCubicConfig,
-    },
 }
 
 /// Everything a TCP flow's sender and receiver need, resolved from a profile

@@ -8,6 +8,7 @@ pub mod rtt;
 pub mod sender;
 pub mod timer;
 
-pub use config::{CcConfig, Profile, Recovery, TcpParams};
+pub use crate::cc::CcConfig;
+pub use config::{Profile, Recovery, TcpParams};
 
 pub use header::{SackBlock, TcpFlags, TcpHeader, MAX_SACK_BLOCKS};

@@ -1,0 +1,418 @@
+//! The result tables, defined once: each table's columns with their Arrow
+//! type, and the values of a run in them. The Python side builds its Arrow
+//! tables from these (nothing inferred from JSON), and the derived measures
+//! of the `flows` table — `retransmissions`, the summed windows, a
+//! connection's slow-start exit — are computed here only.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::results::{RunResults, TcpFlowResult};
+
+/// The Arrow type of a column.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnType {
+    String,
+    Int64,
+    UInt32,
+    UInt64,
+    Float64,
+}
+
+/// One column: its name, its type, whether it may hold nulls, its values
+/// (one per row).
+#[derive(Clone, Debug, Serialize)]
+pub struct Column {
+    pub name: &'static str,
+    #[serde(rename = "type")]
+    pub ty: ColumnType,
+    pub nullable: bool,
+    pub values: Vec<Value>,
+}
+
+/// A named table of columns of equal length.
+#[derive(Clone, Debug, Serialize)]
+pub struct Table {
+    pub name: &'static str,
+    pub columns: Vec<Column>,
+}
+
+/// The tables' names, in the order [`RunResults::tables`] gives them.
+pub const TABLES: [&str; 8] = [
+    "flows",
+    "tcp_flows",
+    "mptcp_connections",
+    "mptcp_subflows",
+    "udp_flows",
+    "links",
+    "tcp_traces",
+    "queue_traces",
+];
+
+/// Builds a table column by column over its rows.
+struct Builder<'a, R> {
+    rows: &'a [R],
+    columns: Vec<Column>,
+}
+
+impl<'a, R> Builder<'a, R> {
+    fn new(rows: &'a [R]) -> Self {
+        Builder {
+            rows,
+            columns: Vec::new(),
+        }
+    }
+
+    /// A column without nulls.
+    fn col<T: Serialize>(self, name: &'static str, ty: ColumnType, value: impl Fn(&R) -> T) -> Self {
+        self.push(name, ty, false, value)
+    }
+
+    /// A column that is null where the row has no value.
+    fn opt<T: Serialize>(self, name: &'static str, ty: ColumnType, value: impl Fn(&R) -> Option<T>) -> Self {
+        self.push(name, ty, true, value)
+    }
+
+    fn push<T: Serialize>(
+        mut self,
+        name: &'static str,
+        ty: ColumnType,
+        nullable: bool,
+        value: impl Fn(&R) -> T,
+    ) -> Self {
+        let values = self
+            .rows
+            .iter()
+            .map(|r| serde_json::to_value(value(r)).unwrap_or(Value::Null))
+            .collect();
+        self.columns.push(Column {
+            name,
+            ty,
+            nullable,
+            values,
+        });
+        self
+    }
+
+    fn done(self, name: &'static str) -> Table {
+        Table {
+            name,
+            columns: self.columns,
+        }
+    }
+}
+
+use ColumnType::{Float64, Int64, String as Str, UInt32, UInt64};
+
+/// A TCP flow's measures (a TCP flow's row, or a subflow's after its own columns).
+fn tcp_flow_columns<'a, R>(b: Builder<'a, R>, flow: impl Fn(&R) -> &TcpFlowResult + Copy) -> Builder<'a, R> {
+    b.col("start_ns", Int64, move |r| flow(r).start_ns)
+        .opt("first_syn_ns", Int64, move |r| flow(r).first_syn_ns)
+        .opt("completed_ns", Int64, move |r| flow(r).completed_ns)
+        .opt("fct_ns", Int64, move |r| flow(r).fct_ns)
+        .col("bytes_delivered", Int64, move |r| flow(r).bytes_delivered)
+        .col("segments_sent", Int64, move |r| flow(r).segments_sent)
+        .col("retransmits_fast", Int64, move |r| flow(r).retransmits_fast)
+        .col("retransmits_rto", Int64, move |r| flow(r).retransmits_rto)
+        .col("rto_count", Int64, move |r| flow(r).rto_count)
+        .col("loss_probes", Int64, move |r| flow(r).loss_probes)
+        .col("syn_retransmits", Int64, move |r| flow(r).syn_retransmits)
+        .col("fast_recoveries", Int64, move |r| flow(r).fast_recoveries)
+        .col("cwnd_bytes_at_end", Int64, move |r| flow(r).cwnd_bytes_at_end)
+        // Null while unlimited.
+        .opt("ssthresh_bytes_at_end", Int64, move |r| flow(r).ssthresh_bytes_at_end)
+        .col("srtt_ns_at_end", Int64, move |r| flow(r).srtt_ns_at_end)
+        .opt("slow_start_exit_ns", Int64, move |r| flow(r).slow_start_exit_ns)
+        .opt("cwnd_bytes_at_slow_start_exit", Int64, move |r| {
+            flow(r).cwnd_bytes_at_slow_start_exit
+        })
+        .col("retransmits_before_slow_start_exit", Int64, move |r| {
+            flow(r).retransmits_before_slow_start_exit
+        })
+        .col("acks_sent", Int64, move |r| flow(r).acks_sent)
+}
+
+/// Each trace with the index of each of its samples: the rows of a trace in long form.
+fn samples<T>(traces: &[T], len: impl Fn(&T) -> usize) -> Vec<(&T, usize)> {
+    traces.iter().flat_map(|t| (0..len(t)).map(move |k| (t, k))).collect()
+}
+
+/// One transfer of the `flows` table: a TCP flow or an MPTCP connection.
+struct Transfer<'a> {
+    name: &'a str,
+    kind: &'static str,
+    subflows: usize,
+    start_ns: u64,
+    fct_ns: Option<u64>,
+    bytes_delivered: u64,
+    retransmissions: u64,
+    rto_count: u64,
+    loss_probes: u64,
+    cwnd_bytes_at_end: u64,
+    cwnd_bytes_at_completion: Option<u64>,
+    retransmissions_before_slow_start_exit: u64,
+    cwnd_bytes_at_slow_start_exit: Option<u64>,
+}
+
+impl RunResults {
+    /// Every result table, in the order of [`TABLES`].
+    pub fn tables(&self) -> Vec<Table> {
+        let mut transfers: Vec<Transfer> = self
+            .tcp_flows
+            .iter()
+            .map(|f| Transfer {
+                name: &f.name,
+                kind: "tcp",
+                subflows: 1,
+                start_ns: f.start_ns,
+                fct_ns: f.fct_ns,
+                // Fast, loss-probe and timeout retransmissions.
+                retransmissions: f.retransmits_fast + f.retransmits_rto,
+                bytes_delivered: f.bytes_delivered,
+                rto_count: f.rto_count,
+                loss_probes: f.loss_probes,
+                cwnd_bytes_at_end: f.cwnd_bytes_at_end,
+                cwnd_bytes_at_completion: None,
+                retransmissions_before_slow_start_exit: f.retransmits_before_slow_start_exit,
+                cwnd_bytes_at_slow_start_exit: f.cwnd_bytes_at_slow_start_exit,
+            })
+            .collect();
+        transfers.extend(self.mptcp_connections.iter().map(|c| Transfer {
+            name: &c.name,
+            kind: "mptcp",
+            subflows: c.subflows.len(),
+            start_ns: c.start_ns,
+            fct_ns: c.fct_ns,
+            retransmissions: c.retransmits_fast + c.retransmits_rto,
+            bytes_delivered: c.bytes_delivered,
+            rto_count: c.rto_count,
+            loss_probes: c.loss_probes,
+            cwnd_bytes_at_end: c.sum_cwnd_bytes_at_end,
+            cwnd_bytes_at_completion: c.sum_cwnd_bytes_at_completion,
+            // LISA's R_ss: until the last subflow left slow start.
+            retransmissions_before_slow_start_exit: c.retransmits_before_all_left_slow_start,
+            cwnd_bytes_at_slow_start_exit: c.sum_cwnd_bytes_at_all_left_slow_start,
+        }));
+        let seconds = |ns: u64| ns as f64 / 1e9;
+        let flows = Builder::new(&transfers)
+            .col("name", Str, |t| t.name)
+            .col("kind", Str, |t| t.kind)
+            .col("subflows", Int64, |t| t.subflows)
+            .col("start_s", Float64, |t| seconds(t.start_ns))
+            .opt("fct_s", Float64, |t| t.fct_ns.map(seconds))
+            .col("bytes_delivered", Int64, |t| t.bytes_delivered)
+            .col("retransmissions", Int64, |t| t.retransmissions)
+            .col("rto_count", Int64, |t| t.rto_count)
+            .col("loss_probes", Int64, |t| t.loss_probes)
+            .col("cwnd_bytes_at_end", Int64, |t| t.cwnd_bytes_at_end)
+            .opt("cwnd_bytes_at_completion", Int64, |t| t.cwnd_bytes_at_completion)
+            .col("retransmissions_before_slow_start_exit", Int64, |t| {
+                t.retransmissions_before_slow_start_exit
+            })
+            .opt("cwnd_bytes_at_slow_start_exit", Int64, |t| {
+                t.cwnd_bytes_at_slow_start_exit
+            })
+            .done("flows");
+
+        let tcp_flows = tcp_flow_columns(
+            Builder::new(&self.tcp_flows).col("name", Str, |f| f.name.clone()),
+            |f| f,
+        )
+        .done("tcp_flows");
+
+        let c = &self.mptcp_connections;
+        let mptcp_connections = Builder::new(c)
+            .col("name", Str, |c| c.name.clone())
+            .col("start_ns", Int64, |c| c.start_ns)
+            .opt("first_syn_ns", Int64, |c| c.first_syn_ns)
+            .opt("completed_ns", Int64, |c| c.completed_ns)
+            .opt("fct_ns", Int64, |c| c.fct_ns)
+            .col("bytes_delivered", Int64, |c| c.bytes_delivered)
+            .col("segments_sent", Int64, |c| c.segments_sent)
+            .col("retransmits_fast", Int64, |c| c.retransmits_fast)
+            .col("retransmits_rto", Int64, |c| c.retransmits_rto)
+            .col("rto_count", Int64, |c| c.rto_count)
+            .col("loss_probes", Int64, |c| c.loss_probes)
+            .col("sum_cwnd_bytes_at_end", Int64, |c| c.sum_cwnd_bytes_at_end)
+            .opt("sum_cwnd_bytes_at_completion", Int64, |c| {
+                c.sum_cwnd_bytes_at_completion
+            })
+            .opt("all_left_slow_start_ns", Int64, |c| c.all_left_slow_start_ns)
+            .opt("sum_cwnd_bytes_at_all_left_slow_start", Int64, |c| {
+                c.sum_cwnd_bytes_at_all_left_slow_start
+            })
+            .col("retransmits_before_all_left_slow_start", Int64, |c| {
+                c.retransmits_before_all_left_slow_start
+            })
+            .col("reinjected_chunks", Int64, |c| c.reinjected_chunks)
+            .col("max_out_of_order_bytes", Int64, |c| c.max_out_of_order_bytes)
+            .col("data_duplicate_bytes", Int64, |c| c.data_duplicate_bytes)
+            .col("subflow_events", Str, |c| {
+                serde_json::to_string(&c.subflow_events).unwrap_or_default()
+            })
+            .done("mptcp_connections");
+
+        let subflows: Vec<_> = c.iter().flat_map(|c| c.subflows.iter().map(move |s| (c, s))).collect();
+        let mptcp_subflows = tcp_flow_columns(
+            Builder::new(&subflows)
+                .col("connection", Str, |(c, _)| c.name.clone())
+                .col("subflow", Int64, |(_, s)| s.index)
+                .col("src", Str, |(_, s)| s.src.clone())
+                .col("dst", Str, |(_, s)| s.dst.clone())
+                .opt("established_ns", Int64, |(_, s)| s.established_ns)
+                .opt("added_ns", Int64, |(_, s)| s.added_ns)
+                .opt("removed_ns", Int64, |(_, s)| s.removed_ns)
+                .col("bytes_received", Int64, |(_, s)| s.bytes_received),
+            |(_, s)| &s.flow,
+        )
+        .done("mptcp_subflows");
+
+        let udp_flows = Builder::new(&self.udp_flows)
+            .col("name", Str, |u| u.name.clone())
+            .col("sent_pkts", Int64, |u| u.sent_pkts)
+            .col("sent_bytes", Int64, |u| u.sent_bytes)
+            .col("received_pkts", Int64, |u| u.received_pkts)
+            .col("received_bytes", Int64, |u| u.received_bytes)
+            .col("reordered_pkts", Int64, |u| u.reordered_pkts)
+            .col("delay_min_ns", Int64, |u| u.delay_min_ns)
+            .col("delay_mean_ns", Float64, |u| u.delay_mean_ns)
+            .col("delay_max_ns", Int64, |u| u.delay_max_ns)
+            .opt("first_rx_ns", Int64, |u| u.first_rx_ns)
+            .opt("last_rx_ns", Int64, |u| u.last_rx_ns)
+            .done("udp_flows");
+
+        let links = Builder::new(&self.links)
+            .col("name", Str, |l| l.name.clone())
+            .col("from", Str, |l| l.from.clone())
+            .col("to", Str, |l| l.to.clone())
+            .col("arrived_pkts", Int64, |l| l.arrived_pkts)
+            .col("arrived_bytes", Int64, |l| l.arrived_bytes)
+            .col("enqueued_pkts", Int64, |l| l.enqueued_pkts)
+            .col("enqueued_bytes", Int64, |l| l.enqueued_bytes)
+            .col("delivered_pkts", Int64, |l| l.delivered_pkts)
+            .col("delivered_bytes", Int64, |l| l.delivered_bytes)
+            .col("dropped_overflow_pkts", Int64, |l| l.dropped_overflow_pkts)
+            .col("dropped_red_pkts", Int64, |l| l.dropped_red_pkts)
+            .col("dropped_codel_pkts", Int64, |l| l.dropped_codel_pkts)
+            .col("dropped_loss_pkts", Int64, |l| l.dropped_loss_pkts)
+            .col("dropped_link_down_pkts", Int64, |l| l.dropped_link_down_pkts)
+            .col("dropped_bytes", Int64, |l| l.dropped_bytes)
+            .col("queued_pkts_at_end", Int64, |l| l.queued_pkts_at_end)
+            .col("in_transit_pkts_at_end", Int64, |l| l.in_transit_pkts_at_end)
+            .col("max_queue_pkts", Int64, |l| l.max_queue_pkts)
+            .col("max_queue_bytes", Int64, |l| l.max_queue_bytes)
+            .col("mean_queue_pkts", Float64, |l| l.mean_queue_pkts)
+            .col("utilisation", Float64, |l| l.utilisation)
+            .done("links");
+
+        // The traces in long form: one row per sample.
+        let tcp_samples = samples(&self.tcp_traces, |t| t.time_ns.len());
+        let tcp_traces = Builder::new(&tcp_samples)
+            .col("flow", Str, |(t, _)| t.flow.clone())
+            .col("subflow", UInt32, |(t, _)| t.subflow)
+            .col("time_ns", UInt64, |(t, k)| t.time_ns[*k])
+            .col("cwnd_bytes", UInt64, |(t, k)| t.cwnd_bytes[*k])
+            .col("ssthresh_bytes", UInt64, |(t, k)| t.ssthresh_bytes[*k])
+            .col("srtt_ns", UInt64, |(t, k)| t.srtt_ns[*k])
+            .col("in_flight_bytes", UInt64, |(t, k)| t.in_flight_bytes[*k])
+            .done("tcp_traces");
+        let queue_samples = samples(&self.queue_traces, |t| t.time_ns.len());
+        let queue_traces = Builder::new(&queue_samples)
+            .col("link", Str, |(t, _)| t.link.clone())
+            .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
+            .col("queue_pkts", Int64, |(t, k)| t.queue_pkts[*k])
+            .col("queue_bytes", Int64, |(t, k)| t.queue_bytes[*k])
+            .done("queue_traces");
+
+        vec![
+            flows,
+            tcp_flows,
+            mptcp_connections,
+            mptcp_subflows,
+            udp_flows,
+            links,
+            tcp_traces,
+            queue_traces,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ScenarioConfig;
+
+    fn run() -> RunResults {
+        let cfg = ScenarioConfig::from_json(
+            r#"{"stop_time_ns": 3000000000,
+                "nodes": [{"name": "a"}, {"name": "b"}],
+                "addresses": [{"name": "a1", "node": "a"}, {"name": "a2", "node": "a"}],
+                "links": [{"name": "ab", "from": "a", "to": "b", "rate_bps": 10000000, "delay_ns": 10000000},
+                          {"name": "ba", "from": "b", "to": "a", "rate_bps": 10000000, "delay_ns": 10000000}],
+                "tcp_flows": [{"name": "t", "src": "a1", "dst": "b", "size_bytes": 300000, "trace": true}],
+                "mptcp_connections": [{"name": "m", "src_addrs": ["a1"], "dst_addrs": ["b"], "size_bytes": 300000,
+                    "subflow_events": [{"at_ns": 500000000, "action": "add", "src": "a2", "dst": "b"}]}],
+                "trace": {"queue_links": ["ab"]}}"#,
+        )
+        .unwrap();
+        crate::run(&cfg).unwrap()
+    }
+
+    /// Every table has its columns once, all of one length, and null only
+    /// where the column is nullable.
+    #[test]
+    fn every_table_is_rectangular_and_nulls_are_declared() {
+        let tables = run().tables();
+        assert_eq!(tables.iter().map(|t| t.name).collect::<Vec<_>>(), TABLES);
+        for t in &tables {
+            let n = t.columns[0].values.len();
+            let mut names: Vec<&str> = t.columns.iter().map(|c| c.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), t.columns.len(), "{}: a column twice", t.name);
+            for c in &t.columns {
+                assert_eq!(c.values.len(), n, "{}.{}", t.name, c.name);
+                assert!(
+                    c.nullable || c.values.iter().all(|v| !v.is_null()),
+                    "{}.{}",
+                    t.name,
+                    c.name
+                );
+            }
+        }
+    }
+
+    /// The subflow table carries when a subflow event added a subflow, and
+    /// the flows table derives `retransmissions` as the sum of fast and
+    /// timeout retransmissions.
+    #[test]
+    fn subflows_carry_their_events_and_flows_their_retransmissions() {
+        let r = run();
+        let tables = r.tables();
+        let col = |t: &str, c: &str| -> Vec<Value> {
+            let t = tables.iter().find(|x| x.name == t).unwrap();
+            t.columns.iter().find(|x| x.name == c).unwrap().values.clone()
+        };
+        let added = col("mptcp_subflows", "added_ns");
+        assert_eq!(added.len(), 2);
+        assert_eq!(added[0], Value::Null);
+        assert_eq!(
+            added[1],
+            serde_json::json!(r.mptcp_connections[0].subflows[1].added_ns.unwrap())
+        );
+        let f = &r.tcp_flows[0];
+        assert_eq!(
+            col("flows", "retransmissions")[0],
+            serde_json::json!(f.retransmits_fast + f.retransmits_rto)
+        );
+        assert_eq!(
+            col("flows", "kind"),
+            [serde_json::json!("tcp"), serde_json::json!("mptcp")]
+        );
+        assert!(!col("tcp_traces", "time_ns").is_empty());
+        // The type names are Arrow's.
+        assert_eq!(serde_json::to_value(ColumnType::UInt32).unwrap(), "uint32");
+        assert_eq!(serde_json::to_value(ColumnType::Float64).unwrap(), "float64");
+    }
+}
