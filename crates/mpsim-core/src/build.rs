@@ -6,16 +6,18 @@ use std::collections::HashMap;
 
 use crate::cc::{Cc, Cubic, Reno};
 use crate::config::*;
+use crate::context::SimContext;
 use crate::error::ConfigError;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
-use crate::net::link::{Link, LinkCounters, QueueTrace};
+use crate::net::link::{Link, LinkCounters};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
-use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
+use crate::sim::{Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::hystart_linux::HyStartLinuxOption;
 use crate::slowstart::{EarlyExit, HyStartConfig, HyStartLinuxConfig, SlowStartConfig};
 use crate::time::{SimDuration, SimTime};
+use crate::trace::QueueTrace;
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
 use crate::transport::tcp::receiver::TcpReceiver;
@@ -49,12 +51,14 @@ fn new_subflow(
         ts_to_echo: None,
         acks_sent: 0,
         bytes_received: 0,
-        trace: trace.then(TcpTrace::default),
+        traced: trace,
+        reported: Default::default(),
         added_at: None,
         removed_at: None,
     }
 }
-use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};
+use crate::traffic::gaps::GapGenerator;
+use crate::transport::connection::{Connection, Subflow};
 use crate::transport::tcp::TcpParams;
 
 /// The TCP parameters of a flow: its profile's, with the flow's overrides.
@@ -744,7 +748,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
             service_started: SimTime::ZERO,
             in_flight: 0,
             counters: LinkCounters::default(),
-            trace_on_change: None,
+            traced_on_change: false,
         });
     }
 
@@ -1126,7 +1130,7 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
         }
         None => {
             for l in traced {
-                net.links[l.idx()].trace_on_change = Some(QueueTrace::default());
+                net.links[l.idx()].traced_on_change = true;
             }
         }
     }
@@ -1167,12 +1171,12 @@ pub fn build(cfg: &ScenarioConfig) -> Res<Simulator> {
     }
 
     let mut sim = Simulator {
-        core: Core {
-            net,
+        ctx: SimContext {
             watch: !cfg.stop_when_complete.is_empty(),
             watched_remaining,
-            ..Core::default()
+            ..SimContext::default()
         },
+        net,
         seed,
         stop_time: SimTime(cfg.stop_time_ns),
         endpoints,

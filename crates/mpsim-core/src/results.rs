@@ -184,8 +184,8 @@ pub struct RunResults {
 
 impl Simulator {
     pub fn results(&self) -> RunResults {
-        let now = self.core.now;
-        let net = &self.core.net;
+        let now = self.ctx.now;
+        let net = &self.net;
         let links = net
             .links
             .iter()
@@ -245,16 +245,15 @@ impl Simulator {
                 last_rx_ns: k.last_rx.map(|t| t.nanos()),
             })
             .collect();
-        let mut queue_traces: Vec<QueueTraceResult> = net
-            .links
-            .iter()
-            .filter_map(|l| {
-                l.trace_on_change.as_ref().map(|t| QueueTraceResult {
-                    link: l.name.clone(),
-                    time_ns: t.time_ns.clone(),
-                    queue_pkts: t.queue_pkts.clone(),
-                    queue_bytes: t.queue_bytes.clone(),
-                })
+        let traces = self.traces();
+        let mut queue_traces: Vec<QueueTraceResult> = traces
+            .into_iter()
+            .flat_map(|t| t.queues())
+            .map(|(l, t)| QueueTraceResult {
+                link: net.links[l.idx()].name.clone(),
+                time_ns: t.time_ns.clone(),
+                queue_pkts: t.queue_pkts.clone(),
+                queue_bytes: t.queue_bytes.clone(),
             })
             .collect();
         if let Some(s) = &self.sampled {
@@ -366,9 +365,10 @@ impl Simulator {
         let tcp_traces = self
             .connections
             .iter()
-            .flat_map(|c| {
-                c.subflows.iter().enumerate().filter_map(move |(r, sf)| {
-                    sf.trace.as_ref().map(|t| TcpTraceResult {
+            .enumerate()
+            .flat_map(|(i, c)| {
+                (0..c.subflows.len()).filter_map(move |r| {
+                    traces?.tcp(i, r).map(|t| TcpTraceResult {
                         flow: c.name.clone(),
                         subflow: r as u32,
                         time_ns: t.time_ns.clone(),

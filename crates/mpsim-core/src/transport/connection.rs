@@ -12,16 +12,19 @@ use std::collections::VecDeque;
 
 use super::mptcp::{DataReceiver, Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
 use super::tcp::config::TcpParams;
-use super::tcp::header::{TcpFlags, TcpHeader};
 use super::tcp::receiver::{RxDecision, TcpReceiver};
 use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, Stream, TcpSender};
+use super::{Io, Side, Transport, TransportTimer};
 use crate::cc::{Cc, CongestionAvoidance, SubflowCc};
+use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
-use crate::packet::{Packet, Payload};
-use crate::sim::Core;
+use crate::observe::{SubflowPhase, SubflowRef, TransportEvent};
 use crate::slowstart::{SlowStart, Ss};
 use crate::time::{SimDuration, SimTime};
+use crate::traffic::gaps::GapGenerator;
+use crate::wire::tcp::{TcpFlags, TcpHeader};
+use crate::wire::{Packet, Payload};
 
 /// MPTCP option bytes on the wire (RFC 8684 §3), as Linux v0.9x sends them.
 const MP_CAPABLE_SYN_BYTES: u32 = 12;
@@ -34,14 +37,39 @@ const DSS_ACK_BYTES: u32 = 8;
 /// SACK: two blocks.
 const MPTCP_MAX_SACK_BLOCKS: u8 = 2;
 
-/// Optional time series of a subflow's sender, one row per ACK processed.
-#[derive(Clone, Debug, Default)]
-pub struct TcpTrace {
-    pub time_ns: Vec<u64>,
-    pub cwnd_bytes: Vec<u64>,
-    pub ssthresh_bytes: Vec<u64>,
-    pub srtt_ns: Vec<u64>,
-    pub in_flight_bytes: Vec<u64>,
+/// What the tracing hook was last told of a subflow's sender, to report
+/// only changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reported {
+    cwnd: u64,
+    ssthresh: u64,
+    srtt: SimDuration,
+    rto_count: u64,
+    in_recovery: bool,
+    phase: SubflowPhase,
+}
+
+impl Default for Reported {
+    fn default() -> Self {
+        Reported {
+            cwnd: 0,
+            ssthresh: 0,
+            srtt: SimDuration::ZERO,
+            rto_count: 0,
+            in_recovery: false,
+            phase: SubflowPhase::Idle,
+        }
+    }
+}
+
+fn phase(state: SenderState) -> SubflowPhase {
+    match state {
+        SenderState::Idle => SubflowPhase::Idle,
+        SenderState::SynSent => SubflowPhase::SynSent,
+        SenderState::Established => SubflowPhase::Established,
+        SenderState::Done => SubflowPhase::Done,
+        SenderState::Closed => SubflowPhase::Closed,
+    }
 }
 
 #[derive(Debug)]
@@ -61,7 +89,11 @@ pub struct Subflow {
     pub acks_sent: u64,
     /// Payload bytes this subflow delivered to the data level.
     pub bytes_received: u64,
-    pub trace: Option<TcpTrace>,
+    /// Whether the scenario traces this subflow's sender (the trace itself
+    /// is kept by [`crate::trace::TraceRecorder`]).
+    pub traced: bool,
+    /// What the tracing hook was last told of this subflow.
+    pub(crate) reported: Reported,
     /// When a subflow event opened it (`None` for the path manager's subflows).
     pub added_at: Option<SimTime>,
     /// When a subflow event closed it.
@@ -138,29 +170,10 @@ pub struct Connection {
     pub watched: bool,
 }
 
-/// Draws the gaps of a flow sequence.
-#[derive(Clone, Debug)]
-pub struct GapGenerator {
-    pub mean: SimDuration,
-    pub distribution: crate::config::GapDistribution,
-    pub rng: crate::rng::RngStream,
-}
-
-impl GapGenerator {
-    pub fn draw(&mut self) -> SimDuration {
-        use crate::config::GapDistribution::*;
-        let mean = self.mean.as_secs_f64();
-        SimDuration::from_secs_f64(match self.distribution {
-            Exponential => self.rng.exponential(mean),
-            Constant => mean,
-            Uniform => 2.0 * mean * self.rng.uniform(),
-        })
-    }
-}
-
 /// Puts a subflow's segments on the network.
-struct Wire<'a> {
-    core: &'a mut Core,
+struct Wire<'a, N: Forward> {
+    ctx: &'a mut SimContext,
+    net: &'a mut N,
     params: &'a TcpParams,
     mptcp: bool,
     conn: u32,
@@ -171,7 +184,7 @@ struct Wire<'a> {
     to: EndpointId,
 }
 
-impl SenderOutput for Wire<'_> {
+impl<N: Forward> SenderOutput for Wire<'_, N> {
     fn send(&mut self, seg: OutSegment) {
         let h = &seg.header;
         let options = match (self.mptcp, h.flags.has(TcpFlags::SYN), h.payload_bytes > 0) {
@@ -181,20 +194,20 @@ impl SenderOutput for Wire<'_> {
             (true, false, false) => DSS_ACK_BYTES,
         };
         let size = self.params.wire_size(h.payload_bytes, h.n_sack) + options;
-        let id = self.core.packets.alloc(Packet {
+        let id = self.ctx.packets.alloc(Packet {
             size_bytes: size,
             src: self.src,
             dst: self.dst,
             flow_hash: self.hash,
             endpoint: self.to,
-            sent_at: self.core.now,
+            sent_at: self.ctx.now,
             payload: Payload::Tcp(seg.header),
         });
-        self.core.send(id);
+        self.net.send(self.ctx, id);
     }
 
     fn arm_timer(&mut self, at: SimTime) {
-        self.core.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
+        self.ctx.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
     }
 }
 
@@ -250,9 +263,17 @@ impl Connection {
         }
     }
 
-    fn wire<'a>(core: &'a mut Core, params: &'a TcpParams, mptcp: bool, conn: u32, r: usize, sf: &Subflow) -> Wire<'a> {
+    fn wire<'a, N: Forward>(
+        io: &'a mut Io<'_, N>,
+        params: &'a TcpParams,
+        mptcp: bool,
+        conn: u32,
+        r: usize,
+        sf: &Subflow,
+    ) -> Wire<'a, N> {
         Wire {
-            core,
+            ctx: &mut *io.ctx,
+            net: &mut *io.net,
             params,
             mptcp,
             conn,
@@ -284,22 +305,25 @@ impl Connection {
 
     /// Subflow `r` starts: it sends its SYN (MP_CAPABLE for the first,
     /// MP_JOIN for the others).
-    pub fn start_subflow(&mut self, core: &mut Core, r: usize) {
+    pub fn start_subflow<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         if self.is_complete() || self.subflows[r].sender.state != SenderState::Idle {
             return;
         }
         if r == 0 {
-            self.stats.first_syn_at = Some(core.now);
+            self.stats.first_syn_at = Some(io.ctx.now);
         }
-        let now = core.now;
+        let now = io.ctx.now;
         let sf = &mut self.subflows[r];
-        let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+        let mut wire = Self::wire(io, &self.params, self.mptcp, self.index, r, sf);
         sf.sender.start(now, &self.params, &mut wire);
+        if io.ctx.observer.is_some() {
+            self.report_changes(io.ctx);
+        }
     }
 
     /// Subflow event `k` is due.
-    pub fn on_subflow_event(&mut self, core: &mut Core, k: usize) {
-        let now = core.now;
+    pub fn on_subflow_event<N: Forward>(&mut self, io: &mut Io<'_, N>, k: usize) {
+        let now = io.ctx.now;
         if self.is_complete() {
             self.subflow_events[k].outcome = SubflowEventOutcome::ConnectionComplete;
             return;
@@ -312,28 +336,28 @@ impl Connection {
                     // MP_CAPABLE handshake; the join waits for it.
                     self.deferred_adds.push(k);
                 } else {
-                    self.apply_add(core, k);
+                    self.apply_add(io, k);
                 }
             }
             SubflowAction::Remove => {
                 self.subflow_events[k].applied_at = Some(now);
                 self.subflow_events[k].outcome = SubflowEventOutcome::Applied;
-                self.remove_subflow(core, r);
+                self.remove_subflow(io, r);
             }
         }
     }
 
     /// Opens the subflow of add event `k` now.
-    fn apply_add(&mut self, core: &mut Core, k: usize) {
+    fn apply_add<N: Forward>(&mut self, io: &mut Io<'_, N>, k: usize) {
         let r = self.subflow_events[k].subflow;
         let e = &mut self.subflow_events[k];
         if self.subflows[r].removed_at.is_some() {
             e.outcome = SubflowEventOutcome::Cancelled;
             return;
         }
-        e.applied_at = Some(core.now);
+        e.applied_at = Some(io.ctx.now);
         e.outcome = SubflowEventOutcome::Applied;
-        self.start_subflow(core, r);
+        self.start_subflow(io, r);
     }
 
     /// Closes subflow `r` (RFC 8684 §3.4.2 REMOVE_ADDR / §3.3.8 RST): its
@@ -341,8 +365,8 @@ impl Connection {
     /// once, it leaves the coupled sums, and nothing is sent or received on
     /// it again. Both ends close at the same instant; packets of the subflow
     /// still in the network are discarded when they arrive.
-    fn remove_subflow(&mut self, core: &mut Core, r: usize) {
-        let now = core.now;
+    fn remove_subflow<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
+        let now = io.ctx.now;
         if self.subflows[r].removed_at.is_some() {
             return;
         }
@@ -358,28 +382,31 @@ impl Connection {
         self.cc.on_subflows_changed(&self.ccs);
         self.ss.on_subflows_changed(&self.ccs);
         if self.stats.established_at.is_some() {
-            self.push(core);
+            self.push(io);
+        }
+        if io.ctx.observer.is_some() {
+            self.report_changes(io.ctx);
         }
     }
 
     /// Subflow `r`'s sender timer fired.
-    pub fn on_sender_timer(&mut self, core: &mut Core, r: usize) {
+    pub fn on_sender_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        let now = core.now;
+        let now = io.ctx.now;
         let rtos_before = self.subflows[r].sender.stats.rto_count;
         {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+            let mut wire = Self::wire(io, &self.params, self.mptcp, self.index, r, sf);
             sf.sender
                 .on_timer(now, &self.params, &mut self.ccs, r, &mut self.cc, &mut wire);
         }
         if self.mptcp && self.subflows[r].sender.stats.rto_count > rtos_before {
             self.queue_reinjection(r);
         }
-        self.push(core);
-        self.after_event(now, r);
+        self.push(io);
+        self.after_event(io, r);
     }
 
     /// RFC 8684 §3.3.6 / Linux `mptcp_reinject_data`: after a timeout, the
@@ -396,15 +423,15 @@ impl Connection {
     }
 
     /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
-    pub fn on_sender_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+    pub fn on_sender_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        let now = core.now;
+        let now = io.ctx.now;
         let was_established = self.subflows[r].sender.state == SenderState::Established;
         {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+            let mut wire = Self::wire(io, &self.params, self.mptcp, self.index, r, sf);
             sf.sender.on_ack(
                 hdr,
                 now,
@@ -426,13 +453,14 @@ impl Connection {
                 self.joins_scheduled = true;
                 self.stats.established_at = Some(now);
                 for j in 1..self.initial_subflows {
-                    core.events
+                    io.ctx
+                        .events
                         .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
                 }
                 // Adds that came before the establishment join now (no join delay).
                 for i in 0..self.deferred_adds.len() {
                     let k = self.deferred_adds[i];
-                    self.apply_add(core, k);
+                    self.apply_add(io, k);
                 }
                 self.deferred_adds.clear();
             }
@@ -443,34 +471,31 @@ impl Connection {
             }
             self.data_wnd = hdr.rwnd;
             if self.data_end != u64::MAX && self.data_una > self.data_end && !self.is_complete() {
-                self.complete(now, core);
+                self.complete(now, io);
             }
         }
         if !self.mptcp && !self.is_complete() && self.subflows[0].sender.state == SenderState::Done {
-            self.complete(now, core);
+            self.complete(now, io);
         }
         if self.is_complete() {
             if let Some((next, mut gaps)) = self.successor.take() {
                 let at = now + gaps.draw();
-                core.events.schedule(at, Event::TcpStart(next, 0));
+                io.ctx.events.schedule(at, Event::TcpStart(next, 0));
             }
         }
         if !self.is_complete() {
-            self.push(core);
+            self.push(io);
         }
-        self.after_event(now, r);
+        self.after_event(io, r);
     }
 
-    fn complete(&mut self, now: SimTime, core: &mut Core) {
+    fn complete<N: Forward>(&mut self, now: SimTime, io: &mut Io<'_, N>) {
         if self.stats.completed_at.is_some() {
             return;
         }
         self.stats.completed_at = Some(now);
         if self.watched {
-            core.watched_remaining -= 1;
-            if core.watched_remaining == 0 {
-                core.pause_at_event = 0; // the run loop ends after this event
-            }
+            io.ctx.watched_completed();
         }
         self.stats.sum_cwnd_at_completion = self.sum_cwnd();
         for sf in self.subflows.iter_mut() {
@@ -488,9 +513,10 @@ impl Connection {
             .sum()
     }
 
-    /// Bookkeeping after any sender event: traces and the moment the last
-    /// subflow leaves slow start.
-    fn after_event(&mut self, now: SimTime, r: usize) {
+    /// Bookkeeping after any sender event of subflow `r`: slow-start exits,
+    /// the tracing hook, and the moment the last subflow leaves slow start.
+    fn after_event<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
+        let now = io.ctx.now;
         // A coupled slow start (CSS Alg. 1) can end the slow start of
         // subflows other than the one whose ACK it processed.
         for j in 0..self.subflows.len() {
@@ -498,17 +524,22 @@ impl Connection {
             if c.established && !c.left_slow_start && !c.in_slow_start() {
                 self.subflows[j].sender.note_slow_start_exit(now, c.cwnd);
                 c.left_slow_start = true;
+                let cwnd_bytes = c.cwnd;
                 self.ss.on_exit(&mut self.ccs, j, now);
+                io.ctx
+                    .observe_transport(self.subflow_ref(j), TransportEvent::SlowStartExit { cwnd_bytes });
             }
         }
-        let sf = &mut self.subflows[r];
-        if let Some(t) = sf.trace.as_mut() {
+        if io.ctx.observer.is_some() {
+            self.report_changes(io.ctx);
             let c = &self.ccs[r];
-            t.time_ns.push(now.nanos());
-            t.cwnd_bytes.push(c.cwnd);
-            t.ssthresh_bytes.push(c.ssthresh);
-            t.srtt_ns.push(c.srtt.nanos());
-            t.in_flight_bytes.push(sf.sender.pipe());
+            let row = TransportEvent::Processed {
+                cwnd_bytes: c.cwnd,
+                ssthresh_bytes: c.ssthresh,
+                srtt: c.srtt,
+                in_flight_bytes: self.subflows[r].sender.pipe(),
+            };
+            io.ctx.observe_transport(self.subflow_ref(r), row);
         }
         if self.stats.all_left_slow_start_at.is_none()
             && self
@@ -539,31 +570,79 @@ impl Connection {
         }
     }
 
+    fn subflow_ref(&self, r: usize) -> SubflowRef {
+        SubflowRef {
+            connection: self.index,
+            subflow: r as u16,
+        }
+    }
+
+    /// Tells the tracing hook what changed in any subflow's sender since it
+    /// was last told (a coupled algorithm changes other subflows' windows).
+    fn report_changes(&mut self, ctx: &mut SimContext) {
+        for j in 0..self.subflows.len() {
+            let (sf, c) = (&self.subflows[j], &self.ccs[j]);
+            let now = Reported {
+                cwnd: c.cwnd,
+                ssthresh: c.ssthresh,
+                srtt: c.srtt,
+                rto_count: sf.sender.stats.rto_count,
+                in_recovery: sf.sender.in_recovery(),
+                phase: phase(sf.sender.state),
+            };
+            let was = sf.reported;
+            if now == was {
+                continue;
+            }
+            let who = self.subflow_ref(j);
+            if now.phase != was.phase {
+                ctx.observe_transport(who, TransportEvent::Phase(now.phase));
+            }
+            if (now.cwnd, now.ssthresh) != (was.cwnd, was.ssthresh) {
+                let window = TransportEvent::Window {
+                    cwnd_bytes: now.cwnd,
+                    ssthresh_bytes: now.ssthresh,
+                };
+                ctx.observe_transport(who, window);
+            }
+            if now.srtt != was.srtt {
+                ctx.observe_transport(who, TransportEvent::Rtt { srtt: now.srtt });
+            }
+            if now.rto_count > was.rto_count {
+                ctx.observe_transport(who, TransportEvent::Rto { count: now.rto_count });
+            }
+            if now.in_recovery && !was.in_recovery {
+                ctx.observe_transport(who, TransportEvent::LossDetected);
+            }
+            self.subflows[j].reported = now;
+        }
+    }
+
     /// Sends what the windows allow: each subflow's retransmissions, then
     /// new data — for TCP from its stream, for MPTCP by the scheduler.
-    fn push(&mut self, core: &mut Core) {
-        let now = core.now;
+    fn push<N: Forward>(&mut self, io: &mut Io<'_, N>) {
+        let now = io.ctx.now;
         if !self.mptcp {
             let sf = &mut self.subflows[0];
-            let mut wire = Self::wire(core, &self.params, false, self.index, 0, sf);
+            let mut wire = Self::wire(io, &self.params, false, self.index, 0, sf);
             sf.sender
                 .transmit(now, &self.params, &mut self.ccs[0], &mut self.stream, &mut wire);
             return;
         }
         for r in 0..self.subflows.len() {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
+            let mut wire = Self::wire(io, &self.params, true, self.index, r, sf);
             sf.sender
                 .send_retransmissions(now, &self.params, &mut self.ccs[r], &mut wire);
         }
         while let Some((chunk, from)) = self.next_chunk() {
             let Some(r) = self.pick(chunk.len, from) else { break };
             self.take_chunk(&chunk);
-            self.send_on(core, r, chunk);
+            self.send_on(io, r, chunk);
             if self.scheduler == Scheduler::Redundant {
                 for k in 0..self.subflows.len() {
                     if k != r && self.subflows[k].sender.room_for(&self.params, &self.ccs[k], chunk.len) {
-                        self.send_on(core, k, chunk);
+                        self.send_on(io, k, chunk);
                     }
                 }
             }
@@ -572,16 +651,16 @@ impl Connection {
             // RFC 6675 NextSeg rules 3 and 4 and RFC 8985's loss probe, once the
             // scheduler has placed its data.
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
+            let mut wire = Self::wire(io, &self.params, true, self.index, r, sf);
             sf.sender.after_push(now, &self.params, &mut self.ccs[r], &mut wire);
             self.ccs[r].bytes_in_flight = self.subflows[r].sender.pipe();
         }
     }
 
-    fn send_on(&mut self, core: &mut Core, r: usize, chunk: Chunk) {
-        let now = core.now;
+    fn send_on<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, chunk: Chunk) {
+        let now = io.ctx.now;
         let sf = &mut self.subflows[r];
-        let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
+        let mut wire = Self::wire(io, &self.params, true, self.index, r, sf);
         sf.sender.send_chunk(chunk, now, &mut wire);
         self.ccs[r].bytes_in_flight = sf.sender.pipe();
     }
@@ -671,11 +750,11 @@ impl Connection {
     }
 
     /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).
-    pub fn on_receiver_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+    pub fn on_receiver_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        let now = core.now;
+        let now = io.ctx.now;
         if hdr.flags.has(TcpFlags::SYN) {
             self.subflows[r].receiver.on_syn();
             let reply = TcpHeader {
@@ -688,7 +767,7 @@ impl Connection {
                 ts_ecr: hdr.ts_val,
                 ..TcpHeader::default()
             };
-            self.send_to_sender(core, r, reply);
+            self.send_to_sender(io, r, reply);
             return;
         }
         if hdr.seq_len() == 0 {
@@ -705,9 +784,10 @@ impl Connection {
         }
         let fin = hdr.flags.has(TcpFlags::FIN);
         match sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin) {
-            RxDecision::AckNow => self.send_ack(core, r),
+            RxDecision::AckNow => self.send_ack(io, r),
             RxDecision::ArmDelayedAck { at, generation } => {
-                core.events
+                io.ctx
+                    .events
                     .schedule(at, Event::TcpDelAck(self.index, r as u16, generation));
             }
             RxDecision::Nothing => {}
@@ -723,21 +803,21 @@ impl Connection {
     }
 
     /// Subflow `r`'s delayed-ACK timer fired.
-    pub fn on_delack_timer(&mut self, core: &mut Core, r: usize, generation: u64) {
+    pub fn on_delack_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, generation: u64) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
         if self.subflows[r].receiver.on_delack_timer(generation) {
-            self.send_ack(core, r);
+            self.send_ack(io, r);
         }
     }
 
-    fn send_ack(&mut self, core: &mut Core, r: usize) {
+    fn send_ack<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         let sf = &mut self.subflows[r];
         let mut hdr = TcpHeader {
             flags: TcpFlags(TcpFlags::ACK),
             seq: 1,
-            ts_val: core.now,
+            ts_val: io.ctx.now,
             ts_ecr: sf.ts_to_echo.take().unwrap_or_default(),
             ..TcpHeader::default()
         };
@@ -752,10 +832,10 @@ impl Connection {
         }
         sf.receiver.on_ack_sent();
         sf.acks_sent += 1;
-        self.send_to_sender(core, r, hdr);
+        self.send_to_sender(io, r, hdr);
     }
 
-    fn send_to_sender(&mut self, core: &mut Core, r: usize, hdr: TcpHeader) {
+    fn send_to_sender<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: TcpHeader) {
         let sf = &self.subflows[r];
         let options = match (self.mptcp, hdr.flags.has(TcpFlags::SYN)) {
             (false, _) => 0,
@@ -763,15 +843,36 @@ impl Connection {
             (true, false) => DSS_ACK_BYTES,
         };
         let size = self.params.wire_size(0, hdr.n_sack) + options;
-        let id = core.packets.alloc(Packet {
+        let id = io.ctx.packets.alloc(Packet {
             size_bytes: size,
             src: sf.dst,
             dst: sf.src,
             flow_hash: sf.rev_hash,
             endpoint: sf.sender_ep,
-            sent_at: core.now,
+            sent_at: io.ctx.now,
             payload: Payload::Tcp(hdr),
         });
-        core.send(id);
+        io.send(id);
+    }
+}
+
+impl Transport for Connection {
+    fn start<N: Forward>(&mut self, io: &mut Io<'_, N>, subflow: usize) {
+        self.start_subflow(io, subflow);
+    }
+
+    fn on_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, subflow: usize, side: Side, hdr: &TcpHeader) {
+        match side {
+            Side::Sender => self.on_sender_packet(io, subflow, hdr),
+            Side::Receiver => self.on_receiver_packet(io, subflow, hdr),
+        }
+    }
+
+    fn on_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, timer: TransportTimer) {
+        match timer {
+            TransportTimer::Retransmission { subflow } => self.on_sender_timer(io, subflow),
+            TransportTimer::DelayedAck { subflow, generation } => self.on_delack_timer(io, subflow, generation),
+            TransportTimer::SubflowEvent { event } => self.on_subflow_event(io, event),
+        }
     }
 }
