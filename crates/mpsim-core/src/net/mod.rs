@@ -260,6 +260,9 @@ impl Forward for Network {
     }
 }
 
+#[cfg(test)]
+mod forwarding_tests;
+
 impl Queue {
     #[inline]
     fn is_empty_fast(&self) -> bool {

@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 
 use super::mptcp::{DataReceiver, Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
+use super::scheduler::{self, Schedule, Scheduling};
 use super::tcp::config::TcpParams;
 use super::tcp::receiver::{RxDecision, TcpReceiver};
 use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, Stream, TcpSender};
@@ -133,6 +134,8 @@ pub struct Connection {
     pub cc: Cc,
     pub ss: Ss,
     pub scheduler: Scheduler,
+    /// The scheduler's state.
+    scheduling: Scheduling,
     pub start: SimTime,
     /// Delay between the first subflow's establishment and the joins.
     pub join_delay: SimDuration,
@@ -158,8 +161,6 @@ pub struct Connection {
     /// MPTCP: chunks to send again after a subflow's timeout, with the
     /// subflow they came from.
     reinject: VecDeque<(u64, u32, usize)>,
-    /// Round-robin pointer.
-    next_rr: usize,
     pub data_rx: DataReceiver,
     pub stats: ConnectionStats,
     /// The next flow of a sequence: its connection index, and the generator
@@ -168,6 +169,37 @@ pub struct Connection {
     pub successor: Option<(u32, GapGenerator)>,
     /// Whether the run waits for this connection (`stop_when_complete`).
     pub watched: bool,
+}
+
+/// The subflows as the scheduler sees them.
+struct SchedulerView<'a> {
+    subflows: &'a mut [Subflow],
+    ccs: &'a [SubflowCc],
+    params: &'a TcpParams,
+}
+
+impl scheduler::Subflows for SchedulerView<'_> {
+    fn count(&self) -> usize {
+        self.subflows.len()
+    }
+
+    #[inline]
+    fn has_room(&mut self, r: usize, len: u32) -> bool {
+        self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
+    }
+
+    fn state(&self, r: usize) -> scheduler::SubflowState {
+        let (sf, c) = (&self.subflows[r], &self.ccs[r]);
+        scheduler::SubflowState {
+            established: c.established,
+            srtt: c.srtt,
+            rttvar: sf.sender.rtt.rttvar,
+            cwnd_bytes: c.cwnd,
+            ssthresh_bytes: c.ssthresh,
+            in_flight_bytes: sf.sender.pipe(),
+            mss: c.mss,
+        }
+    }
 }
 
 /// Puts a subflow's segments on the network.
@@ -241,6 +273,7 @@ impl Connection {
             cc,
             ss,
             scheduler,
+            scheduling: Scheduling::new(scheduler),
             start,
             join_delay,
             joins_scheduled: false,
@@ -253,7 +286,6 @@ impl Connection {
             data_una: 1,
             data_wnd: rcv_buffer_bytes,
             reinject: VecDeque::new(),
-            next_rr: 0,
             data_rx: DataReceiver::new(rcv_buffer_bytes),
             stats: ConnectionStats::default(),
             successor: None,
@@ -639,7 +671,7 @@ impl Connection {
             let Some(r) = self.pick(chunk.len, from) else { break };
             self.take_chunk(&chunk);
             self.send_on(io, r, chunk);
-            if self.scheduler == Scheduler::Redundant {
+            if self.scheduling.duplicates() {
                 for k in 0..self.subflows.len() {
                     if k != r && self.subflows[k].sender.room_for(&self.params, &self.ccs[k], chunk.len) {
                         self.send_on(io, k, chunk);
@@ -712,41 +744,26 @@ impl Connection {
         }
     }
 
-    /// The subflow the scheduler gives a chunk of `len` bytes to; a
-    /// reinjected chunk avoids the subflow it came from while another has room.
+    /// The subflow the scheduler gives a chunk of `len` bytes to (a
+    /// reinjected chunk avoids the subflow it came from while another has
+    /// room), or `None` when the chunk waits.
     fn pick(&mut self, len: u32, from: Option<usize>) -> Option<usize> {
-        let n = self.subflows.len();
-        let mut best: Option<usize> = None;
-        let mut fallback = None;
-        for i in 0..n {
-            let r = match self.scheduler {
-                Scheduler::Roundrobin => (self.next_rr + i) % n,
-                _ => i,
-            };
-            if !self.subflows[r].sender.room_for(&self.params, &self.ccs[r], len) {
-                continue;
-            }
-            if Some(r) == from {
-                fallback = Some(r);
-                continue;
-            }
-            match self.scheduler {
-                Scheduler::Roundrobin => {
-                    best = Some(r);
-                    break;
-                }
-                _ => {
-                    if best.is_none_or(|b| self.ccs[r].srtt < self.ccs[b].srtt) {
-                        best = Some(r);
-                    }
-                }
-            }
-        }
-        let chosen = best.or(fallback);
-        if let (Some(r), Scheduler::Roundrobin) = (chosen, self.scheduler) {
-            self.next_rr = (r + 1) % n;
-        }
-        chosen
+        let window_end = self.data_una.saturating_add(self.data_wnd);
+        let chunk = scheduler::Chunk {
+            len,
+            avoid: from,
+            unsent_bytes: self
+                .data_end
+                .min(window_end)
+                .saturating_sub(self.data_next + len as u64),
+            window_bytes: self.data_wnd,
+        };
+        let mut view = SchedulerView {
+            subflows: &mut self.subflows,
+            ccs: &self.ccs,
+            params: &self.params,
+        };
+        self.scheduling.pick(&mut view, &chunk)
     }
 
     /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).
@@ -876,3 +893,7 @@ impl Transport for Connection {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "connection_tests.rs"]
+mod connection_tests;

@@ -7,6 +7,7 @@
 
 pub mod connection;
 pub mod mptcp;
+pub mod scheduler;
 pub mod tcp;
 
 use crate::context::{Forward, SimContext};

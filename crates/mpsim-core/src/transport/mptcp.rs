@@ -1,5 +1,6 @@
 //! MPTCP's data level (RFC 8684): the connection-level receiver with its
-//! shared receive buffer, the packet schedulers, and the path managers.
+//! shared receive buffer, and the configuration of the packet schedulers
+//! (implemented in `transport/scheduler/`) and of the path managers.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +18,13 @@ pub enum Scheduler {
     Roundrobin,
     /// Every chunk on every subflow that has room when it is sent.
     Redundant,
+    /// BLEST (Ferlin et al., IFIP Networking 2016): minimum RTT, but waits
+    /// for the fastest subflow when a slower one would block it in the
+    /// connection's send window.
+    Blest,
+    /// ECF (Lim et al., CoNEXT 2017): minimum RTT, but waits for the fastest
+    /// subflow when it alone would finish the data left earlier.
+    Ecf,
 }
 
 /// Which subflows a connection opens.
