@@ -1,5 +1,5 @@
 //! A transport connection: one or more TCP subflows joined to the network,
-//! and the data level that feeds them.
+//! and the data level that feeds them (`data_level/`).
 //!
 //! A single-path TCP flow is a connection with one subflow whose data is its
 //! own byte stream. An MPTCP connection (RFC 8684) has several subflows; its
@@ -8,98 +8,23 @@
 //! space, and the receiver reassembles by data sequence number in a shared
 //! receive buffer. Congestion control and slow start see every subflow.
 
-use std::collections::VecDeque;
-
-use super::mptcp::{DataReceiver, Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
-use super::scheduler::{self, Schedule, Scheduling};
+use super::data_level::{Data, DataLevel, MptcpLevel, StreamLevel, SubflowSet};
+use super::mptcp::{Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
+pub use super::subflow::Subflow;
+use super::subflow::{phase, Reported, Wire};
 use super::tcp::config::TcpParams;
-use super::tcp::receiver::{RxDecision, TcpReceiver};
-use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, Stream, TcpSender};
+use super::tcp::receiver::RxDecision;
+use super::tcp::sender::SenderState;
 use super::{Io, Side, Transport, TransportTimer};
 use crate::cc::{Cc, CongestionAvoidance, SubflowCc};
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
-use crate::ids::{AddrId, EndpointId};
-use crate::observe::{SubflowPhase, SubflowRef, TransportEvent};
+use crate::observe::{SubflowRef, TransportEvent};
 use crate::slowstart::{SlowStart, Ss};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::gaps::GapGenerator;
 use crate::wire::tcp::{TcpFlags, TcpHeader};
 use crate::wire::{Packet, Payload};
-
-/// MPTCP option bytes on the wire (RFC 8684 §3), as Linux v0.9x sends them.
-const MP_CAPABLE_SYN_BYTES: u32 = 12;
-/// DSS with a 4-byte DATA_ACK, a 4-byte data sequence number mapping,
-/// subflow sequence number, length and checksum: 20 bytes.
-const DSS_DATA_BYTES: u32 = 20;
-/// DSS with only the 4-byte DATA_ACK: 8 bytes.
-const DSS_ACK_BYTES: u32 = 8;
-/// With timestamps (12) and DSS on an ACK (8), 40 − 20 bytes remain for
-/// SACK: two blocks.
-const MPTCP_MAX_SACK_BLOCKS: u8 = 2;
-
-/// What the tracing hook was last told of a subflow's sender, to report
-/// only changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Reported {
-    cwnd: u64,
-    ssthresh: u64,
-    srtt: SimDuration,
-    rto_count: u64,
-    in_recovery: bool,
-    phase: SubflowPhase,
-}
-
-impl Default for Reported {
-    fn default() -> Self {
-        Reported {
-            cwnd: 0,
-            ssthresh: 0,
-            srtt: SimDuration::ZERO,
-            rto_count: 0,
-            in_recovery: false,
-            phase: SubflowPhase::Idle,
-        }
-    }
-}
-
-fn phase(state: SenderState) -> SubflowPhase {
-    match state {
-        SenderState::Idle => SubflowPhase::Idle,
-        SenderState::SynSent => SubflowPhase::SynSent,
-        SenderState::Established => SubflowPhase::Established,
-        SenderState::Done => SubflowPhase::Done,
-        SenderState::Closed => SubflowPhase::Closed,
-    }
-}
-
-#[derive(Debug)]
-pub struct Subflow {
-    pub src: AddrId,
-    pub dst: AddrId,
-    pub sender_ep: EndpointId,
-    pub receiver_ep: EndpointId,
-    /// 5-tuple hashes of the two directions.
-    pub fwd_hash: u64,
-    pub rev_hash: u64,
-    pub sender: TcpSender,
-    pub receiver: TcpReceiver,
-    /// TSval of the first segment received since the receiver last ACKed
-    /// (RFC 7323 §4.3: with delayed ACKs, echo the earliest).
-    pub(crate) ts_to_echo: Option<SimTime>,
-    pub acks_sent: u64,
-    /// Payload bytes this subflow delivered to the data level.
-    pub bytes_received: u64,
-    /// Whether the scenario traces this subflow's sender (the trace itself
-    /// is kept by [`crate::trace::TraceRecorder`]).
-    pub traced: bool,
-    /// What the tracing hook was last told of this subflow.
-    pub(crate) reported: Reported,
-    /// When a subflow event opened it (`None` for the path manager's subflows).
-    pub added_at: Option<SimTime>,
-    /// When a subflow event closed it.
-    pub removed_at: Option<SimTime>,
-}
 
 /// Connection-level results computed as the run goes.
 #[derive(Clone, Debug, Default)]
@@ -126,16 +51,11 @@ pub struct Connection {
     pub name: String,
     pub index: u32,
     pub params: TcpParams,
-    /// MPTCP (data sequence mapping, DATA_ACK, shared window) or plain TCP.
-    pub mptcp: bool,
     pub subflows: Vec<Subflow>,
     /// Congestion state of the subflows, indexed like `subflows`.
     pub ccs: Vec<SubflowCc>,
     pub cc: Cc,
     pub ss: Ss,
-    pub scheduler: Scheduler,
-    /// The scheduler's state.
-    scheduling: Scheduling,
     pub start: SimTime,
     /// Delay between the first subflow's establishment and the joins.
     pub join_delay: SimDuration,
@@ -148,20 +68,8 @@ pub struct Connection {
     /// Add events (indices into `subflow_events`) that came before the
     /// connection was established and wait for it.
     deferred_adds: Vec<usize>,
-    /// Plain TCP: the flow's byte stream.
-    pub stream: Stream,
-    /// MPTCP: next new data sequence number.
-    data_next: u64,
-    /// MPTCP: one past the last data byte; `u64::MAX` without end.
-    data_end: u64,
-    /// MPTCP: highest DATA_ACK received.
-    data_una: u64,
-    /// MPTCP: the connection's window from the latest ACK, bytes.
-    data_wnd: u64,
-    /// MPTCP: chunks to send again after a subflow's timeout, with the
-    /// subflow they came from.
-    reinject: VecDeque<(u64, u32, usize)>,
-    pub data_rx: DataReceiver,
+    /// What the subflows carry: a TCP byte stream, or MPTCP's data level.
+    pub data: Data,
     pub stats: ConnectionStats,
     /// The next flow of a sequence: its connection index, and the generator
     /// of the gap between this flow's completion and the next one's start
@@ -169,78 +77,6 @@ pub struct Connection {
     pub successor: Option<(u32, GapGenerator)>,
     /// Whether the run waits for this connection (`stop_when_complete`).
     pub watched: bool,
-}
-
-/// The subflows as the scheduler sees them.
-struct SchedulerView<'a> {
-    subflows: &'a mut [Subflow],
-    ccs: &'a [SubflowCc],
-    params: &'a TcpParams,
-}
-
-impl scheduler::Subflows for SchedulerView<'_> {
-    fn count(&self) -> usize {
-        self.subflows.len()
-    }
-
-    #[inline]
-    fn has_room(&mut self, r: usize, len: u32) -> bool {
-        self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
-    }
-
-    fn state(&self, r: usize) -> scheduler::SubflowState {
-        let (sf, c) = (&self.subflows[r], &self.ccs[r]);
-        scheduler::SubflowState {
-            established: c.established,
-            srtt: c.srtt,
-            rttvar: sf.sender.rtt.rttvar,
-            cwnd_bytes: c.cwnd,
-            ssthresh_bytes: c.ssthresh,
-            in_flight_bytes: sf.sender.pipe(),
-            mss: c.mss,
-        }
-    }
-}
-
-/// Puts a subflow's segments on the network.
-struct Wire<'a, N: Forward> {
-    ctx: &'a mut SimContext,
-    net: &'a mut N,
-    params: &'a TcpParams,
-    mptcp: bool,
-    conn: u32,
-    subflow: u16,
-    src: AddrId,
-    dst: AddrId,
-    hash: u64,
-    to: EndpointId,
-}
-
-impl<N: Forward> SenderOutput for Wire<'_, N> {
-    fn send(&mut self, seg: OutSegment) {
-        let h = &seg.header;
-        let options = match (self.mptcp, h.flags.has(TcpFlags::SYN), h.payload_bytes > 0) {
-            (false, ..) => 0,
-            (true, true, _) => MP_CAPABLE_SYN_BYTES,
-            (true, false, true) => DSS_DATA_BYTES,
-            (true, false, false) => DSS_ACK_BYTES,
-        };
-        let size = self.params.wire_size(h.payload_bytes, h.n_sack) + options;
-        let id = self.ctx.packets.alloc(Packet {
-            size_bytes: size,
-            src: self.src,
-            dst: self.dst,
-            flow_hash: self.hash,
-            endpoint: self.to,
-            sent_at: self.ctx.now,
-            payload: Payload::Tcp(seg.header),
-        });
-        self.net.send(self.ctx, id);
-    }
-
-    fn arm_timer(&mut self, at: SimTime) {
-        self.ctx.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
-    }
 }
 
 impl Connection {
@@ -268,52 +104,25 @@ impl Connection {
         Connection {
             name,
             index,
-            mptcp,
+            data: if mptcp {
+                Data::Mptcp(MptcpLevel::new(size_bytes, rcv_buffer_bytes, scheduler))
+            } else {
+                Data::Stream(StreamLevel::new(size_bytes))
+            },
             ccs,
             cc,
             ss,
-            scheduler,
-            scheduling: Scheduling::new(scheduler),
             start,
             join_delay,
             joins_scheduled: false,
             initial_subflows: subflows.len(),
             subflow_events: Vec::new(),
             deferred_adds: Vec::new(),
-            stream: Stream::new(size_bytes),
-            data_next: 1,
-            data_end: size_bytes.map_or(u64::MAX, |n| 1 + n),
-            data_una: 1,
-            data_wnd: rcv_buffer_bytes,
-            reinject: VecDeque::new(),
-            data_rx: DataReceiver::new(rcv_buffer_bytes),
             stats: ConnectionStats::default(),
             successor: None,
             watched: false,
             subflows,
             params,
-        }
-    }
-
-    fn wire<'a, N: Forward>(
-        io: &'a mut Io<'_, N>,
-        params: &'a TcpParams,
-        mptcp: bool,
-        conn: u32,
-        r: usize,
-        sf: &Subflow,
-    ) -> Wire<'a, N> {
-        Wire {
-            ctx: &mut *io.ctx,
-            net: &mut *io.net,
-            params,
-            mptcp,
-            conn,
-            subflow: r as u16,
-            src: sf.src,
-            dst: sf.dst,
-            hash: sf.fwd_hash,
-            to: sf.receiver_ep,
         }
     }
 
@@ -328,6 +137,11 @@ impl Connection {
         }
         self.deferred_adds = Vec::with_capacity(events.len());
         self.subflow_events = events;
+    }
+
+    /// Whether the connection is MPTCP (rather than plain TCP).
+    pub fn is_mptcp(&self) -> bool {
+        matches!(self.data, Data::Mptcp(_))
     }
 
     /// Whether the connection has delivered everything.
@@ -346,7 +160,7 @@ impl Connection {
         }
         let now = io.ctx.now;
         let sf = &mut self.subflows[r];
-        let mut wire = Self::wire(io, &self.params, self.mptcp, self.index, r, sf);
+        let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
         sf.sender.start(now, &self.params, &mut wire);
         if io.ctx.observer.is_some() {
             self.report_changes(io.ctx);
@@ -404,7 +218,7 @@ impl Connection {
         }
         self.subflows[r].removed_at = Some(now);
         if self.subflows[r].sender.state == SenderState::Established {
-            self.queue_reinjection(r);
+            self.stats.reinjected_chunks += self.data.on_subflow_failed(r, &self.subflows[r]);
         }
         self.subflows[r].sender.abort();
         let c = &mut self.ccs[r];
@@ -430,28 +244,15 @@ impl Connection {
         let rtos_before = self.subflows[r].sender.stats.rto_count;
         {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(io, &self.params, self.mptcp, self.index, r, sf);
+            let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
             sf.sender
                 .on_timer(now, &self.params, &mut self.ccs, r, &mut self.cc, &mut wire);
         }
-        if self.mptcp && self.subflows[r].sender.stats.rto_count > rtos_before {
-            self.queue_reinjection(r);
+        if self.subflows[r].sender.stats.rto_count > rtos_before {
+            self.stats.reinjected_chunks += self.data.on_subflow_failed(r, &self.subflows[r]);
         }
         self.push(io);
         self.after_event(io, r);
-    }
-
-    /// RFC 8684 §3.3.6 / Linux `mptcp_reinject_data`: after a timeout, the
-    /// data outstanding on the subflow is queued to be sent on the others too.
-    fn queue_reinjection(&mut self, r: usize) {
-        let data_una = self.data_una;
-        for (dsn, len) in self.subflows[r].sender.outstanding_data() {
-            if dsn + len as u64 <= data_una || self.reinject.iter().any(|&(d, _, _)| d == dsn) {
-                continue;
-            }
-            self.reinject.push_back((dsn, len, r));
-            self.stats.reinjected_chunks += 1;
-        }
     }
 
     /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
@@ -463,7 +264,7 @@ impl Connection {
         let was_established = self.subflows[r].sender.state == SenderState::Established;
         {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(io, &self.params, self.mptcp, self.index, r, sf);
+            let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
             sf.sender.on_ack(
                 hdr,
                 now,
@@ -476,9 +277,7 @@ impl Connection {
             );
         }
         if !was_established && self.subflows[r].sender.state == SenderState::Established {
-            if self.mptcp {
-                self.subflows[r].sender.ignore_peer_rwnd = true;
-            }
+            self.data.on_established(&mut self.subflows[r]);
             self.cc.on_subflows_changed(&self.ccs);
             self.ss.on_subflows_changed(&self.ccs);
             if r == 0 && !self.joins_scheduled {
@@ -497,16 +296,7 @@ impl Connection {
                 self.deferred_adds.clear();
             }
         }
-        if self.mptcp && hdr.flags.has(TcpFlags::ACK) && !hdr.flags.has(TcpFlags::SYN) {
-            if hdr.data_ack > self.data_una {
-                self.data_una = hdr.data_ack;
-            }
-            self.data_wnd = hdr.rwnd;
-            if self.data_end != u64::MAX && self.data_una > self.data_end && !self.is_complete() {
-                self.complete(now, io);
-            }
-        }
-        if !self.mptcp && !self.is_complete() && self.subflows[0].sender.state == SenderState::Done {
+        if self.data.on_ack(hdr, &self.subflows) {
             self.complete(now, io);
         }
         if self.is_complete() {
@@ -650,120 +440,15 @@ impl Connection {
         }
     }
 
-    /// Sends what the windows allow: each subflow's retransmissions, then
-    /// new data — for TCP from its stream, for MPTCP by the scheduler.
+    /// Sends what the windows allow.
     fn push<N: Forward>(&mut self, io: &mut Io<'_, N>) {
-        let now = io.ctx.now;
-        if !self.mptcp {
-            let sf = &mut self.subflows[0];
-            let mut wire = Self::wire(io, &self.params, false, self.index, 0, sf);
-            sf.sender
-                .transmit(now, &self.params, &mut self.ccs[0], &mut self.stream, &mut wire);
-            return;
-        }
-        for r in 0..self.subflows.len() {
-            let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(io, &self.params, true, self.index, r, sf);
-            sf.sender
-                .send_retransmissions(now, &self.params, &mut self.ccs[r], &mut wire);
-        }
-        while let Some((chunk, from)) = self.next_chunk() {
-            let Some(r) = self.pick(chunk.len, from) else { break };
-            self.take_chunk(&chunk);
-            self.send_on(io, r, chunk);
-            if self.scheduling.duplicates() {
-                for k in 0..self.subflows.len() {
-                    if k != r && self.subflows[k].sender.room_for(&self.params, &self.ccs[k], chunk.len) {
-                        self.send_on(io, k, chunk);
-                    }
-                }
-            }
-        }
-        for r in 0..self.subflows.len() {
-            // RFC 6675 NextSeg rules 3 and 4 and RFC 8985's loss probe, once the
-            // scheduler has placed its data.
-            let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(io, &self.params, true, self.index, r, sf);
-            sf.sender.after_push(now, &self.params, &mut self.ccs[r], &mut wire);
-            self.ccs[r].bytes_in_flight = self.subflows[r].sender.pipe();
-        }
-    }
-
-    fn send_on<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, chunk: Chunk) {
-        let now = io.ctx.now;
-        let sf = &mut self.subflows[r];
-        let mut wire = Self::wire(io, &self.params, true, self.index, r, sf);
-        sf.sender.send_chunk(chunk, now, &mut wire);
-        self.ccs[r].bytes_in_flight = sf.sender.pipe();
-    }
-
-    /// The next chunk of data to send, and the subflow it is reinjected
-    /// from, if it is a reinjection. Respects the connection's window.
-    fn next_chunk(&mut self) -> Option<(Chunk, Option<usize>)> {
-        while let Some(&(dsn, len, from)) = self.reinject.front() {
-            if dsn + len as u64 <= self.data_una {
-                self.reinject.pop_front();
-                continue;
-            }
-            let data_fin = self.data_end != u64::MAX && dsn + len as u64 == self.data_end;
-            return Some((
-                Chunk {
-                    dsn,
-                    len,
-                    fin: false,
-                    data_fin,
-                },
-                Some(from),
-            ));
-        }
-        if self.data_next >= self.data_end {
-            return None;
-        }
-        let len = (self.data_end - self.data_next).min(self.params.mss as u64) as u32;
-        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK (its
-        // right edge saturates: a buffer of u64::MAX bytes is never full).
-        if self.data_next + len as u64 > self.data_una.saturating_add(self.data_wnd) {
-            return None;
-        }
-        Some((
-            Chunk {
-                dsn: self.data_next,
-                len,
-                fin: false,
-                data_fin: self.data_end != u64::MAX && self.data_next + len as u64 == self.data_end,
-            },
-            None,
-        ))
-    }
-
-    fn take_chunk(&mut self, chunk: &Chunk) {
-        if self.reinject.front().is_some_and(|&(d, _, _)| d == chunk.dsn) {
-            self.reinject.pop_front();
-        } else {
-            self.data_next = chunk.dsn + chunk.len as u64;
-        }
-    }
-
-    /// The subflow the scheduler gives a chunk of `len` bytes to (a
-    /// reinjected chunk avoids the subflow it came from while another has
-    /// room), or `None` when the chunk waits.
-    fn pick(&mut self, len: u32, from: Option<usize>) -> Option<usize> {
-        let window_end = self.data_una.saturating_add(self.data_wnd);
-        let chunk = scheduler::Chunk {
-            len,
-            avoid: from,
-            unsent_bytes: self
-                .data_end
-                .min(window_end)
-                .saturating_sub(self.data_next + len as u64),
-            window_bytes: self.data_wnd,
-        };
-        let mut view = SchedulerView {
+        let set = SubflowSet {
             subflows: &mut self.subflows,
-            ccs: &self.ccs,
+            ccs: &mut self.ccs,
             params: &self.params,
+            connection: self.index,
         };
-        self.scheduling.pick(&mut view, &chunk)
+        self.data.push(io, set);
     }
 
     /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).
@@ -779,7 +464,8 @@ impl Connection {
                 seq: 0,
                 ack: 1,
                 rwnd: self.advertised_window(r),
-                data_ack: self.data_rx.rcv_nxt,
+                // Plain TCP has no DATA_ACK (RFC 8684 §3.3.2).
+                data_ack: self.data.receiver().map_or(0, |rx| rx.rcv_nxt),
                 ts_val: now,
                 ts_ecr: hdr.ts_val,
                 ..TcpHeader::default()
@@ -794,11 +480,7 @@ impl Connection {
         if sf.ts_to_echo.is_none() {
             sf.ts_to_echo = Some(hdr.ts_val);
         }
-        if self.mptcp && hdr.payload_bytes > 0 {
-            sf.bytes_received += hdr.payload_bytes as u64;
-            self.data_rx
-                .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
-        }
+        self.data.on_data(hdr, sf);
         let fin = hdr.flags.has(TcpFlags::FIN);
         match sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin) {
             RxDecision::AckNow => self.send_ack(io, r),
@@ -812,11 +494,7 @@ impl Connection {
     }
 
     fn advertised_window(&self, r: usize) -> u64 {
-        if self.mptcp {
-            self.data_rx.window()
-        } else {
-            self.subflows[r].receiver.config.rwnd_bytes
-        }
+        self.data.advertised_window(&self.subflows[r])
     }
 
     /// Subflow `r`'s delayed-ACK timer fired.
@@ -842,11 +520,7 @@ impl Connection {
         if !self.params.sack {
             hdr.n_sack = 0;
         }
-        if self.mptcp {
-            hdr.n_sack = hdr.n_sack.min(MPTCP_MAX_SACK_BLOCKS);
-            hdr.data_ack = self.data_rx.rcv_nxt;
-            hdr.rwnd = self.data_rx.window();
-        }
+        self.data.fill_ack(&mut hdr);
         sf.receiver.on_ack_sent();
         sf.acks_sent += 1;
         self.send_to_sender(io, r, hdr);
@@ -854,11 +528,7 @@ impl Connection {
 
     fn send_to_sender<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: TcpHeader) {
         let sf = &self.subflows[r];
-        let options = match (self.mptcp, hdr.flags.has(TcpFlags::SYN)) {
-            (false, _) => 0,
-            (true, true) => MP_CAPABLE_SYN_BYTES,
-            (true, false) => DSS_ACK_BYTES,
-        };
+        let options = self.data.options().of(hdr.flags, false);
         let size = self.params.wire_size(0, hdr.n_sack) + options;
         let id = io.ctx.packets.alloc(Packet {
             size_bytes: size,

@@ -5,10 +5,14 @@
 use super::*;
 use crate::cc::Reno;
 use crate::ids::PacketId;
+use crate::ids::{AddrId, EndpointId};
 use crate::observe::Observer;
+use crate::observe::SubflowPhase;
 use crate::slowstart::Standard;
 use crate::transport::tcp::receiver::TcpReceiver;
+use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::{Profile, TcpParams};
+use crate::wire::{Payload, TcpFlags};
 
 const MS: u64 = 1_000_000;
 

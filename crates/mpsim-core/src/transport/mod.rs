@@ -6,8 +6,10 @@
 //! collector in a test). The simulator drives it through [`Transport`].
 
 pub mod connection;
+pub mod data_level;
 pub mod mptcp;
 pub mod scheduler;
+pub mod subflow;
 pub mod tcp;
 
 use crate::context::{Forward, SimContext};
