@@ -209,10 +209,15 @@ impl Simulator {
 
     #[inline]
     fn dispatch(&mut self, event: Event) {
-        let mut io = Io {
-            ctx: &mut self.ctx,
-            net: &mut self.net,
-        };
+        // What a transport acts on; built where an arm needs it.
+        macro_rules! io {
+            () => {
+                &mut Io {
+                    ctx: &mut self.ctx,
+                    net: &mut self.net,
+                }
+            };
+        }
         match event {
             Event::LinkTxDone(l) => self.net.on_tx_done(&mut self.ctx, l),
             Event::LinkArrival(l, p) => {
@@ -226,22 +231,22 @@ impl Simulator {
             Event::TcpStart(c, r) => {
                 let conn = &mut self.connections[c as usize];
                 if r == 0 && conn.start == SimTime::NEVER {
-                    conn.start = io.ctx.now;
+                    conn.start = self.ctx.now;
                 }
-                conn.start(&mut io, r as usize)
+                conn.start(io!(), r as usize)
             }
             Event::TcpRto(c, r) => {
-                self.connections[c as usize].on_timer(&mut io, TransportTimer::Retransmission { subflow: r as usize })
+                self.connections[c as usize].on_timer(io!(), TransportTimer::Retransmission { subflow: r as usize })
             }
             Event::TcpDelAck(c, r, generation) => self.connections[c as usize].on_timer(
-                &mut io,
+                io!(),
                 TransportTimer::DelayedAck {
                     subflow: r as usize,
                     generation,
                 },
             ),
             Event::SubflowEvent(c, k) => {
-                self.connections[c as usize].on_timer(&mut io, TransportTimer::SubflowEvent { event: k as usize })
+                self.connections[c as usize].on_timer(io!(), TransportTimer::SubflowEvent { event: k as usize })
             }
         }
     }

@@ -178,6 +178,7 @@ impl Network {
     }
 
     /// The transmitter finished a packet: it is lost or starts propagating.
+    #[inline]
     pub fn on_tx_done(&mut self, ctx: &mut SimContext, l: LinkId) {
         let now = ctx.now;
         let link = &mut self.links[l.idx()];
@@ -203,6 +204,7 @@ impl Network {
 
     /// A packet reached the far end of link `l`. Returns the endpoint and
     /// packet when it has arrived at its destination; otherwise forwards it.
+    #[inline]
     pub fn on_link_arrival(
         &mut self,
         ctx: &mut SimContext,

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use super::{DataLevel, SubflowSet};
 use crate::cc::SubflowCc;
 use crate::context::Forward;
+use crate::time::SimDuration;
 use crate::transport::mptcp::{DataReceiver, Scheduler};
 use crate::transport::scheduler::{self, Schedule, Scheduling};
 use crate::transport::subflow::{OptionBytes, Subflow, Wire};
@@ -249,6 +250,11 @@ impl scheduler::Subflows for SchedulerView<'_> {
     #[inline]
     fn has_room(&mut self, r: usize, len: u32) -> bool {
         self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
+    }
+
+    #[inline]
+    fn srtt(&self, r: usize) -> SimDuration {
+        self.ccs[r].srtt
     }
 
     fn state(&self, r: usize) -> scheduler::SubflowState {

@@ -18,7 +18,7 @@ impl Schedule for MinRtt {
                 fallback = Some(r);
                 continue;
             }
-            if best.is_none_or(|b| subflows.state(r).srtt < subflows.state(b).srtt) {
+            if best.is_none_or(|b| subflows.srtt(r) < subflows.srtt(b)) {
                 best = Some(r);
             }
         }

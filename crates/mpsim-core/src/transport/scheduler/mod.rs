@@ -47,6 +47,11 @@ pub trait Subflows {
     /// records, for a subflow without room, that its window limited it.
     fn has_room(&mut self, r: usize, len: u32) -> bool;
     fn state(&self, r: usize) -> SubflowState;
+    /// Subflow `r`'s smoothed RTT: `state(r).srtt`, which the minimum-RTT
+    /// choice compares for every chunk without the rest of the state.
+    fn srtt(&self, r: usize) -> SimDuration {
+        self.state(r).srtt
+    }
 }
 
 /// The chunk to place, and the connection around it.
