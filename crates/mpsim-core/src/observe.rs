@@ -90,7 +90,9 @@ pub enum TransportEvent {
     LossDetected,
     /// The retransmission timer expired; `count` is the subflow's total so far.
     Rto { count: u64 },
-    /// The subflow left slow start with this congestion window, bytes.
+    /// The subflow left slow start for the first time (by a loss, a
+    /// timeout, its slow-start strategy or a coupled one), with this
+    /// congestion window, bytes.
     SlowStartExit { cwnd_bytes: u64 },
     /// The sender's life moved on.
     Phase(SubflowPhase),

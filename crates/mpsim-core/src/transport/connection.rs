@@ -346,10 +346,7 @@ impl Connection {
             if c.established && !c.left_slow_start && !c.in_slow_start() {
                 self.subflows[j].sender.note_slow_start_exit(now, c.cwnd);
                 c.left_slow_start = true;
-                let cwnd_bytes = c.cwnd;
                 self.ss.on_exit(&mut self.ccs, j, now);
-                io.ctx
-                    .observe_transport(self.subflow_ref(j), TransportEvent::SlowStartExit { cwnd_bytes });
             }
         }
         if io.ctx.observer.is_some() {
@@ -410,6 +407,7 @@ impl Connection {
                 srtt: c.srtt,
                 rto_count: sf.sender.stats.rto_count,
                 in_recovery: sf.sender.in_recovery(),
+                left_slow_start: sf.sender.stats.slow_start_exit_at.is_some(),
                 phase: phase(sf.sender.state),
             };
             let was = sf.reported;
@@ -429,6 +427,10 @@ impl Connection {
             }
             if now.srtt != was.srtt {
                 ctx.observe_transport(who, TransportEvent::Rtt { srtt: now.srtt });
+            }
+            if now.left_slow_start && !was.left_slow_start {
+                let cwnd_bytes = sf.sender.stats.cwnd_at_slow_start_exit;
+                ctx.observe_transport(who, TransportEvent::SlowStartExit { cwnd_bytes });
             }
             if now.rto_count > was.rto_count {
                 ctx.observe_transport(who, TransportEvent::Rto { count: now.rto_count });

@@ -22,6 +22,8 @@ pub struct Reported {
     pub(crate) srtt: SimDuration,
     pub(crate) rto_count: u64,
     pub(crate) in_recovery: bool,
+    /// Whether the sender has left slow start (for the first time).
+    pub(crate) left_slow_start: bool,
     pub(crate) phase: SubflowPhase,
 }
 
@@ -33,6 +35,7 @@ impl Default for Reported {
             srtt: SimDuration::ZERO,
             rto_count: 0,
             in_recovery: false,
+            left_slow_start: false,
             phase: SubflowPhase::Idle,
         }
     }
