@@ -409,9 +409,10 @@ class MptcpFlow(_FlowBase):
     """``fullmesh``: one subflow per (source, destination) address pair; ``ndiffports``: ``subflows``
     subflows over the first pair. ``ndiffports`` when ``subflows`` is given, else ``fullmesh``."""
     subflows: int | None = Field(None, ge=1, le=64)
-    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger"] = "minrtt"
-    """``minrtt`` (the out-of-tree Linux MPTCP's default), ``roundrobin``, ``redundant``, or ``linger``
-    (upstream Linux's default: data waits in the queue of the subflow that would drain it first)."""
+    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger", "blest", "ecf"] = "minrtt"
+    """``minrtt`` (the out-of-tree Linux MPTCP's default), ``roundrobin``, ``redundant``, ``linger``
+    (upstream Linux's default: data waits in the queue of the subflow that would drain it first), ``blest`` or
+    ``ecf`` (docs/algorithms.md)."""
     join_delay: Duration = 0
     rcv_buffer: Size | None = None
     tcp: TcpOptions = TcpOptions()

@@ -10,9 +10,9 @@ use mpsim_core::event::{Event, EventQueue};
 use mpsim_core::rng::{RngStream, StreamDomain};
 use mpsim_core::slowstart::{Ss, Standard};
 use mpsim_core::time::SimTime;
-use mpsim_core::transport::tcp::header::{TcpFlags, TcpHeader};
 use mpsim_core::transport::tcp::sender::{OutSegment, SenderOutput, Stream, TcpSender};
 use mpsim_core::transport::tcp::Profile;
+use mpsim_core::wire::tcp::{TcpFlags, TcpHeader};
 
 fn event_queue(c: &mut Criterion) {
     // A queue holding 10 000 pending events; each iteration pops the

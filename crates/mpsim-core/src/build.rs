@@ -5,18 +5,21 @@
 
 use crate::cc::Cc;
 use crate::config::*;
+use crate::context::SimContext;
 use crate::error::ConfigErrors;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
-use crate::net::link::{Link, LinkCounters, QueueTrace};
+use crate::net::link::{Link, LinkCounters};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
-use crate::sim::{Core, Endpoint, LinkChange, SampledTraces, Simulator};
+use crate::sim::{Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::hystart_linux::HyStartLinuxOption;
 use crate::slowstart::HyStartLinuxConfig;
 use crate::time::{SimDuration, SimTime};
+use crate::trace::QueueTrace;
+use crate::traffic::gaps::GapGenerator;
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
-use crate::transport::connection::{Connection, GapGenerator, Subflow, TcpTrace};
+use crate::transport::connection::{Connection, Subflow};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpParams;
@@ -50,7 +53,8 @@ fn new_subflow(
         ts_to_echo: None,
         acks_sent: 0,
         bytes_received: 0,
-        trace: trace.then(TcpTrace::default),
+        traced: trace,
+        reported: Default::default(),
         added_at: None,
         removed_at: None,
         queued: std::collections::VecDeque::new(),
@@ -288,7 +292,7 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
             service_started: SimTime::ZERO,
             in_flight: 0,
             counters: LinkCounters::default(),
-            trace_on_change: None,
+            traced_on_change: false,
         });
     }
 
@@ -461,7 +465,7 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         }
         None => {
             for l in traced {
-                net.links[l.idx()].trace_on_change = Some(QueueTrace::default());
+                net.links[l.idx()].traced_on_change = true;
             }
         }
     }
@@ -479,12 +483,12 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
     }
 
     Simulator {
-        core: Core {
-            net,
+        ctx: SimContext {
             watch: !cfg.stop_when_complete.is_empty(),
             watched_remaining,
-            ..Core::default()
+            ..SimContext::default()
         },
+        net,
         seed,
         stop_time: SimTime(cfg.stop_time_ns),
         endpoints,

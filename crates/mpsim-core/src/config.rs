@@ -14,6 +14,10 @@ use crate::error::ConfigError;
 pub use crate::slowstart::SlowStartConfig;
 pub use crate::transport::mptcp::{PathManager, Scheduler, SubflowAction};
 pub use crate::transport::tcp::config::{Profile, Recovery};
+// Configurations that belong to one component are defined beside it.
+pub use crate::net::{LossConfig, QueueConfig, QueueLimit};
+pub use crate::traffic::gaps::GapDistribution;
+pub use crate::traffic::udp::{PeriodDistribution, UdpPattern};
 
 /// One simulation run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -62,22 +66,22 @@ pub struct ScenarioConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
-    /// Most events the run may process; [`crate::limits::DEFAULT_MAX_EVENTS`] unless given.
+    /// Most events the run may process; [`crate::stop::DEFAULT_MAX_EVENTS`] unless given.
     #[serde(default)]
     pub max_events: Option<u64>,
     /// Most trace rows (queue samples and per-ACK TCP rows) the run may
-    /// record; [`crate::limits::DEFAULT_MAX_TRACE_ROWS`] unless given.
+    /// record; [`crate::stop::DEFAULT_MAX_TRACE_ROWS`] unless given.
     #[serde(default)]
     pub max_trace_rows: Option<u64>,
 }
 
 impl LimitsConfig {
     pub fn max_events(&self) -> u64 {
-        self.max_events.unwrap_or(crate::limits::DEFAULT_MAX_EVENTS)
+        self.max_events.unwrap_or(crate::stop::DEFAULT_MAX_EVENTS)
     }
 
     pub fn max_trace_rows(&self) -> u64 {
-        self.max_trace_rows.unwrap_or(crate::limits::DEFAULT_MAX_TRACE_ROWS)
+        self.max_trace_rows.unwrap_or(crate::stop::DEFAULT_MAX_TRACE_ROWS)
     }
 }
 
@@ -254,16 +258,6 @@ pub struct SequenceConfig {
     pub gap_distribution: GapDistribution,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum GapDistribution {
-    #[default]
-    Exponential,
-    Constant,
-    /// Uniform on [0, 2·mean].
-    Uniform,
-}
-
 /// An MPTCP connection (RFC 8684).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -375,118 +369,6 @@ fn yes() -> bool {
     true
 }
 
-/// A queue's capacity. With both limits set, a packet must fit both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QueueLimit {
-    /// Most packets waiting (the packet being transmitted is not counted).
-    #[serde(default)]
-    pub limit_pkts: Option<u32>,
-    /// Most bytes waiting (wire sizes).
-    #[serde(default)]
-    pub limit_bytes: Option<u64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum QueueConfig {
-    /// First in, first out; arrivals that do not fit are dropped.
-    DropTail {
-        #[serde(flatten)]
-        limit: QueueLimit,
-    },
-    /// Random Early Detection (Floyd & Jacobson 1993), thresholds in packets.
-    Red {
-        /// Hard limit on packets waiting.
-        limit_pkts: u32,
-        /// min_th, in packets of average queue.
-        min_th_pkts: f64,
-        /// max_th, in packets of average queue.
-        max_th_pkts: f64,
-        /// max_p: drop probability as the average reaches max_th.
-        #[serde(default = "red_max_p")]
-        max_p: f64,
-        /// w_q: weight of the exponential moving average.
-        #[serde(default = "red_weight")]
-        weight: f64,
-        /// Gentle mode: the drop probability rises linearly from max_p to 1
-        /// between max_th and 2 max_th instead of jumping to 1.
-        #[serde(default = "yes")]
-        gentle: bool,
-        /// Typical packet size used to age the average over idle periods.
-        #[serde(default = "red_mean_pkt")]
-        mean_pkt_size_bytes: u32,
-    },
-    /// Controlled Delay (RFC 8289).
-    Codel {
-        /// Acceptable standing queue delay (RFC 8289 §4.3: 5 ms).
-        #[serde(default = "codel_target")]
-        target_ns: u64,
-        /// Sliding window for the minimum sojourn time (RFC 8289 §4.4: 100 ms).
-        #[serde(default = "codel_interval")]
-        interval_ns: u64,
-        /// Hard limit on packets waiting.
-        #[serde(default = "codel_limit")]
-        limit_pkts: u32,
-    },
-}
-
-fn red_max_p() -> f64 {
-    0.1
-}
-fn red_weight() -> f64 {
-    0.002
-}
-fn red_mean_pkt() -> u32 {
-    1500
-}
-fn codel_target() -> u64 {
-    5_000_000
-}
-fn codel_interval() -> u64 {
-    100_000_000
-}
-fn codel_limit() -> u32 {
-    1000
-}
-
-impl Default for QueueConfig {
-    /// Drop-tail, 100 packets (the ns-3 default).
-    fn default() -> Self {
-        QueueConfig::DropTail {
-            limit: QueueLimit {
-                limit_pkts: Some(100),
-                limit_bytes: None,
-            },
-        }
-    }
-}
-
-/// Random loss applied to every packet a link transmits.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LossConfig {
-    #[default]
-    None,
-    /// Each packet is lost independently with probability `p`.
-    Bernoulli { p: f64 },
-    /// Two-state Markov chain stepped once per packet: from good to bad with
-    /// `p_gb`, from bad to good with `p_bg`; a packet is lost with
-    /// `loss_good` in the good state and `loss_bad` in the bad state.
-    GilbertElliott {
-        p_gb: f64,
-        p_bg: f64,
-        #[serde(default)]
-        loss_good: f64,
-        #[serde(default = "one_f64")]
-        loss_bad: f64,
-    },
-}
-
-fn one_f64() -> f64 {
-    1.0
-}
-
 /// A network address held by a node. Binding it to links makes a
 /// multi-homed host: traffic from the address leaves by `out_link`, traffic
 /// to it arrives by `in_link`.
@@ -542,31 +424,6 @@ pub struct UdpFlowConfig {
     #[serde(default)]
     pub stop_ns: Option<u64>,
     pub pattern: UdpPattern,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum UdpPattern {
-    /// Constant bit rate: one packet every size*8/rate seconds.
-    Cbr { rate_bps: u64 },
-    /// Sends at `rate_bps` during on periods and nothing during off periods;
-    /// both period lengths are drawn from `distribution` with the given means.
-    OnOff {
-        rate_bps: u64,
-        on_mean_ns: u64,
-        off_mean_ns: u64,
-        #[serde(default)]
-        distribution: PeriodDistribution,
-    },
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum PeriodDistribution {
-    #[default]
-    Exponential,
-    /// Pareto with the given shape (> 1, so the mean exists).
-    Pareto { shape: f64 },
 }
 
 /// What to record over time.

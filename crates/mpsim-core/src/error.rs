@@ -177,7 +177,7 @@ pub enum Error {
     Internal(String),
     /// The run stopped before its end: interrupted, or at one of its limits.
     #[error("{0}")]
-    Stopped(crate::limits::Stopped),
+    Stopped(crate::stop::Stopped),
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ id_type!(/// A unidirectional link.
     LinkId);
 id_type!(/// A network address.
     AddrId);
-id_type!(/// A packet slot in the [`crate::packet::PacketPool`].
+id_type!(/// A packet slot in the [`crate::wire::PacketPool`].
     PacketId);
 id_type!(/// A transport endpoint that packets are delivered to (a UDP sink, a TCP socket).
     EndpointId);

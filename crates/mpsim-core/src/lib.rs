@@ -5,29 +5,38 @@
 //! derived from one seed, and nothing reads a clock: the same configuration
 //! and seed give the same results on any machine.
 //!
-//! Layout: [`sim`] (the event loop), [`net`] (links, queues, loss, routing),
-//! [`traffic`] (UDP sources), [`config`] (what a run is), [`build`]
-//! (configuration → simulator), [`results`] (what a run reports).
+//! Layout, from the bottom up (docs/architecture.md; `tests/layers.rs`
+//! checks that no module imports one above it): [`ids`], [`time`], [`rng`]
+//! and [`stop`]; [`wire`] (packets and headers); [`event`] (the event
+//! queue); [`observe`] (the tracing hook); [`context`] (what every component
+//! receives); [`net`] (links, queues, loss, forwarding), [`traffic`] (UDP
+//! sources), [`cc`], [`slowstart`], [`transport`] (TCP and MPTCP); [`sim`]
+//! (the event loop); [`config`] (what a run is), [`build`] (configuration →
+//! simulator), [`results`] (what a run reports).
 
 pub mod build;
 pub mod cc;
 pub mod config;
+pub mod context;
 pub mod error;
 pub mod event;
 pub mod ids;
 pub mod limits;
 pub mod math;
 pub mod net;
-pub mod packet;
+pub mod observe;
 pub mod results;
 pub mod rng;
 pub mod sim;
 pub mod slowstart;
+pub mod stop;
 pub mod tables;
 pub mod time;
+pub mod trace;
 pub mod traffic;
 pub mod transport;
 pub mod validate;
+pub mod wire;
 
 pub use config::ScenarioConfig;
 pub use error::{ConfigError, ConfigErrors, Error};

@@ -17,7 +17,6 @@
 //! changes what happened before it.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use crate::config::ScenarioConfig;
 use crate::error::ConfigError;
@@ -26,16 +25,9 @@ use crate::net::Network;
 use crate::sim::Simulator;
 use crate::time::{SimTime, NANOS_PER_SEC};
 
-/// Events a run may process unless `limits.max_events` says otherwise: about
-/// a minute of wall time at the 12–26 M events/s of docs/performance.md.
-pub const DEFAULT_MAX_EVENTS: u64 = 1_000_000_000;
-/// Trace rows (queue samples plus per-ACK TCP rows) a run may record unless
-/// `limits.max_trace_rows` says otherwise: a few hundred MB of results.
-pub const DEFAULT_MAX_TRACE_ROWS: u64 = 10_000_000;
-/// How often the run loop checks its limits and asks its [`Interrupt`],
-/// in events: a few milliseconds of wall time at the engine's speed, and
-/// nothing per event beyond one comparison.
-pub const CHECK_EVERY_EVENTS: u64 = 1 << 16;
+pub use crate::stop::{
+    Interrupt, Never, Stop, Stopped, CHECK_EVERY_EVENTS, DEFAULT_MAX_EVENTS, DEFAULT_MAX_TRACE_ROWS,
+};
 
 /// Wire bytes a TCP segment carries beyond its payload (IPv4 20, TCP 20,
 /// timestamps 12, rounded up for MPTCP's options), for the estimate only.
@@ -49,74 +41,6 @@ const TIMER_EVENTS_PER_SEGMENT: f64 = 2.0;
 /// Queue-trace rows per packet crossing a link traced at every change: one
 /// when it joins the queue, one when it leaves.
 const TRACE_ROWS_PER_PACKET: f64 = 2.0;
-
-/// Why a run stopped before its end.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Stop {
-    /// The caller's [`Interrupt`] asked to stop (Ctrl-C).
-    Interrupted,
-    /// The caller's wall-time limit, in seconds, passed.
-    TimeLimit { limit_s: f64 },
-    /// `limits.max_events` was reached.
-    EventLimit { limit: u64 },
-    /// `limits.max_trace_rows` was reached.
-    TraceLimit { limit: u64 },
-}
-
-/// Where a run stopped and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stopped {
-    pub why: Stop,
-    /// Simulated time reached.
-    pub at: SimTime,
-    /// The run's stop time.
-    pub stop_time: SimTime,
-    pub events_processed: u64,
-}
-
-impl fmt::Display for Stopped {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = format!(
-            "at {:.3} s of {:.3} s simulated, after {} events",
-            self.at.as_secs_f64(),
-            self.stop_time.as_secs_f64(),
-            self.events_processed
-        );
-        match &self.why {
-            Stop::Interrupted => write!(f, "interrupted {at}"),
-            Stop::TimeLimit { limit_s } => write!(f, "stopped by the time limit of {limit_s} s {at}"),
-            Stop::EventLimit { limit } => write!(
-                f,
-                "limits.max_events: the run reached its limit of {limit} events {at}; raise limits.max_events to let it go on"
-            ),
-            Stop::TraceLimit { limit } => write!(
-                f,
-                "limits.max_trace_rows: the run reached its limit of {limit} trace rows {at}; raise limits.max_trace_rows, trace fewer flows or queues, or sample queues less often"
-            ),
-        }
-    }
-}
-
-/// Asked every [`CHECK_EVERY_EVENTS`] events whether the run may go on.
-pub trait Interrupt {
-    /// `Some` stops the run with that reason.
-    fn poll(&mut self) -> Option<Stop>;
-}
-
-/// Never interrupts.
-pub struct Never;
-
-impl Interrupt for Never {
-    fn poll(&mut self) -> Option<Stop> {
-        None
-    }
-}
-
-impl<F: FnMut() -> Option<Stop>> Interrupt for F {
-    fn poll(&mut self) -> Option<Stop> {
-        self()
-    }
-}
 
 /// What a run is expected to cost, from its configuration alone.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -225,7 +149,7 @@ fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
 /// packet through a queue traced at every change, and one per ACK of a
 /// traced flow.
 pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
-    let net = &sim.core.net;
+    let net = &sim.net;
     let end_s = cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64;
     let by_name: HashMap<&str, AddrId> = net
         .addrs
@@ -349,7 +273,7 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
         est.trace_rows += samples * sampled.traces.len() as f64;
     }
     for (link, pkts) in net.links.iter().zip(&carried) {
-        if link.trace_on_change.is_some() {
+        if link.traced_on_change {
             est.trace_rows += pkts * TRACE_ROWS_PER_PACKET;
         }
     }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::net::queue::DropCause;
 use crate::sim::Simulator;
+use crate::transport::data_level::DataLevel;
 use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -184,8 +185,8 @@ pub struct RunResults {
 
 impl Simulator {
     pub fn results(&self) -> RunResults {
-        let now = self.core.now;
-        let net = &self.core.net;
+        let now = self.ctx.now;
+        let net = &self.net;
         let links = net
             .links
             .iter()
@@ -245,16 +246,15 @@ impl Simulator {
                 last_rx_ns: k.last_rx.map(|t| t.nanos()),
             })
             .collect();
-        let mut queue_traces: Vec<QueueTraceResult> = net
-            .links
-            .iter()
-            .filter_map(|l| {
-                l.trace_on_change.as_ref().map(|t| QueueTraceResult {
-                    link: l.name.clone(),
-                    time_ns: t.time_ns.clone(),
-                    queue_pkts: t.queue_pkts.clone(),
-                    queue_bytes: t.queue_bytes.clone(),
-                })
+        let traces = self.traces();
+        let mut queue_traces: Vec<QueueTraceResult> = traces
+            .into_iter()
+            .flat_map(|t| t.queues())
+            .map(|(l, t)| QueueTraceResult {
+                link: net.links[l.idx()].name.clone(),
+                time_ns: t.time_ns.clone(),
+                queue_pkts: t.queue_pkts.clone(),
+                queue_bytes: t.queue_bytes.clone(),
             })
             .collect();
         if let Some(s) = &self.sampled {
@@ -298,14 +298,14 @@ impl Simulator {
         let tcp_flows = self
             .connections
             .iter()
-            .filter(|c| !c.mptcp)
+            .filter(|c| !c.is_mptcp())
             .map(|c| flow_row(c, 0))
             .collect();
         let mptcp_connections = self
             .connections
             .iter()
-            .filter(|c| c.mptcp)
-            .map(|c| {
+            .filter_map(|c| Some((c, c.data.receiver()?)))
+            .map(|(c, rx)| {
                 let st = &c.stats;
                 let subflows: Vec<MptcpSubflowResult> = (0..c.subflows.len())
                     .map(|r| {
@@ -332,7 +332,7 @@ impl Simulator {
                         .completed_at
                         .zip(st.first_syn_at)
                         .map(|(done, syn)| done.saturating_since(syn).nanos()),
-                    bytes_delivered: c.data_rx.delivered_bytes(),
+                    bytes_delivered: rx.delivered_bytes(),
                     segments_sent: total(|f| f.segments_sent),
                     retransmits_fast: total(|f| f.retransmits_fast),
                     retransmits_rto: total(|f| f.retransmits_rto),
@@ -346,8 +346,8 @@ impl Simulator {
                         .map(|_| st.sum_cwnd_at_all_left_slow_start),
                     retransmits_before_all_left_slow_start: st.retransmits_before_all_left_slow_start,
                     reinjected_chunks: st.reinjected_chunks,
-                    max_out_of_order_bytes: c.data_rx.max_held_bytes,
-                    data_duplicate_bytes: c.data_rx.duplicate_bytes,
+                    max_out_of_order_bytes: rx.max_held_bytes,
+                    data_duplicate_bytes: rx.duplicate_bytes,
                     subflows,
                     subflow_events: c
                         .subflow_events
@@ -366,9 +366,10 @@ impl Simulator {
         let tcp_traces = self
             .connections
             .iter()
-            .flat_map(|c| {
-                c.subflows.iter().enumerate().filter_map(move |(r, sf)| {
-                    sf.trace.as_ref().map(|t| TcpTraceResult {
+            .enumerate()
+            .flat_map(|(i, c)| {
+                (0..c.subflows.len()).filter_map(move |r| {
+                    traces?.tcp(i, r).map(|t| TcpTraceResult {
                         flow: c.name.clone(),
                         subflow: r as u32,
                         time_ns: t.time_ns.clone(),

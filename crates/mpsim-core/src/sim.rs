@@ -1,36 +1,20 @@
-//! The simulator: one event loop that owns every component of a run.
+//! The simulator: one event loop that owns every component of a run and
+//! hands each event to the component it names — the network for link
+//! events, a transport for its packets and timers — with the simulation
+//! context.
 
-use crate::event::{Event, EventQueue};
+use crate::context::SimContext;
+use crate::event::Event;
 use crate::ids::{EndpointId, LinkId, PacketId};
-use crate::limits::{Interrupt, Stop, Stopped, CHECK_EVERY_EVENTS};
-use crate::net::link::QueueTrace;
-use crate::net::{LossModel, Network, QueuedPacket};
-use crate::packet::PacketPool;
-use crate::packet::Payload;
+use crate::net::{LossModel, Network};
+use crate::observe::{self, Observer, Tee};
+use crate::stop::{Interrupt, Stop, Stopped, CHECK_EVERY_EVENTS};
 use crate::time::{SimDuration, SimTime};
+use crate::trace::{QueueTrace, TraceRecorder};
 use crate::traffic::udp::{SourceAction, UdpSink, UdpSource};
 use crate::transport::connection::Connection;
-
-/// What every component needs to act: the clock, the event queue, the
-/// packets and the network. Transports receive `&mut Core`.
-#[derive(Debug, Default)]
-pub struct Core {
-    pub now: SimTime,
-    pub events: EventQueue,
-    pub packets: PacketPool,
-    pub net: Network,
-    /// Reused buffer for packets a queue drops in bulk (no allocation per event).
-    pub(crate) drop_scratch: Vec<QueuedPacket>,
-    /// Whether the run ends once every watched connection has completed
-    /// (`ScenarioConfig::stop_when_complete`).
-    pub(crate) watch: bool,
-    /// Watched connections that have not completed yet.
-    pub(crate) watched_remaining: u32,
-    /// The run loop returns once this many events have been processed in
-    /// all; the last watched connection to complete sets it to 0, so that
-    /// one comparison per event covers both ways out of the loop.
-    pub(crate) pause_at_event: u64,
-}
+use crate::transport::{Io, Side, Transport, TransportTimer};
+use crate::wire::Payload;
 
 /// Who receives packets delivered to an [`EndpointId`].
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +46,9 @@ pub struct SampledTraces {
 
 #[derive(Debug)]
 pub struct Simulator {
-    pub core: Core,
+    /// Clock, event queue, packets and the tracing hook.
+    pub ctx: SimContext,
+    pub net: Network,
     pub seed: u64,
     pub stop_time: SimTime,
     pub endpoints: Vec<Endpoint>,
@@ -85,26 +71,49 @@ pub struct Simulator {
 impl Simulator {
     /// Schedules the components' first events. Called once by the builder.
     pub(crate) fn prime(&mut self) {
+        let recorder = TraceRecorder::new(
+            self.net.links.iter().map(|l| l.traced_on_change),
+            self.connections
+                .iter()
+                .map(|c| c.subflows.iter().map(|sf| sf.traced).collect()),
+        );
+        if !recorder.is_empty() {
+            self.observe(Box::new(recorder));
+        }
         for (i, s) in self.udp_sources.iter().enumerate() {
-            self.core.events.schedule(s.start, Event::UdpSource(i as u32));
+            self.ctx.events.schedule(s.start, Event::UdpSource(i as u32));
         }
         for (i, c) in self.connections.iter().enumerate() {
             // Later flows of a sequence start when their predecessor completes.
             if c.start != SimTime::NEVER {
-                self.core.events.schedule(c.start, Event::TcpStart(i as u32, 0));
+                self.ctx.events.schedule(c.start, Event::TcpStart(i as u32, 0));
             }
         }
         for (i, c) in self.link_changes.iter().enumerate() {
-            self.core.events.schedule(c.at, Event::LinkChange(i as u32));
+            self.ctx.events.schedule(c.at, Event::LinkChange(i as u32));
         }
         for (i, c) in self.connections.iter().enumerate() {
             for (k, e) in c.subflow_events.iter().enumerate() {
-                self.core.events.schedule(e.at, Event::SubflowEvent(i as u32, k as u16));
+                self.ctx.events.schedule(e.at, Event::SubflowEvent(i as u32, k as u16));
             }
         }
         if self.sampled.is_some() {
-            self.core.events.schedule(SimTime::ZERO, Event::TraceSample);
+            self.ctx.events.schedule(SimTime::ZERO, Event::TraceSample);
         }
+    }
+
+    /// Adds an observer of the run's packet and transport events (after any
+    /// already watching).
+    pub fn observe(&mut self, observer: Box<dyn Observer>) {
+        self.ctx.observer = Some(match self.ctx.observer.take() {
+            Some(first) => Box::new(Tee(first, observer)),
+            None => observer,
+        });
+    }
+
+    /// The traces recorded so far, if the scenario traces anything.
+    pub fn traces(&self) -> Option<&TraceRecorder> {
+        observe::find::<TraceRecorder>(self.ctx.observer.as_deref()?)
     }
 
     /// Runs until the stop time or until no event is left.
@@ -143,7 +152,7 @@ impl Simulator {
             if let Some(why) = why {
                 return Err(Stopped {
                     why,
-                    at: self.core.now,
+                    at: self.ctx.now,
                     stop_time: self.stop_time,
                     events_processed: self.events_processed,
                 });
@@ -158,19 +167,19 @@ impl Simulator {
         if self.completed() {
             return false; // the run ended when the last watched connection completed
         }
-        self.core.pause_at_event = pause_at;
+        self.ctx.pause_at_event = pause_at;
         let until = until.min(self.stop_time);
-        while let Some(t) = self.core.events.peek_time() {
+        while let Some(t) = self.ctx.events.peek_time() {
             if t > until {
-                self.core.now = until;
+                self.ctx.now = until;
                 self.stopped_by_limit = until == self.stop_time;
                 return false;
             }
-            let (time, event) = self.core.events.pop().expect("peeked");
-            self.core.now = time;
+            let (time, event) = self.ctx.events.pop().expect("peeked");
+            self.ctx.now = time;
             self.events_processed += 1;
             self.dispatch(event);
-            if self.events_processed >= self.core.pause_at_event {
+            if self.events_processed >= self.ctx.pause_at_event {
                 return !self.completed();
             }
         }
@@ -179,12 +188,12 @@ impl Simulator {
 
     /// Whether every watched connection has completed (`stop_when_complete`).
     fn completed(&self) -> bool {
-        self.core.watch && self.core.watched_remaining == 0
+        self.ctx.watch && self.ctx.watched_remaining == 0
     }
 
     /// Whether an event remains to be processed before the stop time.
     fn work_left(&self) -> bool {
-        !self.completed() && self.core.events.peek_time().is_some_and(|t| t <= self.stop_time)
+        !self.completed() && self.ctx.events.peek_time().is_some_and(|t| t <= self.stop_time)
     }
 
     /// Rows recorded so far in queue and TCP traces.
@@ -193,29 +202,26 @@ impl Simulator {
             .sampled
             .iter()
             .flat_map(|s| &s.traces)
-            .map(|(_, t)| t.time_ns.len());
-        let on_change = self
-            .core
-            .net
-            .links
-            .iter()
-            .filter_map(|l| l.trace_on_change.as_ref())
-            .map(|t| t.time_ns.len());
-        let tcp = self
-            .connections
-            .iter()
-            .flat_map(|c| &c.subflows)
-            .filter_map(|sf| sf.trace.as_ref())
-            .map(|t| t.time_ns.len());
-        sampled.chain(on_change).chain(tcp).map(|n| n as u64).sum()
+            .map(|(_, t)| t.time_ns.len() as u64)
+            .sum::<u64>();
+        sampled + self.traces().map_or(0, TraceRecorder::rows)
     }
 
     #[inline]
     fn dispatch(&mut self, event: Event) {
+        // What a transport acts on; built where an arm needs it.
+        macro_rules! io {
+            () => {
+                &mut Io {
+                    ctx: &mut self.ctx,
+                    net: &mut self.net,
+                }
+            };
+        }
         match event {
-            Event::LinkTxDone(l) => self.core.on_tx_done(l),
+            Event::LinkTxDone(l) => self.net.on_tx_done(&mut self.ctx, l),
             Event::LinkArrival(l, p) => {
-                if let Some((ep, pkt)) = self.core.on_link_arrival(l, p) {
+                if let Some((ep, pkt)) = self.net.on_link_arrival(&mut self.ctx, l, p) {
                     self.deliver(ep, pkt);
                 }
             }
@@ -225,59 +231,70 @@ impl Simulator {
             Event::TcpStart(c, r) => {
                 let conn = &mut self.connections[c as usize];
                 if r == 0 && conn.start == SimTime::NEVER {
-                    conn.start = self.core.now;
+                    conn.start = self.ctx.now;
                 }
-                conn.start_subflow(&mut self.core, r as usize)
+                conn.start(io!(), r as usize)
             }
-            Event::TcpRto(c, r) => self.connections[c as usize].on_sender_timer(&mut self.core, r as usize),
-            Event::TcpDelAck(c, r, generation) => {
-                self.connections[c as usize].on_delack_timer(&mut self.core, r as usize, generation)
+            Event::TcpRto(c, r) => {
+                self.connections[c as usize].on_timer(io!(), TransportTimer::Retransmission { subflow: r as usize })
             }
-            Event::SubflowEvent(c, k) => self.connections[c as usize].on_subflow_event(&mut self.core, k as usize),
+            Event::TcpDelAck(c, r, generation) => self.connections[c as usize].on_timer(
+                io!(),
+                TransportTimer::DelayedAck {
+                    subflow: r as usize,
+                    generation,
+                },
+            ),
+            Event::SubflowEvent(c, k) => {
+                self.connections[c as usize].on_timer(io!(), TransportTimer::SubflowEvent { event: k as usize })
+            }
         }
     }
 
     fn deliver(&mut self, ep: EndpointId, pkt: PacketId) {
         match self.endpoints[ep.idx()] {
             Endpoint::UdpSink(i) => {
-                self.udp_sinks[i as usize].receive(self.core.now, self.core.packets.get(pkt));
-                self.core.packets.free(pkt);
+                self.udp_sinks[i as usize].receive(self.ctx.now, self.ctx.packets.get(pkt));
+                self.ctx.packets.free(pkt);
             }
             Endpoint::TcpSender(c, r) | Endpoint::TcpReceiver(c, r) => {
-                let Payload::Tcp(hdr) = self.core.packets.get(pkt).payload else {
-                    self.core.packets.free(pkt);
+                let Payload::Tcp(hdr) = self.ctx.packets.get(pkt).payload else {
+                    self.ctx.packets.free(pkt);
                     return;
                 };
-                self.core.packets.free(pkt);
-                let conn = &mut self.connections[c as usize];
-                if matches!(self.endpoints[ep.idx()], Endpoint::TcpSender(..)) {
-                    conn.on_sender_packet(&mut self.core, r as usize, &hdr);
-                } else {
-                    conn.on_receiver_packet(&mut self.core, r as usize, &hdr);
-                }
+                self.ctx.packets.free(pkt);
+                let side = match self.endpoints[ep.idx()] {
+                    Endpoint::TcpSender(..) => Side::Sender,
+                    _ => Side::Receiver,
+                };
+                let mut io = Io {
+                    ctx: &mut self.ctx,
+                    net: &mut self.net,
+                };
+                self.connections[c as usize].on_packet(&mut io, r as usize, side, &hdr);
             }
         }
     }
 
     fn wake_udp_source(&mut self, i: u32) {
-        let now = self.core.now;
+        let now = self.ctx.now;
         let src = &mut self.udp_sources[i as usize];
         let next = match src.wake(now) {
             SourceAction::Send(packet, next) => {
-                let id = self.core.packets.alloc(packet);
-                self.core.send(id);
+                let id = self.ctx.packets.alloc(packet);
+                self.net.send(&mut self.ctx, id);
                 next
             }
             SourceAction::Wait(next) => next,
         };
         if let Some(t) = next {
-            self.core.events.schedule(t, Event::UdpSource(i));
+            self.ctx.events.schedule(t, Event::UdpSource(i));
         }
     }
 
     fn apply_link_change(&mut self, i: u32) {
         let c = self.link_changes[i as usize].clone();
-        let link = &mut self.core.net.links[c.link.idx()];
+        let link = &mut self.net.links[c.link.idx()];
         if let Some(r) = c.rate_bps {
             link.rate_bps = r;
         }
@@ -288,21 +305,21 @@ impl Simulator {
             link.loss = l;
         }
         if let Some(up) = c.up {
-            self.core.set_link_up(c.link, up);
+            self.net.set_link_up(&mut self.ctx, c.link, up);
         }
     }
 
     fn sample_traces(&mut self) {
         let Some(s) = self.sampled.as_mut() else { return };
-        let now = self.core.now;
+        let now = self.ctx.now;
         for (l, trace) in s.traces.iter_mut() {
-            let q = &self.core.net.links[l.idx()].queue;
+            let q = &self.net.links[l.idx()].queue;
             trace.record(now, q.len_pkts(), q.len_bytes());
         }
         let next = now + s.interval;
         // Keep sampling only while something else may still happen.
-        if next <= self.stop_time && !self.core.events.is_empty() {
-            self.core.events.schedule(next, Event::TraceSample);
+        if next <= self.stop_time && !self.ctx.events.is_empty() {
+            self.ctx.events.schedule(next, Event::TraceSample);
         }
     }
 }

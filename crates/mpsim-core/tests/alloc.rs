@@ -15,7 +15,11 @@ use std::cell::Cell;
 
 use common::*;
 use mpsim_core::config::*;
+use mpsim_core::ids::LinkId;
+use mpsim_core::observe::{self, Observer, PacketEvent, SubflowRef, TransportEvent};
 use mpsim_core::time::SimTime;
+use mpsim_core::wire::Packet;
+use mpsim_core::Simulator;
 
 struct Counting;
 
@@ -52,6 +56,11 @@ static GLOBAL: Counting = Counting;
 /// to `end_s` seconds.
 fn allocations_in_steady_state(cfg: &ScenarioConfig, warm_s: u64, end_s: u64) -> (u64, u64) {
     let mut sim = mpsim_core::build::build(cfg).unwrap();
+    allocations_between(&mut sim, warm_s, end_s)
+}
+
+/// [`allocations_in_steady_state`] of a simulator already built.
+fn allocations_between(sim: &mut Simulator, warm_s: u64, end_s: u64) -> (u64, u64) {
     sim.run_until(SimTime(warm_s * S));
     let events_before = sim.events_processed;
     let before = allocations();
@@ -178,4 +187,42 @@ fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
         allocations * 10_000 < events,
         "{allocations} allocations in {events} events"
     );
+}
+
+/// Counts what the tracing hook reports, keeping nothing else.
+#[derive(Default)]
+struct Counter {
+    packet_events: u64,
+    queue_lengths: u64,
+    transport_events: u64,
+}
+
+impl Observer for Counter {
+    fn on_packet(&mut self, _: SimTime, _: LinkId, _: &Packet, _: PacketEvent) {
+        self.packet_events += 1;
+    }
+    fn on_queue_length(&mut self, _: SimTime, _: LinkId, _: u32, _: u64) {
+        self.queue_lengths += 1;
+    }
+    fn on_transport(&mut self, _: SimTime, _: SubflowRef, _: TransportEvent) {
+        self.transport_events += 1;
+    }
+}
+
+#[test]
+fn the_tracing_hook_allocates_nothing_per_event() {
+    let mut sim = mpsim_core::build::build(&dumbbell(10)).unwrap();
+    sim.observe(Box::new(Counter::default()));
+    let (allocations, events) = allocations_between(&mut sim, 10, 20);
+    assert!(events > 500_000, "{events} events");
+    assert!(
+        allocations * 10_000 < events,
+        "{allocations} allocations in {events} events"
+    );
+    let seen = observe::find::<Counter>(sim.ctx.observer.as_deref().unwrap()).unwrap();
+    // A packet crossing a link is enqueued and dequeued, as many calls of the
+    // hook as the two link events it causes: over the 20 s, more calls than
+    // the events of the last 10 s.
+    assert!(seen.packet_events > events, "{} packet events", seen.packet_events);
+    assert!(seen.queue_lengths > 0 && seen.transport_events > 0);
 }

@@ -148,7 +148,7 @@ proptest! {
         for step in 1..=10u64 {
             sim.run_until(SimTime(step * 50 * MS));
             let mut held = 0u64;
-            for l in &sim.core.net.links {
+            for l in &sim.net.links {
                 let c = &l.counters;
                 let dropped: u64 = c.dropped_pkts.iter().sum();
                 prop_assert_eq!(
@@ -160,18 +160,17 @@ proptest! {
                 held += l.held_pkts();
             }
             // Every packet alive is on exactly one link.
-            prop_assert_eq!(sim.core.packets.live() as u64, held);
+            prop_assert_eq!(sim.ctx.packets.live() as u64, held);
             // Every packet sent is received, dropped somewhere, or still held.
             let sent: u64 = sim.udp_sources.iter().map(|f| f.sent_pkts).sum();
             let received: u64 = sim.udp_sinks.iter().map(|k| k.received_pkts).sum();
             let dropped: u64 = sim
-                .core
                 .net
                 .links
                 .iter()
                 .map(|l| l.counters.dropped_pkts.iter().sum::<u64>())
                 .sum();
-            prop_assert_eq!(sent, received + dropped + sim.core.net.dropped_no_route + held);
+            prop_assert_eq!(sent, received + dropped + sim.net.dropped_no_route + held);
         }
     }
 }

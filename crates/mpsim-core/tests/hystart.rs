@@ -33,7 +33,7 @@ fn hystart_state(sim: &Simulator, conn: usize, r: usize) -> HyStartState {
 }
 
 fn drops(sim: &Simulator, link: usize) -> u64 {
-    sim.core.net.links[link].counters.dropped_pkts.iter().sum()
+    sim.net.links[link].counters.dropped_pkts.iter().sum()
 }
 
 /// 10 Mbit/s, 50 ms of propagation per round trip, 600 packets of buffer

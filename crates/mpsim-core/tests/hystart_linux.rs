@@ -17,7 +17,7 @@ fn state(sim: &Simulator) -> HyStartLinuxState {
 }
 
 fn drops(sim: &Simulator) -> u64 {
-    sim.core.net.links[0].counters.dropped_pkts.iter().sum()
+    sim.net.links[0].counters.dropped_pkts.iter().sum()
 }
 
 /// One CUBIC flow in the `linux` profile over `rate_bps`, 25 ms one way,

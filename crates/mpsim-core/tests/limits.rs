@@ -74,15 +74,15 @@ fn a_run_stopped_at_its_event_limit_did_exactly_what_an_unbounded_run_did_until_
 
     let mut reference = build(&cfg).unwrap();
     while reference.events_processed < 2000 {
-        let next = reference.core.events.peek_time().unwrap();
+        let next = reference.ctx.events.peek_time().unwrap();
         reference.run_until(next);
     }
     assert_eq!(reference.events_processed, 2000, "no two events share a time here");
-    assert_eq!(bounded.core.now, reference.core.now);
+    assert_eq!(bounded.ctx.now, reference.ctx.now);
     assert_eq!(bounded.udp_sources[0].sent_pkts, reference.udp_sources[0].sent_pkts);
     assert_eq!(
-        bounded.core.net.links[0].counters.delivered_pkts,
-        reference.core.net.links[0].counters.delivered_pkts
+        bounded.net.links[0].counters.delivered_pkts,
+        reference.net.links[0].counters.delivered_pkts
     );
     assert!(stopped
         .to_string()

@@ -240,3 +240,38 @@ fn linger_queues_data_on_a_subflow_beyond_its_window() {
     assert_eq!(twenty_segments_second_path_up_early(Scheduler::Minrtt), vec![10, 10]);
     assert_eq!(twenty_segments_second_path_up_early(Scheduler::Linger), vec![20, 0]);
 }
+
+#[test]
+fn blest_and_ecf_keep_the_end_of_a_transfer_off_the_slow_path() {
+    // A fast path (10 ms round trip) and a slow one (100 ms), 10 Mbit/s each
+    // with 20-packet buffers, 1 MB to send through a 200 kB window. min-RTT
+    // puts a segment on the slow path whenever the fast one is full; BLEST and
+    // ECF only ever hold a chunk back from a slower path.
+    let size = 1_000_000;
+    let run_with = |scheduler: Scheduler| {
+        let mut cfg = two_paths([10_000_000; 2], [5 * MS, 50 * MS], 20);
+        let mut m = mptcp(
+            "mp",
+            Some(size),
+            CcConfig::Uncoupled {
+                config: Default::default(),
+            },
+        );
+        m.scheduler = scheduler;
+        m.rcv_buffer_bytes = Some(200_000);
+        cfg.mptcp_connections = vec![m];
+        let c = run(&cfg).unwrap().mptcp_connections[0].clone();
+        assert_eq!(c.bytes_delivered, size, "{scheduler:?}");
+        let slow = c.subflows.iter().find(|s| s.index == 1).unwrap().bytes_received;
+        (slow, c.fct_ns.unwrap())
+    };
+    let (minrtt_slow, minrtt_fct) = run_with(Scheduler::Minrtt);
+    for s in [Scheduler::Blest, Scheduler::Ecf] {
+        let (slow, fct) = run_with(s);
+        println!("{s:?}: slow path {slow} B (min-RTT {minrtt_slow} B), {fct} ns (min-RTT {minrtt_fct} ns)");
+        assert!(
+            slow < minrtt_slow,
+            "{s:?}: {slow} B on the slow path, min-RTT {minrtt_slow} B"
+        );
+    }
+}

@@ -254,9 +254,9 @@ fn one_flow_fills_a_bdp_buffer() {
     // Same seed, same run: measure the bottleneck from the first loss on.
     let mut sim = mpsim_core::build::build(&cfg).unwrap();
     sim.run_until(mpsim_core::time::SimTime(exit + 2 * S));
-    let before = sim.core.net.links[0].counters.busy_ns;
+    let before = sim.net.links[0].counters.busy_ns;
     sim.run();
-    let busy = sim.core.net.links[0].counters.busy_ns - before;
+    let busy = sim.net.links[0].counters.busy_ns - before;
     let util = busy as f64 / (60 * S - exit - 2 * S) as f64;
     assert!(util >= 0.95, "utilisation after the first loss {util}");
 }

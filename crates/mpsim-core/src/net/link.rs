@@ -34,22 +34,6 @@ pub struct LinkCounters {
     pub last_queue_change: SimTime,
 }
 
-/// Queue occupancy over time.
-#[derive(Clone, Debug, Default)]
-pub struct QueueTrace {
-    pub time_ns: Vec<u64>,
-    pub queue_pkts: Vec<u32>,
-    pub queue_bytes: Vec<u64>,
-}
-
-impl QueueTrace {
-    pub fn record(&mut self, now: SimTime, pkts: u32, bytes: u64) {
-        self.time_ns.push(now.nanos());
-        self.queue_pkts.push(pkts);
-        self.queue_bytes.push(bytes);
-    }
-}
-
 #[derive(Debug)]
 pub struct Link {
     pub name: String,
@@ -75,13 +59,14 @@ pub struct Link {
     /// Packets transmitted and still propagating.
     pub in_flight: u32,
     pub counters: LinkCounters,
-    /// Present when the scenario traces this link's queue with every change.
-    pub trace_on_change: Option<QueueTrace>,
+    /// Whether the scenario traces this link's queue at every change (the
+    /// trace itself is kept by [`crate::trace::TraceRecorder`]).
+    pub traced_on_change: bool,
 }
 
 impl Link {
     /// Accounts a change of queue length that happened at `now`: the time
-    /// integral, the maxima, and the trace if the link traces every change.
+    /// integral and the maxima.
     #[inline]
     pub(crate) fn queue_changed(&mut self, now: SimTime, before_pkts: u32) {
         let c = &mut self.counters;
@@ -90,9 +75,6 @@ impl Link {
         let (pkts, bytes) = (self.queue.len_pkts(), self.queue.len_bytes());
         c.max_queue_pkts = c.max_queue_pkts.max(pkts);
         c.max_queue_bytes = c.max_queue_bytes.max(bytes);
-        if let Some(t) = self.trace_on_change.as_mut() {
-            t.record(now, pkts, bytes);
-        }
     }
 
     #[inline]

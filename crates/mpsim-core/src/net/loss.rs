@@ -1,7 +1,34 @@
 //! Random packet loss on a link, stepped once per transmitted packet.
 
-use crate::config::LossConfig;
+use serde::{Deserialize, Serialize};
+
+use crate::observe::DropReason;
 use crate::rng::RngStream;
+
+/// Random loss applied to every packet a link transmits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossConfig {
+    #[default]
+    None,
+    /// Each packet is lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain stepped once per packet: from good to bad with
+    /// `p_gb`, from bad to good with `p_bg`; a packet is lost with
+    /// `loss_good` in the good state and `loss_bad` in the bad state.
+    GilbertElliott {
+        p_gb: f64,
+        p_bg: f64,
+        #[serde(default)]
+        loss_good: f64,
+        #[serde(default = "one_f64")]
+        loss_bad: f64,
+    },
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum LossModel {
@@ -68,6 +95,14 @@ impl LossModel {
     }
 
     /// The long-run fraction of packets lost.
+    /// What a packet this model loses is reported as.
+    pub fn drop_reason(&self) -> DropReason {
+        match self {
+            LossModel::GilbertElliott { .. } => DropReason::GilbertElliott,
+            LossModel::None | LossModel::Bernoulli { .. } => DropReason::RandomLoss,
+        }
+    }
+
     pub fn stationary_loss_rate(&self) -> f64 {
         match *self {
             LossModel::None => 0.0,

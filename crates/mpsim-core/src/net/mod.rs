@@ -7,21 +7,27 @@
 //! hop from the routing table, choosing among equal-cost hops by a per-flow
 //! hash (ECMP). At the node that holds its destination address it is handed
 //! to its endpoint.
+//!
+//! Forwarding is a set of methods of [`Network`] that take the simulation
+//! context: the network needs the clock, the event queue and the packets,
+//! nothing of the transports above it.
 
 pub mod link;
 pub mod loss;
 pub mod queue;
 pub mod routing;
 
+use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId, PacketId};
+use crate::observe::{DropReason, PacketEvent};
 use crate::rng::mix64;
-use crate::sim::Core;
 use crate::time::serialization_time;
 
-pub use link::{Link, LinkCounters, QueueTrace};
-pub use loss::LossModel;
-pub use queue::{DropCause, Queue, QueuedPacket};
+pub use crate::trace::QueueTrace;
+pub use link::{Link, LinkCounters};
+pub use loss::{LossConfig, LossModel};
+pub use queue::{DropCause, Queue, QueueConfig, QueueLimit, QueuedPacket};
 pub use routing::RoutingTable;
 
 #[derive(Debug)]
@@ -52,6 +58,8 @@ pub struct Network {
     pub routes: RoutingTable,
     /// Packets dropped at a node that had no route to their destination.
     pub dropped_no_route: u64,
+    /// Reused buffer for packets a queue drops in bulk (no allocation per event).
+    drop_scratch: Vec<QueuedPacket>,
 }
 
 impl Network {
@@ -70,38 +78,58 @@ impl Network {
     }
 }
 
-impl Core {
+impl Network {
     /// Puts a packet that a transport built onto the network at its source.
-    pub fn send(&mut self, pkt: PacketId) {
-        let p = self.packets.get_mut(pkt);
-        p.sent_at = self.now;
+    pub fn send(&mut self, ctx: &mut SimContext, pkt: PacketId) {
+        let p = ctx.packets.get_mut(pkt);
+        p.sent_at = ctx.now;
         let (src, dst, hash) = (p.src, p.dst, p.flow_hash);
-        let addr = &self.net.addrs[src.idx()];
+        let addr = &self.addrs[src.idx()];
         let link = match addr.out_link {
             Some(l) => Some(l),
-            None => self.net.next_hop(addr.node, dst, hash),
+            None => self.next_hop(addr.node, dst, hash),
         };
         match link {
-            Some(l) => self.link_enqueue(l, pkt),
-            None => self.drop_no_route(pkt),
+            Some(l) => self.link_enqueue(ctx, l, pkt),
+            None => self.drop_no_route(ctx, None, pkt),
         }
     }
 
-    fn drop_no_route(&mut self, pkt: PacketId) {
-        self.net.dropped_no_route += 1;
-        self.packets.free(pkt);
+    fn drop_no_route(&mut self, ctx: &mut SimContext, arrived_by: Option<LinkId>, pkt: PacketId) {
+        self.dropped_no_route += 1;
+        if let Some(o) = ctx.observer.as_deref_mut() {
+            o.on_node_drop(ctx.now, arrived_by, ctx.packets.get(pkt));
+        }
+        ctx.packets.free(pkt);
+    }
+
+    /// Drops a packet at link `l`: counts it, tells the observer, frees it.
+    #[inline]
+    fn drop_at(ctx: &mut SimContext, link: &mut Link, l: LinkId, pkt: PacketId, size_bytes: u32, why: DropReason) {
+        link.count_drop(why.into(), size_bytes);
+        ctx.observe_packet(l, pkt, PacketEvent::Drop(why));
+        ctx.packets.free(pkt);
+    }
+
+    /// Accounts a change of link `l`'s queue length (`before` is the length
+    /// last accounted for) and tells the observer.
+    #[inline]
+    fn queue_changed(ctx: &mut SimContext, link: &mut Link, l: LinkId, before: u32) {
+        link.queue_changed(ctx.now, before);
+        if let Some(o) = ctx.observer.as_deref_mut() {
+            o.on_queue_length(ctx.now, l, link.queue.len_pkts(), link.queue.len_bytes());
+        }
     }
 
     /// Offers a packet to a link's queue and starts the transmitter if idle.
-    pub fn link_enqueue(&mut self, l: LinkId, pkt: PacketId) {
-        let now = self.now;
-        let size = self.packets.get(pkt).size_bytes;
-        let link = &mut self.net.links[l.idx()];
+    pub fn link_enqueue(&mut self, ctx: &mut SimContext, l: LinkId, pkt: PacketId) {
+        let now = ctx.now;
+        let size = ctx.packets.get(pkt).size_bytes;
+        let link = &mut self.links[l.idx()];
         link.counters.arrived_pkts += 1;
         link.counters.arrived_bytes += size as u64;
         if !link.up {
-            link.count_drop(DropCause::LinkDown, size);
-            self.packets.free(pkt);
+            Self::drop_at(ctx, link, l, pkt, size, DropReason::LinkDown);
             return;
         }
         let before = link.queue.len_pkts();
@@ -114,88 +142,93 @@ impl Core {
             Ok(()) => {
                 link.counters.enqueued_pkts += 1;
                 link.counters.enqueued_bytes += size as u64;
+                ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
                 if link.in_service.is_none() {
                     // Straight through an idle transmitter: the queue length
                     // never visibly changes.
-                    self.start_tx(l, before);
+                    self.start_tx(ctx, l, before);
                 } else {
-                    link.queue_changed(now, before);
+                    Self::queue_changed(ctx, link, l, before);
                 }
             }
-            Err((p, cause)) => {
-                link.count_drop(cause, p.size_bytes);
-                self.packets.free(p.id);
-            }
+            Err((p, why)) => Self::drop_at(ctx, link, l, p.id, p.size_bytes, why),
         }
     }
 
     /// Moves the head of the queue onto the idle transmitter. `before` is the
     /// queue length last accounted for.
-    fn start_tx(&mut self, l: LinkId, before: u32) {
-        let now = self.now;
-        let link = &mut self.net.links[l.idx()];
+    fn start_tx(&mut self, ctx: &mut SimContext, l: LinkId, before: u32) {
+        let now = ctx.now;
+        let link = &mut self.links[l.idx()];
         debug_assert!(link.in_service.is_none());
         let next = link.queue.dequeue(now, &mut self.drop_scratch);
         for d in self.drop_scratch.drain(..) {
-            link.count_drop(DropCause::Codel, d.size_bytes);
-            self.packets.free(d.id);
+            Self::drop_at(ctx, link, l, d.id, d.size_bytes, DropReason::Codel);
         }
         if link.queue.len_pkts() != before {
-            link.queue_changed(now, before);
+            Self::queue_changed(ctx, link, l, before);
         }
         if let Some(p) = next {
+            ctx.observe_packet(l, p.id, PacketEvent::Dequeue);
             link.in_service = Some(p);
             link.service_started = now;
             let done = now + serialization_time(p.size_bytes, link.rate_bps);
-            self.events.schedule(done, Event::LinkTxDone(l));
+            ctx.events.schedule(done, Event::LinkTxDone(l));
         }
     }
 
     /// The transmitter finished a packet: it is lost or starts propagating.
-    pub(crate) fn on_tx_done(&mut self, l: LinkId) {
-        let now = self.now;
-        let link = &mut self.net.links[l.idx()];
+    #[inline]
+    pub fn on_tx_done(&mut self, ctx: &mut SimContext, l: LinkId) {
+        let now = ctx.now;
+        let link = &mut self.links[l.idx()];
         let Some(p) = link.in_service.take() else {
             return;
         };
         link.counters.busy_ns += now.saturating_since(link.service_started).nanos();
         if !link.up {
-            link.count_drop(DropCause::LinkDown, p.size_bytes);
-            self.packets.free(p.id);
+            Self::drop_at(ctx, link, l, p.id, p.size_bytes, DropReason::LinkDown);
         } else if link.loss.lose(&mut link.loss_rng) {
-            link.count_drop(DropCause::Loss, p.size_bytes);
-            self.packets.free(p.id);
+            let why = link.loss.drop_reason();
+            Self::drop_at(ctx, link, l, p.id, p.size_bytes, why);
         } else {
             link.in_flight += 1;
             let at = now + link.delay;
-            self.events.schedule(at, Event::LinkArrival(l, p.id));
+            ctx.events.schedule(at, Event::LinkArrival(l, p.id));
         }
         if link.up && !link.queue.is_empty_fast() {
             let before = link.queue.len_pkts();
-            self.start_tx(l, before);
+            self.start_tx(ctx, l, before);
         }
     }
 
     /// A packet reached the far end of link `l`. Returns the endpoint and
     /// packet when it has arrived at its destination; otherwise forwards it.
-    pub(crate) fn on_link_arrival(&mut self, l: LinkId, pkt: PacketId) -> Option<(EndpointId, PacketId)> {
-        let link = &mut self.net.links[l.idx()];
-        let p = self.packets.get(pkt);
+    #[inline]
+    pub fn on_link_arrival(
+        &mut self,
+        ctx: &mut SimContext,
+        l: LinkId,
+        pkt: PacketId,
+    ) -> Option<(EndpointId, PacketId)> {
+        let link = &mut self.links[l.idx()];
+        let p = ctx.packets.get(pkt);
         link.in_flight -= 1;
         link.counters.delivered_pkts += 1;
         link.counters.delivered_bytes += p.size_bytes as u64;
         let node = link.to;
         let (dst, hash, endpoint) = (p.dst, p.flow_hash, p.endpoint);
-        if self.net.addrs[dst.idx()].node == node {
+        if self.addrs[dst.idx()].node == node {
+            ctx.observe_packet(l, pkt, PacketEvent::Deliver);
             return Some((endpoint, pkt));
         }
-        if !self.net.nodes[node.idx()].forwards {
-            self.drop_no_route(pkt);
+        if !self.nodes[node.idx()].forwards {
+            self.drop_no_route(ctx, Some(l), pkt);
             return None;
         }
-        match self.net.next_hop(node, dst, hash) {
-            Some(next) => self.link_enqueue(next, pkt),
-            None => self.drop_no_route(pkt),
+        match self.next_hop(node, dst, hash) {
+            Some(next) => self.link_enqueue(ctx, next, pkt),
+            None => self.drop_no_route(ctx, Some(l), pkt),
         }
         None
     }
@@ -203,9 +236,8 @@ impl Core {
     /// Takes a link up or down. Going down drops what waits in its queue;
     /// the packet on the transmitter is dropped when its transmission ends,
     /// and packets already propagating still arrive.
-    pub fn set_link_up(&mut self, l: LinkId, up: bool) {
-        let now = self.now;
-        let link = &mut self.net.links[l.idx()];
+    pub fn set_link_up(&mut self, ctx: &mut SimContext, l: LinkId, up: bool) {
+        let link = &mut self.links[l.idx()];
         if link.up == up {
             return;
         }
@@ -214,15 +246,24 @@ impl Core {
             let before = link.queue.len_pkts();
             link.queue.drain(&mut self.drop_scratch);
             for d in self.drop_scratch.drain(..) {
-                link.count_drop(DropCause::LinkDown, d.size_bytes);
-                self.packets.free(d.id);
+                Self::drop_at(ctx, link, l, d.id, d.size_bytes, DropReason::LinkDown);
             }
             if before > 0 {
-                link.queue_changed(now, before);
+                Self::queue_changed(ctx, link, l, before);
             }
         }
     }
 }
+
+impl Forward for Network {
+    #[inline]
+    fn send(&mut self, ctx: &mut SimContext, pkt: PacketId) {
+        Network::send(self, ctx, pkt);
+    }
+}
+
+#[cfg(test)]
+mod forwarding_tests;
 
 impl Queue {
     #[inline]

@@ -1,3 +1,5 @@
-//! Traffic that is not TCP: UDP sources and sinks.
+//! Traffic: UDP sources and sinks, and the gaps between the flows of a
+//! sequence.
 
+pub mod gaps;
 pub mod udp;

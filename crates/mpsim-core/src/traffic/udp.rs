@@ -1,11 +1,37 @@
 //! UDP constant-bit-rate and on/off sources, and the sinks that count what
 //! arrives.
 
-use crate::config::{PeriodDistribution, UdpPattern};
+use serde::{Deserialize, Serialize};
+
 use crate::ids::{AddrId, EndpointId};
-use crate::packet::{Packet, Payload};
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime, NANOS_PER_SEC};
+use crate::wire::{Packet, Payload};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum UdpPattern {
+    /// Constant bit rate: one packet every size*8/rate seconds.
+    Cbr { rate_bps: u64 },
+    /// Sends at `rate_bps` during on periods and nothing during off periods;
+    /// both period lengths are drawn from `distribution` with the given means.
+    OnOff {
+        rate_bps: u64,
+        on_mean_ns: u64,
+        off_mean_ns: u64,
+        #[serde(default)]
+        distribution: PeriodDistribution,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PeriodDistribution {
+    #[default]
+    Exponential,
+    /// Pareto with the given shape (> 1, so the mean exists).
+    Pareto { shape: f64 },
+}
 
 /// On/off state of a source.
 #[derive(Clone, Debug)]

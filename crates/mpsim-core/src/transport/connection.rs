@@ -1,5 +1,5 @@
 //! A transport connection: one or more TCP subflows joined to the network,
-//! and the data level that feeds them.
+//! and the data level that feeds them (`data_level/`).
 //!
 //! A single-path TCP flow is a connection with one subflow whose data is its
 //! own byte stream. An MPTCP connection (RFC 8684) has several subflows; its
@@ -8,70 +8,23 @@
 //! space, and the receiver reassembles by data sequence number in a shared
 //! receive buffer. Congestion control and slow start see every subflow.
 
-use std::collections::VecDeque;
-
-use super::mptcp::{DataReceiver, Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
+use super::data_level::{Data, DataLevel, MptcpLevel, StreamLevel, SubflowSet};
+use super::mptcp::{Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
+pub use super::subflow::Subflow;
+use super::subflow::{phase, Reported, Wire};
 use super::tcp::config::TcpParams;
-use super::tcp::header::{TcpFlags, TcpHeader};
-use super::tcp::receiver::{RxDecision, TcpReceiver};
-use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, Stream, TcpSender};
+use super::tcp::receiver::RxDecision;
+use super::tcp::sender::SenderState;
+use super::{Io, Side, Transport, TransportTimer};
 use crate::cc::{Cc, CongestionAvoidance, SubflowCc};
+use crate::context::{Forward, SimContext};
 use crate::event::Event;
-use crate::ids::{AddrId, EndpointId};
-use crate::packet::{Packet, Payload};
-use crate::sim::Core;
+use crate::observe::{SubflowRef, TransportEvent};
 use crate::slowstart::{SlowStart, Ss};
 use crate::time::{SimDuration, SimTime};
-
-/// MPTCP option bytes on the wire (RFC 8684 §3), as Linux v0.9x sends them.
-const MP_CAPABLE_SYN_BYTES: u32 = 12;
-/// DSS with a 4-byte DATA_ACK, a 4-byte data sequence number mapping,
-/// subflow sequence number, length and checksum: 20 bytes.
-const DSS_DATA_BYTES: u32 = 20;
-/// DSS with only the 4-byte DATA_ACK: 8 bytes.
-const DSS_ACK_BYTES: u32 = 8;
-/// With timestamps (12) and DSS on an ACK (8), 40 − 20 bytes remain for
-/// SACK: two blocks.
-const MPTCP_MAX_SACK_BLOCKS: u8 = 2;
-
-/// Optional time series of a subflow's sender, one row per ACK processed.
-#[derive(Clone, Debug, Default)]
-pub struct TcpTrace {
-    pub time_ns: Vec<u64>,
-    pub cwnd_bytes: Vec<u64>,
-    pub ssthresh_bytes: Vec<u64>,
-    pub srtt_ns: Vec<u64>,
-    pub in_flight_bytes: Vec<u64>,
-}
-
-#[derive(Debug)]
-pub struct Subflow {
-    pub src: AddrId,
-    pub dst: AddrId,
-    pub sender_ep: EndpointId,
-    pub receiver_ep: EndpointId,
-    /// 5-tuple hashes of the two directions.
-    pub fwd_hash: u64,
-    pub rev_hash: u64,
-    pub sender: TcpSender,
-    pub receiver: TcpReceiver,
-    /// TSval of the first segment received since the receiver last ACKed
-    /// (RFC 7323 §4.3: with delayed ACKs, echo the earliest).
-    pub(crate) ts_to_echo: Option<SimTime>,
-    pub acks_sent: u64,
-    /// Payload bytes this subflow delivered to the data level.
-    pub bytes_received: u64,
-    pub trace: Option<TcpTrace>,
-    /// When a subflow event opened it (`None` for the path manager's subflows).
-    pub added_at: Option<SimTime>,
-    /// When a subflow event closed it.
-    pub removed_at: Option<SimTime>,
-    /// Chunks the `linger` scheduler gave this subflow that its window has
-    /// not yet let go, in order.
-    pub(crate) queued: VecDeque<Chunk>,
-    /// Payload bytes in `queued`.
-    pub(crate) queued_bytes: u64,
-}
+use crate::traffic::gaps::GapGenerator;
+use crate::wire::tcp::{TcpFlags, TcpHeader};
+use crate::wire::{Packet, Payload};
 
 /// Connection-level results computed as the run goes.
 #[derive(Clone, Debug, Default)]
@@ -98,14 +51,11 @@ pub struct Connection {
     pub name: String,
     pub index: u32,
     pub params: TcpParams,
-    /// MPTCP (data sequence mapping, DATA_ACK, shared window) or plain TCP.
-    pub mptcp: bool,
     pub subflows: Vec<Subflow>,
     /// Congestion state of the subflows, indexed like `subflows`.
     pub ccs: Vec<SubflowCc>,
     pub cc: Cc,
     pub ss: Ss,
-    pub scheduler: Scheduler,
     pub start: SimTime,
     /// Delay between the first subflow's establishment and the joins.
     pub join_delay: SimDuration,
@@ -118,22 +68,8 @@ pub struct Connection {
     /// Add events (indices into `subflow_events`) that came before the
     /// connection was established and wait for it.
     deferred_adds: Vec<usize>,
-    /// Plain TCP: the flow's byte stream.
-    pub stream: Stream,
-    /// MPTCP: next new data sequence number.
-    data_next: u64,
-    /// MPTCP: one past the last data byte; `u64::MAX` without end.
-    data_end: u64,
-    /// MPTCP: highest DATA_ACK received.
-    data_una: u64,
-    /// MPTCP: the connection's window from the latest ACK, bytes.
-    data_wnd: u64,
-    /// MPTCP: chunks to send again after a subflow's timeout, with the
-    /// subflow they came from.
-    reinject: VecDeque<(u64, u32, usize)>,
-    /// Round-robin pointer.
-    next_rr: usize,
-    pub data_rx: DataReceiver,
+    /// What the subflows carry: a TCP byte stream, or MPTCP's data level.
+    pub data: Data,
     pub stats: ConnectionStats,
     /// The next flow of a sequence: its connection index, and the generator
     /// of the gap between this flow's completion and the next one's start
@@ -141,69 +77,6 @@ pub struct Connection {
     pub successor: Option<(u32, GapGenerator)>,
     /// Whether the run waits for this connection (`stop_when_complete`).
     pub watched: bool,
-}
-
-/// Draws the gaps of a flow sequence.
-#[derive(Clone, Debug)]
-pub struct GapGenerator {
-    pub mean: SimDuration,
-    pub distribution: crate::config::GapDistribution,
-    pub rng: crate::rng::RngStream,
-}
-
-impl GapGenerator {
-    pub fn draw(&mut self) -> SimDuration {
-        use crate::config::GapDistribution::*;
-        let mean = self.mean.as_secs_f64();
-        SimDuration::from_secs_f64(match self.distribution {
-            Exponential => self.rng.exponential(mean),
-            Constant => mean,
-            Uniform => 2.0 * mean * self.rng.uniform(),
-        })
-    }
-}
-
-/// Puts a subflow's segments on the network.
-struct Wire<'a> {
-    core: &'a mut Core,
-    params: &'a TcpParams,
-    mptcp: bool,
-    conn: u32,
-    subflow: u16,
-    src: AddrId,
-    dst: AddrId,
-    hash: u64,
-    to: EndpointId,
-}
-
-impl SenderOutput for Wire<'_> {
-    fn send(&mut self, seg: OutSegment) {
-        let h = &seg.header;
-        let options = match (self.mptcp, h.flags.has(TcpFlags::SYN), h.payload_bytes > 0) {
-            (false, ..) => 0,
-            (true, true, _) => MP_CAPABLE_SYN_BYTES,
-            (true, false, true) => DSS_DATA_BYTES,
-            (true, false, false) => DSS_ACK_BYTES,
-        };
-        let size = self
-            .params
-            .wire_size(h.payload_bytes, h.n_sack, h.flags.has(TcpFlags::SYN))
-            + options;
-        let id = self.core.packets.alloc(Packet {
-            size_bytes: size,
-            src: self.src,
-            dst: self.dst,
-            flow_hash: self.hash,
-            endpoint: self.to,
-            sent_at: self.core.now,
-            payload: Payload::Tcp(seg.header),
-        });
-        self.core.send(id);
-    }
-
-    fn arm_timer(&mut self, at: SimTime) {
-        self.core.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
-    }
 }
 
 impl Connection {
@@ -231,44 +104,25 @@ impl Connection {
         Connection {
             name,
             index,
-            mptcp,
+            data: if mptcp {
+                Data::Mptcp(MptcpLevel::new(size_bytes, rcv_buffer_bytes, scheduler))
+            } else {
+                Data::Stream(StreamLevel::new(size_bytes))
+            },
             ccs,
             cc,
             ss,
-            scheduler,
             start,
             join_delay,
             joins_scheduled: false,
             initial_subflows: subflows.len(),
             subflow_events: Vec::new(),
             deferred_adds: Vec::new(),
-            stream: Stream::new(size_bytes),
-            data_next: 1,
-            data_end: size_bytes.map_or(u64::MAX, |n| 1 + n),
-            data_una: 1,
-            data_wnd: rcv_buffer_bytes,
-            reinject: VecDeque::new(),
-            next_rr: 0,
-            data_rx: DataReceiver::new(rcv_buffer_bytes),
             stats: ConnectionStats::default(),
             successor: None,
             watched: false,
             subflows,
             params,
-        }
-    }
-
-    fn wire<'a>(core: &'a mut Core, params: &'a TcpParams, mptcp: bool, conn: u32, r: usize, sf: &Subflow) -> Wire<'a> {
-        Wire {
-            core,
-            params,
-            mptcp,
-            conn,
-            subflow: r as u16,
-            src: sf.src,
-            dst: sf.dst,
-            hash: sf.fwd_hash,
-            to: sf.receiver_ep,
         }
     }
 
@@ -285,6 +139,11 @@ impl Connection {
         self.subflow_events = events;
     }
 
+    /// Whether the connection is MPTCP (rather than plain TCP).
+    pub fn is_mptcp(&self) -> bool {
+        matches!(self.data, Data::Mptcp(_))
+    }
+
     /// Whether the connection has delivered everything.
     pub fn is_complete(&self) -> bool {
         self.stats.completed_at.is_some()
@@ -292,22 +151,25 @@ impl Connection {
 
     /// Subflow `r` starts: it sends its SYN (MP_CAPABLE for the first,
     /// MP_JOIN for the others).
-    pub fn start_subflow(&mut self, core: &mut Core, r: usize) {
+    pub fn start_subflow<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         if self.is_complete() || self.subflows[r].sender.state != SenderState::Idle {
             return;
         }
         if r == 0 {
-            self.stats.first_syn_at = Some(core.now);
+            self.stats.first_syn_at = Some(io.ctx.now);
         }
-        let now = core.now;
+        let now = io.ctx.now;
         let sf = &mut self.subflows[r];
-        let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+        let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
         sf.sender.start(now, &self.params, &mut wire);
+        if io.ctx.observer.is_some() {
+            self.report_changes(io.ctx);
+        }
     }
 
     /// Subflow event `k` is due.
-    pub fn on_subflow_event(&mut self, core: &mut Core, k: usize) {
-        let now = core.now;
+    pub fn on_subflow_event<N: Forward>(&mut self, io: &mut Io<'_, N>, k: usize) {
+        let now = io.ctx.now;
         if self.is_complete() {
             self.subflow_events[k].outcome = SubflowEventOutcome::ConnectionComplete;
             return;
@@ -320,28 +182,28 @@ impl Connection {
                     // MP_CAPABLE handshake; the join waits for it.
                     self.deferred_adds.push(k);
                 } else {
-                    self.apply_add(core, k);
+                    self.apply_add(io, k);
                 }
             }
             SubflowAction::Remove => {
                 self.subflow_events[k].applied_at = Some(now);
                 self.subflow_events[k].outcome = SubflowEventOutcome::Applied;
-                self.remove_subflow(core, r);
+                self.remove_subflow(io, r);
             }
         }
     }
 
     /// Opens the subflow of add event `k` now.
-    fn apply_add(&mut self, core: &mut Core, k: usize) {
+    fn apply_add<N: Forward>(&mut self, io: &mut Io<'_, N>, k: usize) {
         let r = self.subflow_events[k].subflow;
         let e = &mut self.subflow_events[k];
         if self.subflows[r].removed_at.is_some() {
             e.outcome = SubflowEventOutcome::Cancelled;
             return;
         }
-        e.applied_at = Some(core.now);
+        e.applied_at = Some(io.ctx.now);
         e.outcome = SubflowEventOutcome::Applied;
-        self.start_subflow(core, r);
+        self.start_subflow(io, r);
     }
 
     /// Closes subflow `r` (RFC 8684 §3.4.2 REMOVE_ADDR / §3.3.8 RST): its
@@ -349,19 +211,14 @@ impl Connection {
     /// once, it leaves the coupled sums, and nothing is sent or received on
     /// it again. Both ends close at the same instant; packets of the subflow
     /// still in the network are discarded when they arrive.
-    fn remove_subflow(&mut self, core: &mut Core, r: usize) {
-        let now = core.now;
+    fn remove_subflow<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
+        let now = io.ctx.now;
         if self.subflows[r].removed_at.is_some() {
             return;
         }
         self.subflows[r].removed_at = Some(now);
         if self.subflows[r].sender.state == SenderState::Established {
-            self.queue_reinjection(r);
-        }
-        self.subflows[r].queued_bytes = 0;
-        for c in std::mem::take(&mut self.subflows[r].queued) {
-            self.reinject.push_back((c.dsn, c.len, r));
-            self.stats.reinjected_chunks += 1;
+            self.stats.reinjected_chunks += self.data.on_subflow_failed(r, &self.subflows[r]);
         }
         self.subflows[r].sender.abort();
         let c = &mut self.ccs[r];
@@ -371,53 +228,43 @@ impl Connection {
         self.cc.on_subflows_changed(&self.ccs);
         self.ss.on_subflows_changed(&self.ccs);
         if self.stats.established_at.is_some() {
-            self.push(core);
+            self.push(io);
+        }
+        if io.ctx.observer.is_some() {
+            self.report_changes(io.ctx);
         }
     }
 
     /// Subflow `r`'s sender timer fired.
-    pub fn on_sender_timer(&mut self, core: &mut Core, r: usize) {
+    pub fn on_sender_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        let now = core.now;
+        let now = io.ctx.now;
         let rtos_before = self.subflows[r].sender.stats.rto_count;
         {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+            let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
             sf.sender
                 .on_timer(now, &self.params, &mut self.ccs, r, &mut self.cc, &mut wire);
         }
-        if self.mptcp && self.subflows[r].sender.stats.rto_count > rtos_before {
-            self.queue_reinjection(r);
+        if self.subflows[r].sender.stats.rto_count > rtos_before {
+            self.stats.reinjected_chunks += self.data.on_subflow_failed(r, &self.subflows[r]);
         }
-        self.push(core);
-        self.after_event(now, r);
-    }
-
-    /// RFC 8684 §3.3.6 / Linux `mptcp_reinject_data`: after a timeout, the
-    /// data outstanding on the subflow is queued to be sent on the others too.
-    fn queue_reinjection(&mut self, r: usize) {
-        let data_una = self.data_una;
-        for (dsn, len) in self.subflows[r].sender.outstanding_data() {
-            if dsn + len as u64 <= data_una || self.reinject.iter().any(|&(d, _, _)| d == dsn) {
-                continue;
-            }
-            self.reinject.push_back((dsn, len, r));
-            self.stats.reinjected_chunks += 1;
-        }
+        self.push(io);
+        self.after_event(io, r);
     }
 
     /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
-    pub fn on_sender_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+    pub fn on_sender_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        let now = core.now;
+        let now = io.ctx.now;
         let was_established = self.subflows[r].sender.state == SenderState::Established;
         {
             let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, self.mptcp, self.index, r, sf);
+            let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
             sf.sender.on_ack(
                 hdr,
                 now,
@@ -430,60 +277,47 @@ impl Connection {
             );
         }
         if !was_established && self.subflows[r].sender.state == SenderState::Established {
-            if self.mptcp {
-                self.subflows[r].sender.ignore_peer_rwnd = true;
-            }
+            self.data.on_established(&mut self.subflows[r]);
             self.cc.on_subflows_changed(&self.ccs);
             self.ss.on_subflows_changed(&self.ccs);
             if r == 0 && !self.joins_scheduled {
                 self.joins_scheduled = true;
                 self.stats.established_at = Some(now);
                 for j in 1..self.initial_subflows {
-                    core.events
+                    io.ctx
+                        .events
                         .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
                 }
                 // Adds that came before the establishment join now (no join delay).
                 for i in 0..self.deferred_adds.len() {
                     let k = self.deferred_adds[i];
-                    self.apply_add(core, k);
+                    self.apply_add(io, k);
                 }
                 self.deferred_adds.clear();
             }
         }
-        if self.mptcp && hdr.flags.has(TcpFlags::ACK) && !hdr.flags.has(TcpFlags::SYN) {
-            if hdr.data_ack > self.data_una {
-                self.data_una = hdr.data_ack;
-            }
-            self.data_wnd = hdr.rwnd;
-            if self.data_end != u64::MAX && self.data_una > self.data_end && !self.is_complete() {
-                self.complete(now, core);
-            }
-        }
-        if !self.mptcp && !self.is_complete() && self.subflows[0].sender.state == SenderState::Done {
-            self.complete(now, core);
+        if self.data.on_ack(hdr, &self.subflows) {
+            self.complete(now, io);
         }
         if self.is_complete() {
             if let Some((next, mut gaps)) = self.successor.take() {
                 let at = now + gaps.draw();
-                core.events.schedule(at, Event::TcpStart(next, 0));
+                io.ctx.events.schedule(at, Event::TcpStart(next, 0));
             }
         }
         if !self.is_complete() {
-            self.push(core);
+            self.push(io);
         }
-        self.after_event(now, r);
+        self.after_event(io, r);
     }
 
-    fn complete(&mut self, now: SimTime, core: &mut Core) {
+    fn complete<N: Forward>(&mut self, now: SimTime, io: &mut Io<'_, N>) {
         if self.stats.completed_at.is_some() {
             return;
         }
         self.stats.completed_at = Some(now);
         if self.watched {
-            core.watched_remaining -= 1;
-            if core.watched_remaining == 0 {
-                core.pause_at_event = 0; // the run loop ends after this event
-            }
+            io.ctx.watched_completed();
         }
         self.stats.sum_cwnd_at_completion = self.sum_cwnd();
         for sf in self.subflows.iter_mut() {
@@ -501,9 +335,10 @@ impl Connection {
             .sum()
     }
 
-    /// Bookkeeping after any sender event: traces and the moment the last
-    /// subflow leaves slow start.
-    fn after_event(&mut self, now: SimTime, r: usize) {
+    /// Bookkeeping after any sender event of subflow `r`: slow-start exits,
+    /// the tracing hook, and the moment the last subflow leaves slow start.
+    fn after_event<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
+        let now = io.ctx.now;
         // A coupled slow start (CSS Alg. 1) can end the slow start of
         // subflows other than the one whose ACK it processed.
         for j in 0..self.subflows.len() {
@@ -514,14 +349,16 @@ impl Connection {
                 self.ss.on_exit(&mut self.ccs, j, now);
             }
         }
-        let sf = &mut self.subflows[r];
-        if let Some(t) = sf.trace.as_mut() {
+        if io.ctx.observer.is_some() {
+            self.report_changes(io.ctx);
             let c = &self.ccs[r];
-            t.time_ns.push(now.nanos());
-            t.cwnd_bytes.push(c.cwnd);
-            t.ssthresh_bytes.push(c.ssthresh);
-            t.srtt_ns.push(c.srtt.nanos());
-            t.in_flight_bytes.push(sf.sender.pipe());
+            let row = TransportEvent::Processed {
+                cwnd_bytes: c.cwnd,
+                ssthresh_bytes: c.ssthresh,
+                srtt: c.srtt,
+                in_flight_bytes: self.subflows[r].sender.pipe(),
+            };
+            io.ctx.observe_transport(self.subflow_ref(r), row);
         }
         if self.stats.all_left_slow_start_at.is_none()
             && self
@@ -552,197 +389,76 @@ impl Connection {
         }
     }
 
-    /// Sends what the windows allow: each subflow's retransmissions, then
-    /// new data — for TCP from its stream, for MPTCP by the scheduler.
-    fn push(&mut self, core: &mut Core) {
-        let now = core.now;
-        if !self.mptcp {
-            let sf = &mut self.subflows[0];
-            let mut wire = Self::wire(core, &self.params, false, self.index, 0, sf);
-            sf.sender
-                .transmit(now, &self.params, &mut self.ccs[0], &mut self.stream, &mut wire);
-            return;
-        }
-        for r in 0..self.subflows.len() {
-            let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
-            if sf
-                .sender
-                .send_retransmissions(now, &self.params, &mut self.ccs[r], &mut wire)
-            {
-                while let Some(&chunk) = sf.queued.front() {
-                    if !sf.sender.room_for(&self.params, &self.ccs[r], chunk.len) {
-                        break;
-                    }
-                    sf.queued.pop_front();
-                    sf.queued_bytes -= chunk.len as u64;
-                    sf.sender.send_chunk(chunk, now, &mut wire);
-                }
-                self.ccs[r].bytes_in_flight = sf.sender.pipe();
-            }
-        }
-        while let Some((chunk, from)) = self.next_chunk() {
-            if self.scheduler == Scheduler::Linger {
-                let Some(r) = self.pick_linger(from) else { break };
-                self.take_chunk(&chunk);
-                let sf = &mut self.subflows[r];
-                if sf.queued.is_empty() && sf.sender.room_for(&self.params, &self.ccs[r], chunk.len) {
-                    self.send_on(core, r, chunk);
-                } else {
-                    sf.queued.push_back(chunk);
-                    sf.queued_bytes += chunk.len as u64;
-                }
-                continue;
-            }
-            let Some(r) = self.pick(chunk.len, from) else { break };
-            self.take_chunk(&chunk);
-            self.send_on(core, r, chunk);
-            if self.scheduler == Scheduler::Redundant {
-                for k in 0..self.subflows.len() {
-                    if k != r && self.subflows[k].sender.room_for(&self.params, &self.ccs[k], chunk.len) {
-                        self.send_on(core, k, chunk);
-                    }
-                }
-            }
-        }
-        for r in 0..self.subflows.len() {
-            // RFC 6675 NextSeg rules 3 and 4 and RFC 8985's loss probe, once the
-            // scheduler has placed its data.
-            let sf = &mut self.subflows[r];
-            let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
-            sf.sender.after_push(now, &self.params, &mut self.ccs[r], &mut wire);
-            self.ccs[r].bytes_in_flight = self.subflows[r].sender.pipe();
+    fn subflow_ref(&self, r: usize) -> SubflowRef {
+        SubflowRef {
+            connection: self.index,
+            subflow: r as u16,
         }
     }
 
-    fn send_on(&mut self, core: &mut Core, r: usize, chunk: Chunk) {
-        let now = core.now;
-        let sf = &mut self.subflows[r];
-        let mut wire = Self::wire(core, &self.params, true, self.index, r, sf);
-        sf.sender.send_chunk(chunk, now, &mut wire);
-        self.ccs[r].bytes_in_flight = sf.sender.pipe();
-    }
-
-    /// The next chunk of data to send, and the subflow it is reinjected
-    /// from, if it is a reinjection. Respects the connection's window.
-    fn next_chunk(&mut self) -> Option<(Chunk, Option<usize>)> {
-        while let Some(&(dsn, len, from)) = self.reinject.front() {
-            if dsn + len as u64 <= self.data_una {
-                self.reinject.pop_front();
-                continue;
-            }
-            let data_fin = self.data_end != u64::MAX && dsn + len as u64 == self.data_end;
-            return Some((
-                Chunk {
-                    dsn,
-                    len,
-                    fin: false,
-                    data_fin,
-                },
-                Some(from),
-            ));
-        }
-        if self.data_next >= self.data_end {
-            return None;
-        }
-        let len = (self.data_end - self.data_next).min(self.params.mss as u64) as u32;
-        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK (its
-        // right edge saturates: a buffer of u64::MAX bytes is never full).
-        if self.data_next + len as u64 > self.data_una.saturating_add(self.data_wnd) {
-            return None;
-        }
-        Some((
-            Chunk {
-                dsn: self.data_next,
-                len,
-                fin: false,
-                data_fin: self.data_end != u64::MAX && self.data_next + len as u64 == self.data_end,
-            },
-            None,
-        ))
-    }
-
-    fn take_chunk(&mut self, chunk: &Chunk) {
-        if self.reinject.front().is_some_and(|&(d, _, _)| d == chunk.dsn) {
-            self.reinject.pop_front();
-        } else {
-            self.data_next = chunk.dsn + chunk.len as u64;
-        }
-    }
-
-    /// The subflow the scheduler gives a chunk of `len` bytes to; a
-    /// reinjected chunk avoids the subflow it came from while another has room.
-    fn pick(&mut self, len: u32, from: Option<usize>) -> Option<usize> {
-        let n = self.subflows.len();
-        let mut best: Option<usize> = None;
-        let mut fallback = None;
-        for i in 0..n {
-            let r = match self.scheduler {
-                Scheduler::Roundrobin => (self.next_rr + i) % n,
-                _ => i,
+    /// Tells the tracing hook what changed in any subflow's sender since it
+    /// was last told (a coupled algorithm changes other subflows' windows).
+    fn report_changes(&mut self, ctx: &mut SimContext) {
+        for j in 0..self.subflows.len() {
+            let (sf, c) = (&self.subflows[j], &self.ccs[j]);
+            let now = Reported {
+                cwnd: c.cwnd,
+                ssthresh: c.ssthresh,
+                srtt: c.srtt,
+                rto_count: sf.sender.stats.rto_count,
+                in_recovery: sf.sender.in_recovery(),
+                left_slow_start: sf.sender.stats.slow_start_exit_at.is_some(),
+                phase: phase(sf.sender.state),
             };
-            if !self.subflows[r].sender.room_for(&self.params, &self.ccs[r], len) {
+            let was = sf.reported;
+            if now == was {
                 continue;
             }
-            if Some(r) == from {
-                fallback = Some(r);
-                continue;
+            let who = self.subflow_ref(j);
+            if now.phase != was.phase {
+                ctx.observe_transport(who, TransportEvent::Phase(now.phase));
             }
-            match self.scheduler {
-                Scheduler::Roundrobin => {
-                    best = Some(r);
-                    break;
-                }
-                _ => {
-                    if best.is_none_or(|b| self.ccs[r].srtt < self.ccs[b].srtt) {
-                        best = Some(r);
-                    }
-                }
+            if (now.cwnd, now.ssthresh) != (was.cwnd, was.ssthresh) {
+                let window = TransportEvent::Window {
+                    cwnd_bytes: now.cwnd,
+                    ssthresh_bytes: now.ssthresh,
+                };
+                ctx.observe_transport(who, window);
             }
+            if now.srtt != was.srtt {
+                ctx.observe_transport(who, TransportEvent::Rtt { srtt: now.srtt });
+            }
+            if now.left_slow_start && !was.left_slow_start {
+                let cwnd_bytes = sf.sender.stats.cwnd_at_slow_start_exit;
+                ctx.observe_transport(who, TransportEvent::SlowStartExit { cwnd_bytes });
+            }
+            if now.rto_count > was.rto_count {
+                ctx.observe_transport(who, TransportEvent::Rto { count: now.rto_count });
+            }
+            if now.in_recovery && !was.in_recovery {
+                ctx.observe_transport(who, TransportEvent::LossDetected);
+            }
+            self.subflows[j].reported = now;
         }
-        let chosen = best.or(fallback);
-        if let (Some(r), Scheduler::Roundrobin) = (chosen, self.scheduler) {
-            self.next_rr = (r + 1) % n;
-        }
-        chosen
     }
 
-    /// The `linger` scheduler's subflow for the next chunk: among the
-    /// established subflows that hold less than two windows, the one whose
-    /// data would drain first, (in flight + waiting)·SRTT/cwnd (Linux
-    /// `mptcp_subflow_get_send`: `sk_wmem_queued` over the pacing rate, and
-    /// `sk_stream_memory_free`); ties go to the lower index. A reinjected
-    /// chunk avoids the subflow it came from while another can take it.
-    fn pick_linger(&self, from: Option<usize>) -> Option<usize> {
-        let mut best: Option<(u128, usize)> = None;
-        let mut fallback = None;
-        for (r, sf) in self.subflows.iter().enumerate() {
-            let c = &self.ccs[r];
-            if sf.sender.state != SenderState::Established || sf.removed_at.is_some() || c.cwnd == 0 {
-                continue;
-            }
-            let held = sf.sender.pipe() + sf.queued_bytes;
-            if held >= 2 * c.cwnd {
-                continue;
-            }
-            if Some(r) == from {
-                fallback = Some(r);
-                continue;
-            }
-            let linger = held as u128 * c.srtt.nanos().max(1) as u128 / c.cwnd as u128;
-            if best.is_none_or(|(l, _)| linger < l) {
-                best = Some((linger, r));
-            }
-        }
-        best.map(|(_, r)| r).or(fallback)
+    /// Sends what the windows allow.
+    fn push<N: Forward>(&mut self, io: &mut Io<'_, N>) {
+        let set = SubflowSet {
+            subflows: &mut self.subflows,
+            ccs: &mut self.ccs,
+            params: &self.params,
+            connection: self.index,
+        };
+        self.data.push(io, set);
     }
 
     /// A packet reached subflow `r`'s receiver (a SYN, the handshake ACK, or data).
-    pub fn on_receiver_packet(&mut self, core: &mut Core, r: usize, hdr: &TcpHeader) {
+    pub fn on_receiver_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        let now = core.now;
+        let now = io.ctx.now;
         if hdr.flags.has(TcpFlags::SYN) {
             self.subflows[r].receiver.on_syn();
             let reply = TcpHeader {
@@ -750,12 +466,13 @@ impl Connection {
                 seq: 0,
                 ack: 1,
                 rwnd: self.advertised_window(r),
-                data_ack: self.data_rx.rcv_nxt,
+                // Plain TCP has no DATA_ACK (RFC 8684 §3.3.2).
+                data_ack: self.data.receiver().map_or(0, |rx| rx.rcv_nxt),
                 ts_val: now,
                 ts_ecr: hdr.ts_val,
                 ..TcpHeader::default()
             };
-            self.send_to_sender(core, r, reply);
+            self.send_to_sender(io, r, reply);
             return;
         }
         if hdr.seq_len() == 0 {
@@ -765,16 +482,13 @@ impl Connection {
         if sf.ts_to_echo.is_none() {
             sf.ts_to_echo = Some(hdr.ts_val);
         }
-        if self.mptcp && hdr.payload_bytes > 0 {
-            sf.bytes_received += hdr.payload_bytes as u64;
-            self.data_rx
-                .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
-        }
+        self.data.on_data(hdr, sf);
         let fin = hdr.flags.has(TcpFlags::FIN);
         match sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin) {
-            RxDecision::AckNow => self.send_ack(core, r),
+            RxDecision::AckNow => self.send_ack(io, r),
             RxDecision::ArmDelayedAck { at, generation } => {
-                core.events
+                io.ctx
+                    .events
                     .schedule(at, Event::TcpDelAck(self.index, r as u16, generation));
             }
             RxDecision::Nothing => {}
@@ -782,29 +496,25 @@ impl Connection {
     }
 
     fn advertised_window(&self, r: usize) -> u64 {
-        if self.mptcp {
-            self.data_rx.window()
-        } else {
-            self.subflows[r].receiver.config.rwnd_bytes
-        }
+        self.data.advertised_window(&self.subflows[r])
     }
 
     /// Subflow `r`'s delayed-ACK timer fired.
-    pub fn on_delack_timer(&mut self, core: &mut Core, r: usize, generation: u64) {
+    pub fn on_delack_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, generation: u64) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
         if self.subflows[r].receiver.on_delack_timer(generation) {
-            self.send_ack(core, r);
+            self.send_ack(io, r);
         }
     }
 
-    fn send_ack(&mut self, core: &mut Core, r: usize) {
+    fn send_ack<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         let sf = &mut self.subflows[r];
         let mut hdr = TcpHeader {
             flags: TcpFlags(TcpFlags::ACK),
             seq: 1,
-            ts_val: core.now,
+            ts_val: io.ctx.now,
             ts_ecr: sf.ts_to_echo.take().unwrap_or_default(),
             ..TcpHeader::default()
         };
@@ -812,33 +522,50 @@ impl Connection {
         if !self.params.sack {
             hdr.n_sack = 0;
         }
-        if self.mptcp {
-            hdr.n_sack = hdr.n_sack.min(MPTCP_MAX_SACK_BLOCKS);
-            hdr.data_ack = self.data_rx.rcv_nxt;
-            hdr.rwnd = self.data_rx.window();
-        }
+        self.data.fill_ack(&mut hdr);
         sf.receiver.on_ack_sent();
         sf.acks_sent += 1;
-        self.send_to_sender(core, r, hdr);
+        self.send_to_sender(io, r, hdr);
     }
 
-    fn send_to_sender(&mut self, core: &mut Core, r: usize, hdr: TcpHeader) {
+    fn send_to_sender<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: TcpHeader) {
         let sf = &self.subflows[r];
-        let options = match (self.mptcp, hdr.flags.has(TcpFlags::SYN)) {
-            (false, _) => 0,
-            (true, true) => MP_CAPABLE_SYN_BYTES,
-            (true, false) => DSS_ACK_BYTES,
-        };
+        let options = self.data.options().of(hdr.flags, false);
         let size = self.params.wire_size(0, hdr.n_sack, hdr.flags.has(TcpFlags::SYN)) + options;
-        let id = core.packets.alloc(Packet {
+        let id = io.ctx.packets.alloc(Packet {
             size_bytes: size,
             src: sf.dst,
             dst: sf.src,
             flow_hash: sf.rev_hash,
             endpoint: sf.sender_ep,
-            sent_at: core.now,
+            sent_at: io.ctx.now,
             payload: Payload::Tcp(hdr),
         });
-        core.send(id);
+        io.send(id);
     }
 }
+
+impl Transport for Connection {
+    fn start<N: Forward>(&mut self, io: &mut Io<'_, N>, subflow: usize) {
+        self.start_subflow(io, subflow);
+    }
+
+    fn on_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, subflow: usize, side: Side, hdr: &TcpHeader) {
+        match side {
+            Side::Sender => self.on_sender_packet(io, subflow, hdr),
+            Side::Receiver => self.on_receiver_packet(io, subflow, hdr),
+        }
+    }
+
+    fn on_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, timer: TransportTimer) {
+        match timer {
+            TransportTimer::Retransmission { subflow } => self.on_sender_timer(io, subflow),
+            TransportTimer::DelayedAck { subflow, generation } => self.on_delack_timer(io, subflow, generation),
+            TransportTimer::SubflowEvent { event } => self.on_subflow_event(io, event),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "connection_tests.rs"]
+mod connection_tests;

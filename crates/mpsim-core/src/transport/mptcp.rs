@@ -1,5 +1,6 @@
 //! MPTCP's data level (RFC 8684): the connection-level receiver with its
-//! shared receive buffer, the packet schedulers, and the path managers.
+//! shared receive buffer, and the configuration of the packet schedulers
+//! (implemented in `transport/scheduler/`) and of the path managers.
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,13 @@ pub enum Scheduler {
     /// less than two windows (its send buffer, which Linux sizes at about
     /// two windows, `tcp_sndbuf_expand`).
     Linger,
+    /// BLEST (Ferlin et al., IFIP Networking 2016): minimum RTT, but waits
+    /// for the fastest subflow when a slower one would block it in the
+    /// connection's send window.
+    Blest,
+    /// ECF (Lim et al., CoNEXT 2017): minimum RTT, but waits for the fastest
+    /// subflow when it alone would finish the data left earlier.
+    Ecf,
 }
 
 /// Which subflows a connection opens.

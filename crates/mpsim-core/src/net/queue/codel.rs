@@ -19,7 +19,8 @@
 //!   nanosecond; `sqrt` is exactly rounded (IEEE 754), so the result is the
 //!   same on every platform.
 
-use super::{DropCause, Fifo, QueuedPacket};
+use super::{Fifo, QueuedPacket};
+use crate::observe::DropReason;
 use crate::time::{SimDuration, SimTime};
 
 /// RFC 8289 §5.1 `maxpacket`: one MTU, in bytes. A queue holding no more than
@@ -42,7 +43,7 @@ pub struct Codel {
     /// (§4.4, 100 ms by default).
     interval: SimDuration,
     /// Hard limit on packets waiting; beyond it arrivals are tail-dropped
-    /// ([`DropCause::Overflow`]).
+    /// ([`DropReason::TailDrop`]).
     limit_pkts: u32,
     /// `first_above_time`: when the sojourn time, above `target` since it
     /// last went above, will have been so for one `interval`; `None` while
@@ -77,9 +78,9 @@ impl Codel {
 
     /// RFC 8289 §5.2: enqueue timestamps the packet (the caller has set
     /// `enqueued_at`); the hard limit is plain tail drop.
-    pub fn enqueue(&mut self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropCause)> {
+    pub fn enqueue(&mut self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropReason)> {
         if self.fifo.len_pkts() >= self.limit_pkts {
-            return Err((p, DropCause::Overflow));
+            return Err((p, DropReason::TailDrop));
         }
         self.fifo.push(p);
         Ok(())
@@ -398,6 +399,6 @@ mod tests {
             size_bytes: 40,
             enqueued_at: SimTime::ZERO,
         };
-        assert_eq!(q.enqueue(p), Err((p, DropCause::Overflow)));
+        assert_eq!(q.enqueue(p), Err((p, DropReason::TailDrop)));
     }
 }

@@ -1,7 +1,8 @@
 //! Drop-tail: first in, first out, arrivals that do not fit are dropped.
 
-use super::{DropCause, Fifo, QueuedPacket};
-use crate::config::QueueLimit;
+use super::QueueLimit;
+use super::{Fifo, QueuedPacket};
+use crate::observe::DropReason;
 
 #[derive(Debug)]
 pub struct DropTail {
@@ -22,13 +23,13 @@ impl DropTail {
     }
 
     #[inline]
-    pub fn enqueue(&mut self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropCause)> {
+    pub fn enqueue(&mut self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropReason)> {
         let over_pkts = self.limit_pkts.is_some_and(|l| self.fifo.len_pkts() >= l);
         let over_bytes = self
             .limit_bytes
             .is_some_and(|l| self.fifo.len_bytes() + p.size_bytes as u64 > l);
         if over_pkts || over_bytes {
-            return Err((p, DropCause::Overflow));
+            return Err((p, DropReason::TailDrop));
         }
         self.fifo.push(p);
         Ok(())
@@ -57,7 +58,7 @@ mod tests {
         });
         assert!(q.enqueue(qp(0, 1500)).is_ok());
         assert!(q.enqueue(qp(1, 1500)).is_ok());
-        assert_eq!(q.enqueue(qp(2, 40)), Err((qp(2, 40), DropCause::Overflow)));
+        assert_eq!(q.enqueue(qp(2, 40)), Err((qp(2, 40), DropReason::TailDrop)));
         assert_eq!(q.fifo.pop(), Some(qp(0, 1500)));
         assert!(q.enqueue(qp(3, 40)).is_ok());
     }

@@ -10,12 +10,14 @@ mod red;
 
 use std::collections::VecDeque;
 
+use serde::{Deserialize, Serialize};
+
 pub use codel::Codel;
 pub use droptail::DropTail;
 pub use red::Red;
 
-use crate::config::QueueConfig;
 use crate::ids::PacketId;
+use crate::observe::DropReason;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 
@@ -36,6 +38,20 @@ pub enum DropCause {
 
 /// Number of [`DropCause`] variants.
 pub const DROP_CAUSES: usize = 5;
+
+impl From<DropReason> for DropCause {
+    /// The counter a drop is counted in.
+    fn from(why: DropReason) -> DropCause {
+        match why {
+            DropReason::TailDrop => DropCause::Overflow,
+            DropReason::RedEarly | DropReason::RedForced => DropCause::RedEarly,
+            DropReason::Codel => DropCause::Codel,
+            DropReason::RandomLoss | DropReason::GilbertElliott => DropCause::Loss,
+            // A packet without a route is counted by the network, not a link.
+            DropReason::LinkDown | DropReason::NoRoute => DropCause::LinkDown,
+        }
+    }
+}
 
 /// A packet waiting in a queue, with what the disciplines need to know of it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -82,6 +98,97 @@ impl Fifo {
     }
 }
 
+/// A queue's capacity. With both limits set, a packet must fit both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueLimit {
+    /// Most packets waiting (the packet being transmitted is not counted).
+    #[serde(default)]
+    pub limit_pkts: Option<u32>,
+    /// Most bytes waiting (wire sizes).
+    #[serde(default)]
+    pub limit_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueConfig {
+    /// First in, first out; arrivals that do not fit are dropped.
+    DropTail {
+        #[serde(flatten)]
+        limit: QueueLimit,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993), thresholds in packets.
+    Red {
+        /// Hard limit on packets waiting.
+        limit_pkts: u32,
+        /// min_th, in packets of average queue.
+        min_th_pkts: f64,
+        /// max_th, in packets of average queue.
+        max_th_pkts: f64,
+        /// max_p: drop probability as the average reaches max_th.
+        #[serde(default = "red_max_p")]
+        max_p: f64,
+        /// w_q: weight of the exponential moving average.
+        #[serde(default = "red_weight")]
+        weight: f64,
+        /// Gentle mode: the drop probability rises linearly from max_p to 1
+        /// between max_th and 2 max_th instead of jumping to 1.
+        #[serde(default = "yes")]
+        gentle: bool,
+        /// Typical packet size used to age the average over idle periods.
+        #[serde(default = "red_mean_pkt")]
+        mean_pkt_size_bytes: u32,
+    },
+    /// Controlled Delay (RFC 8289).
+    Codel {
+        /// Acceptable standing queue delay (RFC 8289 §4.3: 5 ms).
+        #[serde(default = "codel_target")]
+        target_ns: u64,
+        /// Sliding window for the minimum sojourn time (RFC 8289 §4.4: 100 ms).
+        #[serde(default = "codel_interval")]
+        interval_ns: u64,
+        /// Hard limit on packets waiting.
+        #[serde(default = "codel_limit")]
+        limit_pkts: u32,
+    },
+}
+
+fn red_max_p() -> f64 {
+    0.1
+}
+fn red_weight() -> f64 {
+    0.002
+}
+fn red_mean_pkt() -> u32 {
+    1500
+}
+fn codel_target() -> u64 {
+    5_000_000
+}
+fn codel_interval() -> u64 {
+    100_000_000
+}
+fn codel_limit() -> u32 {
+    1000
+}
+
+impl Default for QueueConfig {
+    /// Drop-tail, 100 packets (the ns-3 default).
+    fn default() -> Self {
+        QueueConfig::DropTail {
+            limit: QueueLimit {
+                limit_pkts: Some(100),
+                limit_bytes: None,
+            },
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
 /// A link's queue discipline, dispatched by enum (one file per discipline).
 #[derive(Debug)]
 pub enum Queue {
@@ -121,14 +228,15 @@ impl Queue {
         }
     }
 
-    /// Offers an arriving packet. On drop the packet is handed back with the cause.
+    /// Offers an arriving packet. On drop the packet is handed back with
+    /// the discipline's reason.
     #[inline]
     pub fn enqueue(
         &mut self,
         p: QueuedPacket,
         now: SimTime,
         rng: &mut RngStream,
-    ) -> Result<(), (QueuedPacket, DropCause)> {
+    ) -> Result<(), (QueuedPacket, DropReason)> {
         match self {
             Queue::DropTail(q) => q.enqueue(p),
             Queue::Red(q) => q.enqueue(p, now, rng),

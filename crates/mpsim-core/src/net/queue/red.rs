@@ -18,8 +18,9 @@
 //!   decision (so `count` counts every arrival, accepted or not); an arrival
 //!   RED lets through is then tail-dropped if `limit_pkts` packets wait.
 
-use super::{DropCause, Fifo, QueuedPacket};
+use super::{Fifo, QueuedPacket};
 use crate::math;
+use crate::observe::DropReason;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 
@@ -39,7 +40,7 @@ enum Region {
 pub struct Red {
     pub(super) fifo: Fifo,
     /// Hard limit on packets waiting; an arrival that finds this many is
-    /// dropped as [`DropCause::Overflow`].
+    /// dropped as [`DropReason::TailDrop`].
     limit_pkts: u32,
     /// `min_th`, in packets of average queue: below it nothing is dropped.
     min_th: f64,
@@ -101,13 +102,13 @@ impl Red {
         p: QueuedPacket,
         now: SimTime,
         rng: &mut RngStream,
-    ) -> Result<(), (QueuedPacket, DropCause)> {
+    ) -> Result<(), (QueuedPacket, DropReason)> {
         self.update_average(now);
-        if self.early_drop(rng) {
-            return Err((p, DropCause::RedEarly));
+        if let Some(why) = self.early_drop(rng) {
+            return Err((p, why));
         }
         if self.fifo.len_pkts() >= self.limit_pkts {
-            return Err((p, DropCause::Overflow));
+            return Err((p, DropReason::TailDrop));
         }
         self.fifo.push(p);
         Ok(())
@@ -164,18 +165,18 @@ impl Red {
 
     /// RED's decision for one arrival: whether to drop it early. Draws from
     /// `rng` only when the outcome is genuinely uncertain (0 < p_a < 1).
-    fn early_drop(&mut self, rng: &mut RngStream) -> bool {
+    fn early_drop(&mut self, rng: &mut RngStream) -> Option<DropReason> {
         match self.region() {
             Region::Below => {
                 // Fig. 2: "else count <- -1".
                 self.count = -1;
-                false
+                None
             }
             Region::Forced => {
                 // Fig. 2: "else if max_th <= avg: mark the arriving packet;
                 // count <- 0" (with gentle mode: avg >= 2 max_th).
                 self.count = 0;
-                true
+                Some(DropReason::RedForced)
             }
             Region::Probabilistic { p_b } => {
                 // Fig. 2: "increment count".
@@ -203,7 +204,7 @@ impl Red {
                     // packet; count <- 0".
                     self.count = 0;
                 }
-                drop
+                drop.then_some(DropReason::RedEarly)
             }
         }
     }
@@ -239,18 +240,22 @@ mod tests {
     }
 
     /// Offers one packet at time 0 and takes it straight out again, so the
-    /// queue stays empty. Returns whether RED dropped it.
-    fn offer(r: &mut Red, rng: &mut RngStream) -> bool {
+    /// queue stays empty. Returns why RED dropped it, if it did.
+    fn offer_why(r: &mut Red, rng: &mut RngStream) -> Option<DropReason> {
         match r.enqueue(qp(0, 0), SimTime::ZERO, rng) {
             Ok(()) => {
                 r.dequeue(SimTime::ZERO);
-                false
+                None
             }
-            Err((_, cause)) => {
-                assert_eq!(cause, DropCause::RedEarly);
-                true
-            }
+            Err((_, why)) => Some(why),
         }
+    }
+
+    /// [`offer_why`]: whether RED dropped the packet, early or forced.
+    fn offer(r: &mut Red, rng: &mut RngStream) -> bool {
+        let why = offer_why(r, rng);
+        assert!(matches!(why, None | Some(DropReason::RedEarly | DropReason::RedForced)));
+        why.is_some()
     }
 
     #[test]
@@ -316,7 +321,7 @@ mod tests {
         assert!(r.enqueue(qp(1, 0), SimTime::ZERO, &mut g).is_ok());
         assert_eq!(
             r.enqueue(qp(2, 0), SimTime::ZERO, &mut g),
-            Err((qp(2, 0), DropCause::Overflow))
+            Err((qp(2, 0), DropReason::TailDrop))
         );
         assert_eq!(r.fifo.len_pkts(), 2);
     }
@@ -408,7 +413,7 @@ mod tests {
         let mut g = rng();
         let untouched = g.clone();
         for _ in 0..100 {
-            assert!(offer(&mut r, &mut g));
+            assert_eq!(offer_why(&mut r, &mut g), Some(DropReason::RedForced));
             assert_eq!(r.count, 0);
         }
         // Certain outcomes draw nothing.
@@ -420,8 +425,10 @@ mod tests {
         let mut g = rng();
         // avg = 16.5 with gentle: not every packet is dropped ...
         let mut r = frozen(16.5, 5.0, 15.0, 0.1, true);
-        let kept = (0..1000).filter(|_| !offer(&mut r, &mut g)).count();
-        assert!(kept > 0);
+        let outcomes: Vec<_> = (0..1000).map(|_| offer_why(&mut r, &mut g)).collect();
+        assert!(outcomes.contains(&None));
+        // ... and what it drops there is an early drop, not a forced one.
+        assert!(outcomes.iter().flatten().all(|&why| why == DropReason::RedEarly));
         // ... and since p_b = 0.19, p_a = p_b / (1 - count p_b) passes 1
         // at count 5 (0.19 / 0.05): never more than 4 arrivals in a row
         // get through.
@@ -434,9 +441,9 @@ mod tests {
                 assert!(run <= 4, "{run} kept in a row");
             }
         }
-        // At 2 max_th every packet is dropped.
+        // At 2 max_th every packet is dropped, forced.
         let mut r = frozen(30.0, 5.0, 15.0, 0.1, true);
-        assert!((0..100).all(|_| offer(&mut r, &mut g)));
+        assert!((0..100).all(|_| offer_why(&mut r, &mut g) == Some(DropReason::RedForced)));
     }
 
     #[test]

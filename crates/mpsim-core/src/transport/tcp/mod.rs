@@ -2,7 +2,6 @@
 //! congestion control and data supply are decided by its connection.
 
 pub mod config;
-pub mod header;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;
@@ -11,4 +10,4 @@ pub mod timer;
 pub use crate::cc::CcConfig;
 pub use config::{Profile, Recovery, TcpParams};
 
-pub use header::{SackBlock, TcpFlags, TcpHeader, MAX_SACK_BLOCKS};
+pub use crate::wire::tcp::{SackBlock, TcpFlags, TcpHeader, MAX_SACK_BLOCKS};

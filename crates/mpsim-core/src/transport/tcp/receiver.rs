@@ -6,8 +6,8 @@
 //! [`TcpReceiver::on_ack_sent`], which also invalidates any armed
 //! delayed-ACK timer (lazy cancellation by generation).
 
-use super::header::{SackBlock, TcpHeader, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
+use crate::wire::tcp::{SackBlock, TcpHeader, MAX_SACK_BLOCKS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReceiverConfig {

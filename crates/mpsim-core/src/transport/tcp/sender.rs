@@ -18,12 +18,12 @@
 use std::collections::VecDeque;
 
 use super::config::{DupAckRule, LossFlight, PartialAckRto, PrrVariant, Recovery, TcpParams, TlpPto};
-use super::header::{SackBlock, TcpFlags, TcpHeader};
 use super::rtt::RttEstimator;
 use super::timer::LazyTimer;
 use crate::cc::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::slowstart::SlowStart;
 use crate::time::{SimDuration, SimTime};
+use crate::wire::tcp::{SackBlock, TcpFlags, TcpHeader};
 
 /// Whether the sender keeps a SACK scoreboard: Reno and NewReno recovery
 /// ignore it (their window inflation already stands for the segments that

@@ -14,7 +14,7 @@ use super::*;
 use crate::cc::{Reno, SubflowCc};
 use crate::slowstart::Standard;
 use crate::transport::tcp::config::{PartialAckRto, Profile, Recovery, TcpParams};
-use crate::transport::tcp::header::{SackBlock, TcpFlags, TcpHeader};
+use crate::wire::tcp::{SackBlock, TcpFlags, TcpHeader};
 
 const MSS: u64 = 1000;
 const MS: u64 = 1_000_000;

@@ -1,12 +1,16 @@
-//! Packets and the pool that holds them.
+//! What travels on the network: packets, their headers, and the pool that
+//! holds them. This layer depends on nothing but ids and time; the network
+//! moves packets and the transports fill and read their headers.
 //!
 //! Packets live in one slab for the whole run and are named by [`PacketId`];
 //! queues and events carry the 4-byte id, never the packet. A freed slot is
 //! reused, so once the pool has grown to the run's peak no packet allocates.
 
+pub mod tcp;
+
 use crate::ids::{AddrId, EndpointId, PacketId};
 use crate::time::SimTime;
-use crate::transport::tcp::TcpHeader;
+pub use tcp::{SackBlock, TcpFlags, TcpHeader, MAX_SACK_BLOCKS};
 
 /// Transport-specific contents of a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,74 @@
+//! The simulation context: what every component above the event queue
+//! receives to act — the clock, the event queue, the packet pool and the
+//! tracing hook — and the one thing a transport asks of the network below
+//! it, [`Forward`]. It depends only on the layers under it, so a queue,
+//! the network or a transport can be driven in a test by a context alone.
+
+use crate::event::EventQueue;
+use crate::ids::{LinkId, PacketId};
+use crate::observe::{Observer, PacketEvent, SubflowRef, TransportEvent};
+use crate::time::SimTime;
+use crate::wire::PacketPool;
+
+#[derive(Default)]
+pub struct SimContext {
+    /// The simulated time of the event being processed.
+    pub now: SimTime,
+    pub events: EventQueue,
+    pub packets: PacketPool,
+    /// The tracing hook; `None` when nobody watches.
+    pub observer: Option<Box<dyn Observer>>,
+    /// Whether the run ends once every watched connection has completed
+    /// (`ScenarioConfig::stop_when_complete`).
+    pub(crate) watch: bool,
+    /// Watched connections that have not completed yet.
+    pub(crate) watched_remaining: u32,
+    /// The run loop returns once this many events have been processed in
+    /// all; the last watched connection to complete sets it to 0, so that
+    /// one comparison per event covers both ways out of the loop.
+    pub(crate) pause_at_event: u64,
+}
+
+impl std::fmt::Debug for SimContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimContext")
+            .field("now", &self.now)
+            .field("live_packets", &self.packets.live())
+            .field("observed", &self.observer.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SimContext {
+    /// Tells the observer, if any, of a packet event at link `link`.
+    #[inline]
+    pub fn observe_packet(&mut self, link: LinkId, pkt: PacketId, event: PacketEvent) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.on_packet(self.now, link, self.packets.get(pkt), event);
+        }
+    }
+
+    /// Tells the observer, if any, of a transport event.
+    #[inline]
+    pub fn observe_transport(&mut self, subflow: SubflowRef, event: TransportEvent) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.on_transport(self.now, subflow, event);
+        }
+    }
+
+    /// A watched connection has completed: the run ends after this event
+    /// if it was the last.
+    pub fn watched_completed(&mut self) {
+        self.watched_remaining -= 1;
+        if self.watched_remaining == 0 {
+            self.pause_at_event = 0;
+        }
+    }
+}
+
+/// The network as a transport sees it: somewhere to put a packet it has
+/// built. The network implements it; a test may collect the packets instead.
+pub trait Forward {
+    /// Puts packet `pkt` (allocated in `ctx.packets`) on the network at its source.
+    fn send(&mut self, ctx: &mut SimContext, pkt: PacketId);
+}

@@ -1,0 +1,167 @@
+//! Forwarding without a simulator: a network built by hand, a simulation
+//! context, and the link events stepped one by one as the event loop would.
+
+use super::*;
+use crate::event::Event;
+use crate::observe::Observer;
+use crate::rng::{RngStream, StreamDomain};
+use crate::time::{SimDuration, SimTime};
+use crate::wire::{Packet, Payload};
+
+const MS: u64 = 1_000_000;
+
+/// What the observer saw: (time ns, link, event).
+#[derive(Default)]
+struct Seen(Vec<(u64, u32, PacketEvent)>);
+
+impl Observer for Seen {
+    fn on_packet(&mut self, now: SimTime, link: LinkId, _: &Packet, event: PacketEvent) {
+        self.0.push((now.nanos(), link.0, event));
+    }
+}
+
+fn link(name: &str, from: u32, to: u32, delay_ms: u64, limit_pkts: u32) -> Link {
+    Link {
+        name: name.into(),
+        from: NodeId(from),
+        to: NodeId(to),
+        rate_bps: 10_000_000,
+        delay: SimDuration(delay_ms * MS),
+        up: true,
+        weight: 1,
+        queue: Queue::from_config(
+            &QueueConfig::DropTail {
+                limit: QueueLimit {
+                    limit_pkts: Some(limit_pkts),
+                    limit_bytes: None,
+                },
+            },
+            10_000_000,
+        ),
+        loss: LossModel::None,
+        loss_rng: RngStream::derive(1, StreamDomain::LinkLoss, 0),
+        queue_rng: RngStream::derive(1, StreamDomain::QueueDisc, 0),
+        in_service: None,
+        service_started: SimTime::ZERO,
+        in_flight: 0,
+        counters: LinkCounters::default(),
+        traced_on_change: false,
+    }
+}
+
+/// Host A (node 0) → router R (node 1) → host B (node 2): link 0 of 1 ms
+/// holding one waiting packet, link 1 of 2 ms; both 10 Mbit/s.
+fn line() -> Network {
+    let node = |name: &str, forwards| Node {
+        name: name.into(),
+        forwards,
+        ecmp_salt: 0,
+    };
+    let addr = |name: &str, node| Address {
+        name: name.into(),
+        node: NodeId(node),
+        out_link: None,
+        in_link: None,
+    };
+    let routes = RoutingTable::compute(&routing::Topology {
+        forwards: &[false, true, false],
+        links: &[(NodeId(0), NodeId(1), 1), (NodeId(1), NodeId(2), 1)],
+        addrs: &[(NodeId(0), None), (NodeId(2), None)],
+    });
+    Network {
+        nodes: vec![node("A", false), node("R", true), node("B", false)],
+        links: vec![link("A-R", 0, 1, 1, 1), link("R-B", 1, 2, 2, 100)],
+        addrs: vec![addr("a", 0), addr("b", 2)],
+        routes,
+        ..Network::default()
+    }
+}
+
+/// A 1250-byte packet from a to b: 1 ms on a 10 Mbit/s link.
+fn packet(ctx: &mut SimContext, seq: u64) -> PacketId {
+    ctx.packets.alloc(Packet {
+        size_bytes: 1250,
+        src: AddrId(0),
+        dst: AddrId(1),
+        flow_hash: 0,
+        endpoint: EndpointId(7),
+        sent_at: SimTime::ZERO,
+        payload: Payload::Udp { seq },
+    })
+}
+
+/// Runs the link events as the event loop does; returns the deliveries
+/// (time ns, endpoint, datagram number).
+fn run(net: &mut Network, ctx: &mut SimContext) -> Vec<(u64, u32, u64)> {
+    let mut delivered = vec![];
+    while let Some((t, event)) = ctx.events.pop() {
+        ctx.now = t;
+        match event {
+            Event::LinkTxDone(l) => net.on_tx_done(ctx, l),
+            Event::LinkArrival(l, p) => {
+                if let Some((ep, pkt)) = net.on_link_arrival(ctx, l, p) {
+                    let Payload::Udp { seq } = ctx.packets.get(pkt).payload else {
+                        panic!("only datagrams were sent")
+                    };
+                    delivered.push((t.nanos(), ep.0, seq));
+                    ctx.packets.free(pkt);
+                }
+            }
+            other => panic!("no such event in this network: {other:?}"),
+        }
+    }
+    delivered
+}
+
+#[test]
+fn packets_cross_two_hops_queue_and_overflow_with_their_reasons() {
+    let mut net = line();
+    let mut ctx = SimContext {
+        observer: Some(Box::new(Seen::default())),
+        ..SimContext::default()
+    };
+    for seq in 0..3 {
+        let p = packet(&mut ctx, seq);
+        net.send(&mut ctx, p);
+    }
+    let delivered = run(&mut net, &mut ctx);
+    // Packet 0: 1 ms on A-R, 1 ms to R, 1 ms on R-B, 2 ms to B = 5 ms.
+    // Packet 1 waits 1 ms behind it on A-R and reaches R as packet 0 leaves
+    // R-B's transmitter: 6 ms. Packet 2 found A-R's one place taken.
+    assert_eq!(delivered, vec![(5 * MS, 7, 0), (6 * MS, 7, 1)]);
+    let seen = crate::observe::find::<Seen>(ctx.observer.as_deref().unwrap()).unwrap();
+    use PacketEvent::*;
+    assert_eq!(
+        seen.0,
+        vec![
+            (0, 0, Enqueue),
+            (0, 0, Dequeue),
+            (0, 0, Enqueue),
+            (0, 0, Drop(DropReason::TailDrop)),
+            (MS, 0, Dequeue),
+            (2 * MS, 1, Enqueue),
+            (2 * MS, 1, Dequeue),
+            (3 * MS, 1, Enqueue),
+            (3 * MS, 1, Dequeue),
+            (5 * MS, 1, Deliver),
+            (6 * MS, 1, Deliver),
+        ]
+    );
+    let a_r = &net.links[0].counters;
+    assert_eq!((a_r.arrived_pkts, a_r.enqueued_pkts, a_r.delivered_pkts), (3, 2, 2));
+    assert_eq!(a_r.dropped_pkts[DropCause::Overflow as usize], 1);
+    assert_eq!(ctx.packets.live(), 0);
+}
+
+#[test]
+fn a_packet_without_a_route_is_dropped_at_the_node_that_has_none() {
+    let mut net = line();
+    net.routes.set(NodeId(1), AddrId(1), &[]);
+    let mut ctx = SimContext::default();
+    let p = packet(&mut ctx, 0);
+    net.send(&mut ctx, p);
+    assert_eq!(run(&mut net, &mut ctx), vec![]);
+    assert_eq!(net.dropped_no_route, 1);
+    assert_eq!(net.links[0].counters.delivered_pkts, 1);
+    assert_eq!(ctx.packets.live(), 0);
+}

@@ -1,0 +1,336 @@
+//! MPTCP's data level (RFC 8684): one data sequence space over the
+//! subflows. A scheduler places each chunk on a subflow; each subflow
+//! delivers its segments reliably in its own sequence space; the sender
+//! learns from DATA_ACKs what the connection has delivered, and the
+//! receiver reassembles by data sequence number in the shared buffer.
+
+use std::collections::VecDeque;
+
+use super::{DataLevel, SubflowSet};
+use crate::cc::SubflowCc;
+use crate::context::Forward;
+use crate::time::SimDuration;
+use crate::transport::mptcp::{DataReceiver, Scheduler};
+use crate::transport::scheduler::{self, Schedule, Scheduling};
+use crate::transport::subflow::{OptionBytes, Subflow, Wire};
+use crate::transport::tcp::config::TcpParams;
+use crate::transport::tcp::sender::{Chunk, SenderState};
+use crate::transport::Io;
+use crate::wire::tcp::{TcpFlags, TcpHeader};
+
+/// MPTCP option bytes on the wire (RFC 8684 §3), as Linux v0.9x sends them:
+/// MP_CAPABLE on the SYN (12); DSS with a 4-byte DATA_ACK, a 4-byte data
+/// sequence number mapping, subflow sequence number, length and checksum
+/// on data (20); DSS with only the 4-byte DATA_ACK on an ACK (8).
+const OPTIONS: OptionBytes = OptionBytes {
+    syn: 12,
+    data: 20,
+    ack: 8,
+};
+/// With timestamps (12) and DSS on an ACK (8), 40 − 20 bytes remain for
+/// SACK: two blocks.
+const MPTCP_MAX_SACK_BLOCKS: u8 = 2;
+
+#[derive(Debug)]
+pub struct MptcpLevel {
+    /// Next new data sequence number.
+    data_next: u64,
+    /// One past the last data byte; `u64::MAX` without end.
+    data_end: u64,
+    /// Highest DATA_ACK received.
+    data_una: u64,
+    /// The connection's window from the latest ACK, bytes.
+    data_wnd: u64,
+    /// Chunks to send again after a subflow's timeout, with the subflow
+    /// they came from.
+    reinject: VecDeque<(u64, u32, usize)>,
+    /// The packet scheduler.
+    scheduling: Scheduling,
+    /// The `linger` scheduler, which queues a chunk on a subflow beyond its
+    /// window and so is not a [`Schedule`] (those only place what fits).
+    linger: bool,
+    /// The connection-level receiver.
+    pub rx: DataReceiver,
+}
+
+impl MptcpLevel {
+    /// `size_bytes` of data (or without end), a receive buffer of
+    /// `rcv_buffer_bytes`, placed by `scheduler`.
+    pub fn new(size_bytes: Option<u64>, rcv_buffer_bytes: u64, scheduler: Scheduler) -> Self {
+        MptcpLevel {
+            data_next: 1,
+            data_end: size_bytes.map_or(u64::MAX, |n| 1 + n),
+            data_una: 1,
+            data_wnd: rcv_buffer_bytes,
+            reinject: VecDeque::new(),
+            scheduling: Scheduling::new(scheduler),
+            linger: scheduler == Scheduler::Linger,
+            rx: DataReceiver::new(rcv_buffer_bytes),
+        }
+    }
+
+    fn send_on<N: Forward>(&self, io: &mut Io<'_, N>, set: &mut SubflowSet<'_>, r: usize, chunk: Chunk) {
+        let now = io.ctx.now;
+        let sf = &mut set.subflows[r];
+        let mut wire = Wire::new(io, set.params, OPTIONS, set.connection, r, sf);
+        sf.sender.send_chunk(chunk, now, &mut wire);
+        set.ccs[r].bytes_in_flight = sf.sender.pipe();
+    }
+
+    /// The next chunk of data to send, and the subflow it is reinjected
+    /// from, if it is a reinjection. Respects the connection's window.
+    fn next_chunk(&mut self, params: &TcpParams) -> Option<(Chunk, Option<usize>)> {
+        while let Some(&(dsn, len, from)) = self.reinject.front() {
+            if dsn + len as u64 <= self.data_una {
+                self.reinject.pop_front();
+                continue;
+            }
+            let data_fin = self.data_end != u64::MAX && dsn + len as u64 == self.data_end;
+            return Some((
+                Chunk {
+                    dsn,
+                    len,
+                    fin: false,
+                    data_fin,
+                },
+                Some(from),
+            ));
+        }
+        if self.data_next >= self.data_end {
+            return None;
+        }
+        let len = (self.data_end - self.data_next).min(params.mss as u64) as u32;
+        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK (its
+        // right edge saturates: a buffer of u64::MAX bytes is never full).
+        if self.data_next + len as u64 > self.data_una.saturating_add(self.data_wnd) {
+            return None;
+        }
+        Some((
+            Chunk {
+                dsn: self.data_next,
+                len,
+                fin: false,
+                data_fin: self.data_end != u64::MAX && self.data_next + len as u64 == self.data_end,
+            },
+            None,
+        ))
+    }
+
+    fn take_chunk(&mut self, chunk: &Chunk) {
+        if self.reinject.front().is_some_and(|&(d, _, _)| d == chunk.dsn) {
+            self.reinject.pop_front();
+        } else {
+            self.data_next = chunk.dsn + chunk.len as u64;
+        }
+    }
+
+    /// The subflow the scheduler gives a chunk of `len` bytes to (a
+    /// reinjected chunk avoids the subflow it came from while another has
+    /// room), or `None` when the chunk waits.
+    fn pick(&mut self, set: &mut SubflowSet<'_>, len: u32, from: Option<usize>) -> Option<usize> {
+        let window_end = self.data_una.saturating_add(self.data_wnd);
+        let chunk = scheduler::Chunk {
+            len,
+            avoid: from,
+            unsent_bytes: self
+                .data_end
+                .min(window_end)
+                .saturating_sub(self.data_next + len as u64),
+            window_bytes: self.data_wnd,
+        };
+        let mut view = SchedulerView {
+            subflows: &mut *set.subflows,
+            ccs: &*set.ccs,
+            params: set.params,
+        };
+        self.scheduling.pick(&mut view, &chunk)
+    }
+}
+
+impl DataLevel for MptcpLevel {
+    fn options(&self) -> OptionBytes {
+        OPTIONS
+    }
+
+    fn on_established(&mut self, sf: &mut Subflow) {
+        // RFC 8684 §3.3.4: the window is the connection's, relative to the DATA_ACK.
+        sf.sender.ignore_peer_rwnd = true;
+    }
+
+    /// RFC 8684 §3.3.6 / Linux `mptcp_reinject_data`: the data outstanding
+    /// on the subflow is queued to be sent on the others too.
+    fn on_subflow_failed(&mut self, r: usize, sf: &Subflow) -> u64 {
+        let mut queued = 0;
+        // What the `linger` scheduler queued on it but never sent.
+        for c in &sf.queued {
+            self.reinject.push_back((c.dsn, c.len, r));
+            queued += 1;
+        }
+        for (dsn, len) in sf.sender.outstanding_data() {
+            if dsn + len as u64 <= self.data_una || self.reinject.iter().any(|&(d, _, _)| d == dsn) {
+                continue;
+            }
+            self.reinject.push_back((dsn, len, r));
+            queued += 1;
+        }
+        queued
+    }
+
+    fn on_ack(&mut self, hdr: &TcpHeader, _subflows: &[Subflow]) -> bool {
+        if !hdr.flags.has(TcpFlags::ACK) || hdr.flags.has(TcpFlags::SYN) {
+            return false;
+        }
+        if hdr.data_ack > self.data_una {
+            self.data_una = hdr.data_ack;
+        }
+        self.data_wnd = hdr.rwnd;
+        // The DATA_FIN takes one data sequence number.
+        self.data_end != u64::MAX && self.data_una > self.data_end
+    }
+
+    /// Each subflow's retransmissions, then new data by the scheduler.
+    fn push<N: Forward>(&mut self, io: &mut Io<'_, N>, mut set: SubflowSet<'_>) {
+        let now = io.ctx.now;
+        for r in 0..set.subflows.len() {
+            let sf = &mut set.subflows[r];
+            let mut wire = Wire::new(io, set.params, OPTIONS, set.connection, r, sf);
+            if sf
+                .sender
+                .send_retransmissions(now, set.params, &mut set.ccs[r], &mut wire)
+            {
+                // Then what `linger` queued on it, as its window lets it go.
+                while let Some(&chunk) = sf.queued.front() {
+                    if !sf.sender.room_for(set.params, &set.ccs[r], chunk.len) {
+                        break;
+                    }
+                    sf.queued.pop_front();
+                    sf.queued_bytes -= chunk.len as u64;
+                    sf.sender.send_chunk(chunk, now, &mut wire);
+                }
+                set.ccs[r].bytes_in_flight = sf.sender.pipe();
+            }
+        }
+        while let Some((chunk, from)) = self.next_chunk(set.params) {
+            if self.linger {
+                let Some(r) = pick_linger(&set, from) else { break };
+                self.take_chunk(&chunk);
+                let sf = &mut set.subflows[r];
+                if sf.queued.is_empty() && sf.sender.room_for(set.params, &set.ccs[r], chunk.len) {
+                    self.send_on(io, &mut set, r, chunk);
+                } else {
+                    sf.queued.push_back(chunk);
+                    sf.queued_bytes += chunk.len as u64;
+                }
+                continue;
+            }
+            let Some(r) = self.pick(&mut set, chunk.len, from) else {
+                break;
+            };
+            self.take_chunk(&chunk);
+            self.send_on(io, &mut set, r, chunk);
+            if self.scheduling.duplicates() {
+                for k in 0..set.subflows.len() {
+                    if k != r && set.subflows[k].sender.room_for(set.params, &set.ccs[k], chunk.len) {
+                        self.send_on(io, &mut set, k, chunk);
+                    }
+                }
+            }
+        }
+        for r in 0..set.subflows.len() {
+            // RFC 6675 NextSeg rules 3 and 4 and RFC 8985's loss probe, once the
+            // scheduler has placed its data.
+            let sf = &mut set.subflows[r];
+            let mut wire = Wire::new(io, set.params, OPTIONS, set.connection, r, sf);
+            sf.sender.after_push(now, set.params, &mut set.ccs[r], &mut wire);
+            set.ccs[r].bytes_in_flight = set.subflows[r].sender.pipe();
+        }
+    }
+
+    fn on_data(&mut self, hdr: &TcpHeader, sf: &mut Subflow) {
+        if hdr.payload_bytes > 0 {
+            sf.bytes_received += hdr.payload_bytes as u64;
+            self.rx
+                .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
+        }
+    }
+
+    fn advertised_window(&self, _sf: &Subflow) -> u64 {
+        self.rx.window()
+    }
+
+    fn fill_ack(&self, hdr: &mut TcpHeader) {
+        hdr.n_sack = hdr.n_sack.min(MPTCP_MAX_SACK_BLOCKS);
+        hdr.data_ack = self.rx.rcv_nxt;
+        hdr.rwnd = self.rx.window();
+    }
+
+    fn receiver(&self) -> Option<&DataReceiver> {
+        Some(&self.rx)
+    }
+}
+
+/// The `linger` scheduler's subflow for the next chunk: among the
+/// established subflows that hold less than two windows, the one whose data
+/// would drain first, (in flight + waiting)·SRTT/cwnd (Linux
+/// `mptcp_subflow_get_send`: `sk_wmem_queued` over the pacing rate, and
+/// `sk_stream_memory_free`); ties go to the lower index. A reinjected chunk
+/// avoids the subflow it came from while another can take it.
+fn pick_linger(set: &SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
+    let mut best: Option<(u128, usize)> = None;
+    let mut fallback = None;
+    for (r, sf) in set.subflows.iter().enumerate() {
+        let c = &set.ccs[r];
+        if sf.sender.state != SenderState::Established || sf.removed_at.is_some() || c.cwnd == 0 {
+            continue;
+        }
+        let held = sf.sender.pipe() + sf.queued_bytes;
+        if held >= 2 * c.cwnd {
+            continue;
+        }
+        if Some(r) == from {
+            fallback = Some(r);
+            continue;
+        }
+        let linger = held as u128 * c.srtt.nanos().max(1) as u128 / c.cwnd as u128;
+        if best.is_none_or(|(l, _)| linger < l) {
+            best = Some((linger, r));
+        }
+    }
+    best.map(|(_, r)| r).or(fallback)
+}
+
+/// The subflows as the scheduler sees them.
+struct SchedulerView<'a> {
+    subflows: &'a mut [Subflow],
+    ccs: &'a [SubflowCc],
+    params: &'a TcpParams,
+}
+
+impl scheduler::Subflows for SchedulerView<'_> {
+    fn count(&self) -> usize {
+        self.subflows.len()
+    }
+
+    #[inline]
+    fn has_room(&mut self, r: usize, len: u32) -> bool {
+        self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
+    }
+
+    #[inline]
+    fn srtt(&self, r: usize) -> SimDuration {
+        self.ccs[r].srtt
+    }
+
+    fn state(&self, r: usize) -> scheduler::SubflowState {
+        let (sf, c) = (&self.subflows[r], &self.ccs[r]);
+        scheduler::SubflowState {
+            established: c.established,
+            srtt: c.srtt,
+            rttvar: sf.sender.rtt.rttvar,
+            cwnd_bytes: c.cwnd,
+            ssthresh_bytes: c.ssthresh,
+            in_flight_bytes: sf.sender.pipe(),
+            mss: c.mss,
+        }
+    }
+}

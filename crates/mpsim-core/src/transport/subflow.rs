@@ -1,0 +1,176 @@
+//! A subflow: one TCP connection between an address pair, with its sender,
+//! its receiver, and [`Wire`], which turns the sender's segments into packets.
+
+use super::tcp::config::TcpParams;
+use super::tcp::receiver::TcpReceiver;
+use std::collections::VecDeque;
+
+use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, TcpSender};
+use super::Io;
+use crate::context::{Forward, SimContext};
+use crate::event::Event;
+use crate::ids::{AddrId, EndpointId};
+use crate::observe::SubflowPhase;
+use crate::time::{SimDuration, SimTime};
+use crate::wire::tcp::TcpFlags;
+use crate::wire::{Packet, Payload};
+
+/// What the tracing hook was last told of a subflow's sender, to report
+/// only changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reported {
+    pub(crate) cwnd: u64,
+    pub(crate) ssthresh: u64,
+    pub(crate) srtt: SimDuration,
+    pub(crate) rto_count: u64,
+    pub(crate) in_recovery: bool,
+    /// Whether the sender has left slow start (for the first time).
+    pub(crate) left_slow_start: bool,
+    pub(crate) phase: SubflowPhase,
+}
+
+impl Default for Reported {
+    fn default() -> Self {
+        Reported {
+            cwnd: 0,
+            ssthresh: 0,
+            srtt: SimDuration::ZERO,
+            rto_count: 0,
+            in_recovery: false,
+            left_slow_start: false,
+            phase: SubflowPhase::Idle,
+        }
+    }
+}
+
+pub(crate) fn phase(state: SenderState) -> SubflowPhase {
+    match state {
+        SenderState::Idle => SubflowPhase::Idle,
+        SenderState::SynSent => SubflowPhase::SynSent,
+        SenderState::Established => SubflowPhase::Established,
+        SenderState::Done => SubflowPhase::Done,
+        SenderState::Closed => SubflowPhase::Closed,
+    }
+}
+
+#[derive(Debug)]
+pub struct Subflow {
+    pub src: AddrId,
+    pub dst: AddrId,
+    pub sender_ep: EndpointId,
+    pub receiver_ep: EndpointId,
+    /// 5-tuple hashes of the two directions.
+    pub fwd_hash: u64,
+    pub rev_hash: u64,
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    /// TSval of the first segment received since the receiver last ACKed
+    /// (RFC 7323 §4.3: with delayed ACKs, echo the earliest).
+    pub(crate) ts_to_echo: Option<SimTime>,
+    pub acks_sent: u64,
+    /// Payload bytes this subflow delivered to the data level.
+    pub bytes_received: u64,
+    /// Whether the scenario traces this subflow's sender (the trace itself
+    /// is kept by [`crate::trace::TraceRecorder`]).
+    pub traced: bool,
+    /// What the tracing hook was last told of this subflow.
+    pub(crate) reported: Reported,
+    /// When a subflow event opened it (`None` for the path manager's subflows).
+    pub added_at: Option<SimTime>,
+    /// When a subflow event closed it.
+    pub removed_at: Option<SimTime>,
+    /// Chunks the `linger` scheduler gave this subflow that its window has
+    /// not yet let go, in order.
+    pub(crate) queued: VecDeque<Chunk>,
+    /// Payload bytes in `queued`.
+    pub(crate) queued_bytes: u64,
+}
+
+/// Option bytes a data level adds to a subflow's segments (RFC 8684 §3
+/// for MPTCP; none for plain TCP).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptionBytes {
+    /// On a SYN or SYN-ACK.
+    pub syn: u32,
+    /// On a segment that carries data.
+    pub data: u32,
+    /// On any other segment (an ACK).
+    pub ack: u32,
+}
+
+impl OptionBytes {
+    #[inline]
+    pub fn of(self, flags: TcpFlags, carries_data: bool) -> u32 {
+        if flags.has(TcpFlags::SYN) {
+            self.syn
+        } else if carries_data {
+            self.data
+        } else {
+            self.ack
+        }
+    }
+}
+
+/// Puts a subflow's segments on the network.
+pub struct Wire<'a, N: Forward> {
+    ctx: &'a mut SimContext,
+    net: &'a mut N,
+    params: &'a TcpParams,
+    options: OptionBytes,
+    conn: u32,
+    subflow: u16,
+    src: AddrId,
+    dst: AddrId,
+    hash: u64,
+    to: EndpointId,
+}
+
+impl<'a, N: Forward> Wire<'a, N> {
+    /// The wire of subflow `r` (`sf`) of connection `conn`.
+    pub fn new(
+        io: &'a mut Io<'_, N>,
+        params: &'a TcpParams,
+        options: OptionBytes,
+        conn: u32,
+        r: usize,
+        sf: &Subflow,
+    ) -> Self {
+        Wire {
+            ctx: &mut *io.ctx,
+            net: &mut *io.net,
+            params,
+            options,
+            conn,
+            subflow: r as u16,
+            src: sf.src,
+            dst: sf.dst,
+            hash: sf.fwd_hash,
+            to: sf.receiver_ep,
+        }
+    }
+}
+
+impl<N: Forward> SenderOutput for Wire<'_, N> {
+    fn send(&mut self, seg: OutSegment) {
+        let h = &seg.header;
+        let options = self.options.of(h.flags, h.payload_bytes > 0);
+        let size = self
+            .params
+            .wire_size(h.payload_bytes, h.n_sack, h.flags.has(TcpFlags::SYN))
+            + options;
+        let id = self.ctx.packets.alloc(Packet {
+            size_bytes: size,
+            src: self.src,
+            dst: self.dst,
+            flow_hash: self.hash,
+            endpoint: self.to,
+            sent_at: self.ctx.now,
+            payload: Payload::Tcp(seg.header),
+        });
+        self.net.send(self.ctx, id);
+    }
+
+    fn arm_timer(&mut self, at: SimTime) {
+        self.ctx.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
+    }
+}
