@@ -24,6 +24,7 @@ use crate::ids::{AddrId, LinkId};
 use crate::net::Network;
 use crate::sim::Simulator;
 use crate::time::{SimTime, NANOS_PER_SEC};
+use crate::transport::path_manager::ManagePaths;
 
 pub use crate::stop::{
     Interrupt, Never, Stop, Stopped, CHECK_EVERY_EVENTS, DEFAULT_MAX_EVENTS, DEFAULT_MAX_TRACE_ROWS,
@@ -211,12 +212,10 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
         let (Some(&s0), Some(&d0)) = (srcs.first(), dsts.first()) else {
             continue;
         };
-        let pairs: Vec<(AddrId, AddrId)> = match m.path_manager {
-            crate::config::PathManager::Fullmesh => {
-                srcs.iter().flat_map(|&s| dsts.iter().map(move |&d| (s, d))).collect()
-            }
-            crate::config::PathManager::Ndiffports { subflows } => vec![(s0, d0); subflows.max(1) as usize],
-        };
+        let mut pairs = m.path_manager.initial_subflows(&srcs, &dsts);
+        if pairs.is_empty() {
+            pairs.push((s0, d0)); // (`ndiffports` with 0 subflows is refused, but estimated as 1)
+        }
         // A finite connection's bytes are shared by its subflows.
         let size = m.size_bytes.map(|b| b as f64 / pairs.len() as f64);
         let mss = m.tcp.mss.unwrap_or(1400);

@@ -11,6 +11,7 @@ use crate::slowstart::hystart_linux::HyStartLinuxOption;
 use crate::slowstart::SsFactory;
 use crate::time::SimTime;
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
+use crate::transport::path_manager::ManagePaths;
 
 /// Every problem of `cfg`, or `Ok` when it can be built.
 pub fn validate(cfg: &ScenarioConfig) -> Result<(), ConfigErrors> {
@@ -482,10 +483,7 @@ fn check_mptcp(
 
 /// The address pairs the path manager opens.
 pub(crate) fn initial_pairs(m: &MptcpConnectionConfig, srcs: &[AddrId], dsts: &[AddrId]) -> Vec<(AddrId, AddrId)> {
-    match m.path_manager {
-        PathManager::Fullmesh => srcs.iter().flat_map(|&s| dsts.iter().map(move |&d| (s, d))).collect(),
-        PathManager::Ndiffports { subflows } => vec![(srcs[0], dsts[0]); subflows as usize],
-    }
+    m.path_manager.initial_subflows(srcs, dsts)
 }
 
 /// An MPTCP connection's subflow events in time order (ties in

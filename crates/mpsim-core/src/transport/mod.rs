@@ -8,6 +8,7 @@
 pub mod connection;
 pub mod data_level;
 pub mod mptcp;
+pub mod path_manager;
 pub mod scheduler;
 pub mod subflow;
 pub mod tcp;
