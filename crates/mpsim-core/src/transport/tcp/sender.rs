@@ -355,6 +355,9 @@ pub struct TcpSender {
     /// An MPTCP subflow leaves flow control to its connection (RFC 8684
     /// §3.3.4: the window is relative to DATA_ACK).
     pub ignore_peer_rwnd: bool,
+    /// SND.UNA when the sending application last heard of acknowledged data
+    /// (ns-3's `NewAck`): the send buffer's data starts there.
+    sndbuf_una: u64,
     pub stats: SenderStats,
 }
 
@@ -396,6 +399,7 @@ impl TcpSender {
             ts_recent: SimTime::ZERO,
             cwnd_full: false,
             ignore_peer_rwnd: false,
+            sndbuf_una: 1,
             stats: SenderStats::default(),
         }
     }
@@ -630,11 +634,12 @@ impl TcpSender {
         // A loss probe may send one new segment whatever cwnd (Linux
         // `tcp_write_xmit` with push_one = 2).
         let outstanding = self.snd_nxt + payload as u64 - self.snd_una;
+        let buffered = self.snd_nxt + payload as u64 - self.sndbuf_una.min(self.snd_una);
         (self.probe_pending || self.cwnd_room(params, cc, payload))
             && (self.ignore_peer_rwnd || outstanding <= self.peer_rwnd)
             && params
                 .send_buffer_bytes
-                .is_none_or(|b| outstanding <= b / self.mss as u64 * self.mss as u64)
+                .is_none_or(|b| buffered <= b / self.mss as u64 * self.mss as u64)
     }
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
@@ -1063,6 +1068,15 @@ impl TcpSender {
             }
             _ => true,
         };
+        // ns-3 in CA_DISORDER: an ACK of new data that is also a duplicate
+        // ACK reaches no `NewAck`, which restarts the timer and lets the
+        // application refill the send buffer.
+        let disorder =
+            is_dupack && newly_acked > 0 && params.dupack_rule == DupAckRule::NewSack && self.recovery.is_none();
+        let patient = patient && !disorder;
+        if !disorder {
+            self.sndbuf_una = self.snd_una;
+        }
         if self.snd_una >= self.snd_nxt {
             self.stop_timer();
         } else {

@@ -782,3 +782,23 @@ fn ns3_emulated_recovery_without_sack_halves_pipe_and_the_head() {
     // 10 sent, 1 marked received, the head lost: pipe 8, + 1 MSS, halved.
     assert_eq!(s.ccs[0].ssthresh, 4_500);
 }
+
+/// ns-3 in CA_DISORDER: an ACK that advances SND.UNA and SACKs new data
+/// reaches no `NewAck`, so the application does not refill the send buffer
+/// and the timer is not restarted; the next plain ACK does both.
+#[test]
+fn ns3_a_duplicate_ack_of_new_data_frees_no_send_buffer() {
+    use crate::transport::tcp::config::DupAckRule;
+    let mut s = Script::new(Recovery::Prr, 10, 20, |p| {
+        p.dupack_rule = DupAckRule::NewSack;
+        p.send_buffer_bytes = Some(4_000);
+        p.cwnd_validation = false;
+    });
+    assert_eq!(s.send(100), "N0 N1 N2 N3");
+    // Segment 0 acknowledged, 2 SACKed: no room made, no restart (RTO 1 s
+    // from the first transmission).
+    assert_eq!(s.ack(200, 1, &[(2, 3)]), "");
+    assert_eq!(s.rto_deadline_ms(), 100 + 1000);
+    // Segment 1 arrives: everything up to 3 acknowledged.
+    assert_eq!(s.ack(201, 3, &[]), "N4 N5 N6");
+}
