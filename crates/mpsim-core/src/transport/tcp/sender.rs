@@ -1074,7 +1074,7 @@ impl TcpSender {
         let disorder =
             is_dupack && newly_acked > 0 && params.dupack_rule == DupAckRule::NewSack && self.recovery.is_none();
         let patient = patient && !disorder;
-        if !disorder {
+        if newly_acked > 0 && !disorder {
             self.sndbuf_una = self.snd_una;
         }
         if self.snd_una >= self.snd_nxt {

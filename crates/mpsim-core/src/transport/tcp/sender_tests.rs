@@ -783,9 +783,9 @@ fn ns3_emulated_recovery_without_sack_halves_pipe_and_the_head() {
     assert_eq!(s.ccs[0].ssthresh, 4_500);
 }
 
-/// ns-3 in CA_DISORDER: an ACK that advances SND.UNA and SACKs new data
-/// reaches no `NewAck`, so the application does not refill the send buffer
-/// and the timer is not restarted; the next plain ACK does both.
+/// ns-3: only an ACK that reaches `NewAck` lets the application refill the
+/// send buffer; in CA_DISORDER an ACK that advances SND.UNA and SACKs new
+/// data does not (nor restarts the timer), and neither does a duplicate ACK.
 #[test]
 fn ns3_a_duplicate_ack_of_new_data_frees_no_send_buffer() {
     use crate::transport::tcp::config::DupAckRule;
@@ -799,6 +799,8 @@ fn ns3_a_duplicate_ack_of_new_data_frees_no_send_buffer() {
     // from the first transmission).
     assert_eq!(s.ack(200, 1, &[(2, 3)]), "");
     assert_eq!(s.rto_deadline_ms(), 100 + 1000);
-    // Segment 1 arrives: everything up to 3 acknowledged.
-    assert_eq!(s.ack(201, 3, &[]), "N4 N5 N6");
+    // A plain duplicate ACK (3 SACKed) refills nothing either.
+    assert_eq!(s.ack(201, 1, &[(2, 4)]), "");
+    // Segment 1 arrives: everything acknowledged, the buffer refilled.
+    assert_eq!(s.ack(202, 4, &[]), "N4 N5 N6 N7");
 }
