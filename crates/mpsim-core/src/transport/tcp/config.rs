@@ -364,7 +364,9 @@ impl Profile {
                 // and every partial ACK resends the next segment.
                 partial_ack_rto: PartialAckRto::Impatient,
                 partial_ack_retransmit: true,
-                emulate_sack: false,
+                // Without SACK ns-3 keeps PRR on marks made by duplicate ACKs
+                // (`TcpTxBuffer::AddRenoSack`).
+                emulate_sack: true,
                 dupack_rule: DupAckRule::NewSack,
                 prr_variant: PrrVariant::Ns3,
                 // `TcpTxBuffer::NextSeg` has rules 1–3, no rescue.

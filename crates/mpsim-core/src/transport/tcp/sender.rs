@@ -922,6 +922,15 @@ impl TcpSender {
         }
         // Acknowledged cumulatively but delivered before, by an earlier SACK.
         let acked_sacked = sacked_before_una - self.sacked_bytes;
+        if newly_acked > 0 && !params.sack {
+            // A duplicate ACK's mark cannot be right about the first
+            // unacknowledged segment: ns-3's `DiscardUpTo` unmarks it.
+            if let Some(s) = self.segs.front_mut().filter(|s| s.flags & SACKED != 0) {
+                s.flags &= !SACKED;
+                self.sacked_bytes -= s.len as u64;
+                self.sacked_segs -= 1;
+            }
+        }
         if sack && params.sack && params.tlp {
             self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
         }
