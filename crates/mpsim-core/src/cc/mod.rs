@@ -12,6 +12,7 @@
 //! did not use to [`CongestionAvoidance::on_ack`].
 
 pub mod coupling;
+pub mod cubic_ns3;
 
 use crate::config::TcpOptions;
 use crate::error::Problems;
