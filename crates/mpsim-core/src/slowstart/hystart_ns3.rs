@@ -209,8 +209,11 @@ impl SlowStart for HyStartNs3 {
         if sf.snd_una > st.end_seq {
             st.reset_round(now, sf.snd_nxt);
         }
+        // ns-3 counts the segments the ACK *delivered* (`segsAcked` from
+        // `currentDelivered`): after a timeout an ACK over segments SACKed
+        // before it grows the window by the retransmission alone.
         let mss = sf.mss as u64;
-        sf.cwnd += acked / mss * mss;
+        sf.cwnd += acked.min(sf.delivered_bytes) / mss * mss;
         0
     }
 
@@ -238,6 +241,7 @@ mod tests {
         let mut s = vec![SubflowCc::new(MSS as u32, cwnd_segs * MSS, u64::MAX)];
         s[0].srtt = SimDuration::from_millis(srtt_ms);
         s[0].established = true;
+        s[0].delivered_bytes = MSS;
         s
     }
 
@@ -261,8 +265,22 @@ mod tests {
         let mut s = subflow(10, 40);
         s[0].ssthresh = 11_500;
         s[0].snd_una = 2000;
+        s[0].delivered_bytes = 2000;
         assert_eq!(ss.on_ack(&mut s, 0, 2000, at_us(0)), 0);
         assert_eq!(s[0].cwnd, 12_000);
+    }
+
+    /// After a timeout, an ACK over 19 segments of which 18 were SACKed
+    /// before it delivers one: cwnd grows by one MSS, not 19.
+    #[test]
+    fn slow_start_counts_what_the_ack_delivered() {
+        let mut ss = strategy();
+        let mut s = subflow(1, 40);
+        s[0].ssthresh = 46 * MSS;
+        s[0].snd_una = 19 * MSS;
+        s[0].delivered_bytes = MSS;
+        assert_eq!(ss.on_ack(&mut s, 0, 19 * MSS, at_us(0)), 0);
+        assert_eq!(s[0].cwnd, 2 * MSS);
     }
 
     /// SRTT 40 ms: delay_min = 40 ms, threshold 40 ms. Eight samples at

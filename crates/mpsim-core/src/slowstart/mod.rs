@@ -215,6 +215,7 @@ mod tests {
     fn subflow(cwnd_pkts: u64, srtt_ms: u64) -> SubflowCc {
         let mut sf = SubflowCc::new(MSS as u32, cwnd_pkts * MSS, u64::MAX);
         sf.established = true;
+        sf.delivered_bytes = MSS;
         sf.srtt = SimDuration::from_millis(srtt_ms);
         sf.min_rtt = sf.srtt;
         sf.latest_rtt = sf.srtt;
