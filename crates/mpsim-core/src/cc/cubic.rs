@@ -354,8 +354,13 @@ impl CongestionAvoidance for Cubic {
         self.state[r].on_congestion(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence)
     }
 
-    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
-        // ns-3's `GetSsThresh` has already ended the epoch.
+    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        if self.ns3 {
+            // ns-3's `GetSsThresh` has already ended the epoch.
+            ensure_len(&mut self.ns3_state, s.len());
+            self.ns3_state[r].recovery_exit_at = Some(now);
+            return;
+        }
         ensure_len(&mut self.state, s.len());
         self.state[r].epoch_start = None;
     }

@@ -57,6 +57,10 @@ pub struct Ns3CubicState {
     pub ack_count: u64,
     /// `m_tcpCwnd`: the Reno-friendly window estimate, segments.
     pub reno_cwnd: u64,
+    /// When fast recovery last ended: the ACK that ends it (at that
+    /// instant) counts every segment it acknowledges, not only those it
+    /// delivered.
+    pub recovery_exit_at: Option<SimTime>,
 }
 
 impl Ns3CubicState {
@@ -129,8 +133,16 @@ impl Ns3CubicState {
         if !ack.cwnd_limited {
             return;
         }
+        // ns-3 counts the segments an ACK delivered (`currentDelivered`),
+        // except on the ACK that ends fast recovery, which counts all it
+        // acknowledges (`segsAcked` from ackNumber − oldHeadSequence).
         let mss = sf.mss as u64;
-        let acked_segs = ack.acked_bytes / mss;
+        let counted = if self.recovery_exit_at.take() == Some(ack.now) {
+            ack.acked_bytes
+        } else {
+            ack.acked_bytes.min(sf.delivered_bytes)
+        };
+        let acked_segs = counted / mss;
         if acked_segs == 0 {
             return;
         }
@@ -176,6 +188,7 @@ mod tests {
         let mut sf = SubflowCc::new(MSS as u32, cwnd_segs * MSS, u64::MAX);
         sf.srtt = SimDuration::from_millis(rtt_ms);
         sf.min_rtt = sf.srtt;
+        sf.delivered_bytes = MSS;
         sf
     }
 
@@ -264,6 +277,33 @@ mod tests {
         st.delay_min = Some(SimDuration::from_millis(5));
         st.on_timeout();
         assert_eq!((st.last_max_cwnd, st.delay_min, st.origin), (1, None, 0));
+    }
+
+    /// An ACK over 19 segments of which 18 were SACKed earlier counts the
+    /// one it delivered; the ACK that ends fast recovery counts all 19.
+    #[test]
+    fn counts_delivered_segments_except_when_leaving_recovery() {
+        let mut st = Ns3CubicState::default();
+        let mut sf = subflow(20, 100);
+        let ack19 = AckInfo {
+            acked_bytes: 19 * MSS,
+            ..ack(0)
+        };
+        st.on_ack(&mut sf, &ack19, 0.4, 0.7, true);
+        assert_eq!(st.acked_since_increase, 1);
+        st.recovery_exit_at = Some(ack(1).now);
+        st.on_ack(
+            &mut sf,
+            &AckInfo {
+                now: ack(1).now,
+                ..ack19
+            },
+            0.4,
+            0.7,
+            true,
+        );
+        // 1 + 19 = 20 reaches the clamp: one MSS, nothing left over.
+        assert_eq!((sf.cwnd, st.acked_since_increase), (21 * MSS, 0));
     }
 
     /// Samples in the first 10 ms of an epoch (`CubicDelta`) are dropped.
