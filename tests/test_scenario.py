@@ -371,7 +371,7 @@ def test_the_algorithms_are_the_core_registry() -> None:
 
     assert list(CC_ALGORITHMS)[:3] == ["reno", "cubic", "uncoupled"]
     assert CC_ALGORITHMS["mpcubic"] == {"c", "beta", "fast_convergence", "tcp_friendly", "k"}
-    assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux"]
+    assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux", "hystart_ns3"]
     # A test-only algorithm of the core's registry is not in a release build.
     assert "fixed_window" not in CC_ALGORITHMS
 

@@ -14,7 +14,7 @@ use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::hystart_linux::HyStartLinuxOption;
-use crate::slowstart::HyStartLinuxConfig;
+use crate::slowstart::{HyStartLinuxConfig, HyStartNs3Config};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::QueueTrace;
 use crate::traffic::gaps::GapGenerator;
@@ -216,6 +216,12 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     };
     let cc = cc.as_ref().unwrap_or(&default_cc).build(&mut t, f);
     t.hystart_linux = resolve_hystart_linux(f, &cc);
+    // ns-3.44 `TcpCubic` has its slow start and HyStart inside (attribute
+    // `HyStart`, on by default); a HyStart the flow asks for replaces it.
+    let ns3_cubic = f.profile == crate::transport::tcp::Profile::Ns3 && matches!(cc, Cc::Cubic(_));
+    if ns3_cubic && t.hystart.is_none() && t.hystart_linux.is_none() {
+        t.hystart_ns3 = Some(HyStartNs3Config::default());
+    }
     (t, cc)
 }
 
@@ -370,7 +376,8 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         let (src, dst) = (addr(&f.src), addr(&f.dst));
         let (params, cc) = resolve_tcp(&f.tcp, &f.cc, false);
         let repeats = f.sequence.as_ref().map_or(1, |seq| seq.count);
-        let slow_start = SlowStartConfig::default().with_early_exit(params.hystart, params.hystart_linux);
+        let slow_start =
+            SlowStartConfig::default().with_early_exit(params.hystart, params.hystart_linux, params.hystart_ns3);
         for k in 0..repeats {
             let index = connections.len() as u32;
             let sport = 20_000u16.wrapping_add((i as u32 * 131 + k) as u16);
@@ -422,8 +429,11 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         if !m.slow_start.is_standard() {
             // The profile's HyStart (CUBIC subflows) yields to the coupled strategy.
             params.hystart_linux = None;
+            params.hystart_ns3 = None;
         }
-        let slow_start = m.slow_start.with_early_exit(params.hystart, params.hystart_linux);
+        let slow_start = m
+            .slow_start
+            .with_early_exit(params.hystart, params.hystart_linux, params.hystart_ns3);
         let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
         let index = connections.len() as u32;
         let subflows: Vec<Subflow> = pairs

@@ -198,15 +198,21 @@ fn on_in_the_linux_profile_with_cubic_and_switchable() {
         (8, 4_000, 16_000)
     );
     assert_eq!(c.gso_max_size_bytes, 65_536);
-    // Off with Reno, in the other profiles, and when switched off.
+    // Off with Reno, in the other profiles, and when switched off; ns3 +
+    // CUBIC runs ns-3's `TcpCubic` slow start with its own HyStart instead,
+    // unless the flow asks for Linux's.
     for tcp in [
         r#""tcp": {"profile": "linux"}, "cc": {"type": "reno"}"#,
         r#""tcp": {"profile": "rfc"}, "cc": {"type": "cubic"}"#,
-        r#""tcp": {"profile": "ns3"}, "cc": {"type": "cubic"}"#,
+        r#""tcp": {"profile": "ns3"}, "cc": {"type": "reno"}"#,
         r#""tcp": {"profile": "linux", "hystart_linux": false}"#,
     ] {
         assert!(matches!(slow_start_of(tcp), Ss::Standard(_)), "{tcp}");
     }
+    let ns3 = r#""tcp": {"profile": "ns3"}, "cc": {"type": "cubic"}"#;
+    assert!(matches!(slow_start_of(ns3), Ss::HyStartNs3(_)), "{ns3}");
+    let ns3_linux = r#""tcp": {"profile": "ns3", "hystart_linux": true}, "cc": {"type": "cubic"}"#;
+    assert!(matches!(slow_start_of(ns3_linux), Ss::HyStartLinux(_)), "{ns3_linux}");
     // Asked for: with any profile and algorithm, constants overridable.
     let tcp = r#""tcp": {"profile": "rfc", "hystart_linux": {"low_window_segments": 8, "ack_train": false}}"#;
     let Ss::HyStartLinux(h) = slow_start_of(tcp) else {

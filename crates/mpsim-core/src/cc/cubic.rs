@@ -21,6 +21,7 @@ use super::{AckCounting, CcFactory};
 use crate::config::{Profile, TcpOptions};
 use crate::error::Problems;
 use crate::transport::tcp::TcpParams;
+use super::cubic_ns3::Ns3CubicState;
 use super::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::math::cbrt;
 use crate::time::SimTime;
@@ -54,6 +55,10 @@ impl CcFactory for CubicConfig {
                 tcp.slow_start.abc_limit_mss = None;
             }
             tcp.cwnd_validation = true;
+            return Cubic {
+                ns3: true,
+                ..Cubic::new(*self)
+            };
         }
         Cubic::new(*self)
     }
@@ -277,12 +282,17 @@ pub(crate) fn ensure_len<T: Default + Clone>(v: &mut Vec<T>, n: usize) {
     }
 }
 
-/// CUBIC (RFC 9438) on each subflow of its connection independently.
+/// CUBIC (RFC 9438) on each subflow of its connection independently, or
+/// under the `ns3` profile ns-3.44's `TcpCubic` ([`super::cubic_ns3`]).
 #[derive(Clone, Debug, Default)]
 pub struct Cubic {
     pub config: CubicConfig,
     /// Per-subflow state, indexed like the subflows.
     pub state: Vec<CubicState>,
+    /// Whether this is ns-3.44's `TcpCubic` rather than RFC 9438.
+    pub ns3: bool,
+    /// Per-subflow state of ns-3's `TcpCubic`, indexed like the subflows.
+    pub ns3_state: Vec<Ns3CubicState>,
 }
 
 impl Cubic {
@@ -290,6 +300,8 @@ impl Cubic {
         Cubic {
             config,
             state: Vec::new(),
+            ns3: false,
+            ns3_state: Vec::new(),
         }
     }
 
@@ -320,6 +332,12 @@ impl Cubic {
 
 impl CongestionAvoidance for Cubic {
     fn on_ack(&mut self, s: &mut [SubflowCc], r: usize, ack: &AckInfo) {
+        if self.ns3 {
+            ensure_len(&mut self.ns3_state, s.len());
+            let c = &self.config;
+            self.ns3_state[r].on_ack(&mut s[r], ack, c.c, c.beta, c.reno_friendly);
+            return;
+        }
         if !ack.cwnd_limited || ack.acked_bytes == 0 {
             return;
         }
@@ -327,23 +345,39 @@ impl CongestionAvoidance for Cubic {
     }
 
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {
-        ensure_len(&mut self.state, s.len());
         let sf = &s[r];
+        if self.ns3 {
+            ensure_len(&mut self.ns3_state, s.len());
+            return self.ns3_state[r].on_loss(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence);
+        }
+        ensure_len(&mut self.state, s.len());
         self.state[r].on_congestion(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence)
     }
 
-    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
+    fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        if self.ns3 {
+            // ns-3's `GetSsThresh` has already ended the epoch.
+            ensure_len(&mut self.ns3_state, s.len());
+            self.ns3_state[r].recovery_exit_at = Some(now);
+            return;
+        }
         ensure_len(&mut self.state, s.len());
         self.state[r].epoch_start = None;
     }
 
     fn on_rto(&mut self, s: &mut [SubflowCc], r: usize, _now: SimTime) {
+        if self.ns3 {
+            ensure_len(&mut self.ns3_state, s.len());
+            self.ns3_state[r].on_timeout();
+            return;
+        }
         ensure_len(&mut self.state, s.len());
         self.state[r].on_timeout();
     }
 
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
         ensure_len(&mut self.state, s.len());
+        ensure_len(&mut self.ns3_state, s.len());
     }
 }
 

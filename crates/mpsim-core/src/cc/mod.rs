@@ -12,6 +12,7 @@
 //! did not use to [`CongestionAvoidance::on_ack`].
 
 pub mod coupling;
+pub mod cubic_ns3;
 
 use crate::config::TcpOptions;
 use crate::error::Problems;
@@ -178,6 +179,11 @@ pub struct SubflowCc {
     /// ACK processed, in sequence-number bytes: HyStart++ ends its rounds
     /// when the SND.NXT of a round's start is acknowledged (RFC 9406 §4.2).
     pub snd_nxt: u64,
+    /// Bytes the latest ACK delivered (RFC 6937 DeliveredData: the change
+    /// in SND.UNA plus the change in SACKed bytes), ns-3's
+    /// `currentDelivered`: an ACK over data SACKed earlier delivers less
+    /// than it acknowledges.
+    pub delivered_bytes: u64,
     /// RTT samples taken on this subflow so far (the handshake's
     /// included); a strategy compares it with the count it last saw to
     /// know whether an ACK brought a new sample (`latest_rtt`).
@@ -202,6 +208,7 @@ impl SubflowCc {
             loss_events: 0,
             snd_una: 0,
             snd_nxt: 0,
+            delivered_bytes: 0,
             rtt_samples: 0,
         }
     }

@@ -94,13 +94,7 @@ impl SsFactory for HyStartLinuxConfig {
 
     /// The clamp of the delay threshold: its upper bound not below its lower.
     fn validate(&self, path: &str, problems: &mut Problems) {
-        if self.delay_thresh_max_us < self.delay_thresh_min_us {
-            problems.out_of(
-                format!("{path}.delay_thresh_max_us"),
-                self.delay_thresh_max_us,
-                format!("at least delay_thresh_min_us ({})", self.delay_thresh_min_us),
-            );
-        }
+        super::check_delay_thresh(path, self.delay_thresh_min_us, self.delay_thresh_max_us, problems);
     }
 
     fn build(&self, standard: StandardConfig, n_subflows: usize) -> HyStartLinux {

@@ -20,6 +20,7 @@ pub use css::{Css, CssConfig};
 pub use gsam::{Gsam, GsamConfig};
 pub use hystart::{HyStart, HyStartConfig};
 pub use hystart_linux::{HyStartLinux, HyStartLinuxConfig};
+pub use hystart_ns3::{HyStartNs3, HyStartNs3Config};
 pub use lisa::{Lisa, LisaConfig};
 pub use standard::{Standard, StandardConfig};
 
@@ -111,6 +112,7 @@ slow_starts! {
     "gsam" => Gsam(gsam::GsamConfig),
     "hystart" => HyStart(hystart::HyStartConfig),
     "hystart_linux" => HyStartLinux(hystart_linux::HyStartLinuxConfig),
+    "hystart_ns3" => HyStartNs3(hystart_ns3::HyStartNs3Config),
 }
 
 impl Default for SlowStartConfig {
@@ -130,13 +132,32 @@ impl SlowStartConfig {
 
     /// The slow start that runs: the standard one becomes HyStart++ or
     /// Linux's HyStart when a flow's TCP options ask for one of them
-    /// (`tcp.hystart`, `tcp.hystart_linux`; validation refuses both at once).
-    pub fn with_early_exit(&self, hystart: Option<HyStartConfig>, hystart_linux: Option<HyStartLinuxConfig>) -> Self {
-        match (self.is_standard(), hystart, hystart_linux) {
-            (true, Some(config), _) => SlowStartConfig::HyStart { config },
-            (true, None, Some(config)) => SlowStartConfig::HyStartLinux { config },
+    /// (`tcp.hystart`, `tcp.hystart_linux`; validation refuses both at once),
+    /// or ns-3's `TcpCubic` slow start under the `ns3` profile with CUBIC.
+    pub fn with_early_exit(
+        &self,
+        hystart: Option<HyStartConfig>,
+        hystart_linux: Option<HyStartLinuxConfig>,
+        hystart_ns3: Option<HyStartNs3Config>,
+    ) -> Self {
+        match (self.is_standard(), hystart, hystart_linux, hystart_ns3) {
+            (true, Some(config), _, _) => SlowStartConfig::HyStart { config },
+            (true, None, Some(config), _) => SlowStartConfig::HyStartLinux { config },
+            (true, None, None, Some(config)) => SlowStartConfig::HyStartNs3 { config },
             _ => self.clone(),
         }
+    }
+}
+
+/// The clamp of a HyStart delay threshold (Linux's and ns-3's): its upper
+/// bound, `delay_thresh_max_us`, not below its lower; `path` is the table's.
+pub(crate) fn check_delay_thresh(path: &str, min_us: u64, max_us: u64, problems: &mut Problems) {
+    if max_us < min_us {
+        problems.out_of(
+            format!("{path}.delay_thresh_max_us"),
+            max_us,
+            format!("at least delay_thresh_min_us ({min_us})"),
+        );
     }
 }
 
@@ -194,6 +215,7 @@ mod tests {
     fn subflow(cwnd_pkts: u64, srtt_ms: u64) -> SubflowCc {
         let mut sf = SubflowCc::new(MSS as u32, cwnd_pkts * MSS, u64::MAX);
         sf.established = true;
+        sf.delivered_bytes = MSS;
         sf.srtt = SimDuration::from_millis(srtt_ms);
         sf.min_rtt = sf.srtt;
         sf.latest_rtt = sf.srtt;

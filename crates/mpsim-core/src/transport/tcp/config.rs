@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::receiver::{ReceiverConfig, SackBlocks};
 use super::rtt::RttConfig;
 use crate::cc::{AckCounting, HalveOf, RenoConfig};
-use crate::slowstart::{HyStartConfig, HyStartLinuxConfig, StandardConfig};
+use crate::slowstart::{HyStartConfig, HyStartLinuxConfig, HyStartNs3Config, StandardConfig};
 use crate::time::SimDuration;
 
 /// Loss recovery after three duplicate ACKs (or SACK evidence).
@@ -246,6 +246,10 @@ pub struct TcpParams {
     /// The `linux` profile turns it on when the congestion control is CUBIC
     /// (resolved with the flow's options, not here).
     pub hystart_linux: Option<HyStartLinuxConfig>,
+    /// ns-3.44 `TcpCubic`'s slow start and HyStart; `None` for none. The
+    /// `ns3` profile turns it on when the congestion control is CUBIC
+    /// (resolved with the flow's options, not here).
+    pub hystart_ns3: Option<HyStartNs3Config>,
     pub reno: RenoConfig,
     /// RFC 7661-style congestion window validation: the window grows only
     /// while the sender uses it.
@@ -301,6 +305,7 @@ impl Profile {
             },
             hystart: None,
             hystart_linux: None,
+            hystart_ns3: None,
             reno: RenoConfig {
                 counting: AckCounting::Bytes,
                 halve: HalveOf::FlightSize,

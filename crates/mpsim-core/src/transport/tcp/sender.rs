@@ -996,6 +996,7 @@ impl TcpSender {
         }
         ccs[r].snd_una = self.snd_una;
         ccs[r].snd_nxt = self.snd_nxt;
+        ccs[r].delivered_bytes = delivered;
 
         if self.fin_end.is_some_and(|e| self.snd_una >= e) {
             self.complete(now);
