@@ -214,7 +214,18 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
             config: Default::default(),
         }
     };
-    let cc = cc.as_ref().unwrap_or(&default_cc).build(&mut t, f);
+    let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;
+    let setup = crate::cc::CcSetup { reno: t.reno, ns3 };
+    let cc = cc.as_ref().unwrap_or(&default_cc).build(&setup);
+    if ns3 && matches!(cc, Cc::Cubic(_)) {
+        // ns-3 `TcpCubic`: slow start counts the segments an ACK
+        // acknowledges, and the window grows only while cwnd-limited.
+        if f.ack_counting.is_none() {
+            t.slow_start.counting = crate::cc::AckCounting::Bytes;
+            t.slow_start.abc_limit_mss = None;
+        }
+        t.cwnd_validation = true;
+    }
     t.hystart_linux = resolve_hystart_linux(f, &cc);
     // ns-3.44 `TcpCubic` has its slow start and HyStart inside (attribute
     // `HyStart`, on by default); a HyStart the flow asks for replaces it.

@@ -12,9 +12,8 @@
 //! when the subflow last grew (or left recovery or timed out), which may be
 //! stale at the loss; ssthresh is floored at one packet.
 
+use crate::cc::CcSetup;
 use super::CcFactory;
-use crate::config::TcpOptions;
-use crate::transport::tcp::TcpParams;
 use super::coupling::{self, Flavour, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -55,8 +54,8 @@ impl Default for PathState {
 impl CcFactory for BaliaConfig {
     type Algorithm = Balia;
 
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Balia {
-        Balia::new(*self).with_reno(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> Balia {
+        Balia::new(*self).with_reno(setup.reno)
     }
 }
 

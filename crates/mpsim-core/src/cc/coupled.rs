@@ -4,10 +4,9 @@
 //! traffic to the least congested paths and may abandon the others; here a
 //! subflow keeps at least one MSS so that it can still probe its path.
 
+use crate::cc::CcSetup;
 use super::coupling::{self, CoupledAimd, CoupledRule};
 use super::{CcFactory, SubflowCc};
-use crate::config::TcpOptions;
-use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -16,8 +15,8 @@ pub struct CoupledConfig {}
 impl CcFactory for CoupledConfig {
     type Algorithm = Coupled;
 
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Coupled {
-        Coupled::new(*self).with_reno(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> Coupled {
+        Coupled::new(*self).with_reno(setup.reno)
     }
 }
 

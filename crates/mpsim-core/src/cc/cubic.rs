@@ -17,10 +17,9 @@
 //! `target` in about one RTT. The Reno-friendly estimate (§4.3 Eq. 4) is
 //! already per acknowledged segment.
 
-use super::{AckCounting, CcFactory};
-use crate::config::{Profile, TcpOptions};
+use crate::cc::CcSetup;
+use super::CcFactory;
 use crate::error::Problems;
-use crate::transport::tcp::TcpParams;
 use super::cubic_ns3::Ns3CubicState;
 use super::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::math::cbrt;
@@ -46,21 +45,13 @@ impl CcFactory for CubicConfig {
         check_c_beta(path, self.c, self.beta, problems);
     }
 
-    fn build(&self, tcp: &mut TcpParams, options: &TcpOptions) -> Cubic {
-        if options.profile == Profile::Ns3 {
-            // ns-3 `TcpCubic`: slow start counts the segments an ACK
-            // acknowledges, and the window grows only while cwnd-limited.
-            if options.ack_counting.is_none() {
-                tcp.slow_start.counting = AckCounting::Bytes;
-                tcp.slow_start.abc_limit_mss = None;
-            }
-            tcp.cwnd_validation = true;
-            return Cubic {
-                ns3: true,
-                ..Cubic::new(*self)
-            };
+    /// Under the `ns3` profile, ns-3.44's `TcpCubic` (`cc/cubic_ns3.rs`);
+    /// its slow start's counting is set in `build::resolve_tcp`.
+    fn build(&self, setup: &CcSetup) -> Cubic {
+        Cubic {
+            ns3: setup.ns3,
+            ..Cubic::new(*self)
         }
-        Cubic::new(*self)
     }
 }
 

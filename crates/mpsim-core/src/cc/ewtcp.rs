@@ -3,11 +3,10 @@
 //! scaled down, Δw_t = a/w_t per ACK with a = 1/sqrt(n), and the decrease
 //! w_t/2 of Reno. Nothing but n couples the subflows.
 
+use crate::cc::CcSetup;
 use super::coupling::{self, CoupledAimd, CoupledRule};
 use super::{CcFactory, SubflowCc};
-use crate::config::TcpOptions;
 use crate::error::Problems;
-use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -26,8 +25,8 @@ impl CcFactory for EwtcpConfig {
         }
     }
 
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Ewtcp {
-        Ewtcp::new(*self).with_reno(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> Ewtcp {
+        Ewtcp::new(*self).with_reno(setup.reno)
     }
 }
 

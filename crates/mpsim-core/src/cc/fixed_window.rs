@@ -2,11 +2,10 @@
 //! takes, kept to show (and test) that adding one is this file and one
 //! registry line.
 
+use crate::cc::CcSetup;
 use super::{AckInfo, CcFactory, CongestionAvoidance, SubflowCc};
-use crate::config::TcpOptions;
 use crate::error::Problems;
 use crate::time::SimTime;
-use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -30,7 +29,7 @@ impl CcFactory for FixedWindowConfig {
         }
     }
 
-    fn build(&self, _tcp: &mut TcpParams, _options: &TcpOptions) -> FixedWindow {
+    fn build(&self, _setup: &CcSetup) -> FixedWindow {
         FixedWindow { config: *self }
     }
 }

@@ -11,9 +11,8 @@
 //! threshold max(2^12/alpha_k, cwnd_i) packets, alpha_k in the kernel's
 //! fixed point, cwnd (not ssthresh) of subflows in recovery.
 
+use crate::cc::CcSetup;
 use super::CcFactory;
-use crate::config::TcpOptions;
-use crate::transport::tcp::TcpParams;
 use super::coupling::{self, CoupledAimd, CoupledRule, Flavour};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -28,8 +27,8 @@ pub struct LiaConfig {
 impl CcFactory for LiaConfig {
     type Algorithm = Lia;
 
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Lia {
-        Lia::new(*self).with_reno(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> Lia {
+        Lia::new(*self).with_reno(setup.reno)
     }
 }
 

@@ -14,10 +14,8 @@
 pub mod coupling;
 pub mod cubic_ns3;
 
-use crate::config::TcpOptions;
 use crate::error::Problems;
 use crate::time::{SimDuration, SimTime};
-use crate::transport::tcp::TcpParams;
 
 /// A congestion-avoidance algorithm's configuration as a scenario writes
 /// it (its `Default` holds the paper's values), and the factory of the
@@ -28,10 +26,22 @@ pub trait CcFactory: Default + serde::Serialize {
     /// Every problem of the parameters; `path` is the `cc` table's.
     fn validate(&self, _path: &str, _problems: &mut Problems) {}
 
-    /// The algorithm for a flow whose resolved TCP parameters are `tcp`
-    /// (some algorithms adjust them, e.g. CUBIC under the ns3 profile) and
-    /// whose options as given are `options`. Runs after validation only.
-    fn build(&self, tcp: &mut TcpParams, options: &TcpOptions) -> Self::Algorithm;
+    /// The algorithm for a flow with the TCP settings in `setup`. Runs
+    /// after validation only.
+    fn build(&self, setup: &CcSetup) -> Self::Algorithm;
+}
+
+/// What an algorithm reads of its flow's TCP settings when it is built
+/// (filled by `build::resolve_tcp`; the congestion controls sit below TCP
+/// and do not see its parameter types).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CcSetup {
+    /// The profile's Reno (counting and halving), which the coupled
+    /// algorithms run with one subflow.
+    pub reno: RenoConfig,
+    /// The flow runs ns-3.44's stack (the `ns3` profile): CUBIC is
+    /// ns-3's `TcpCubic`.
+    pub ns3: bool,
 }
 
 macro_rules! congestion_controls {
@@ -68,9 +78,9 @@ macro_rules! congestion_controls {
             }
 
             /// The algorithm, once validated.
-            pub fn build(&self, tcp: &mut TcpParams, options: &TcpOptions) -> Cc {
+            pub fn build(&self, setup: &CcSetup) -> Cc {
                 match self {
-                    $($(#[$attr])* CcConfig::$Variant { config } => Cc::$Variant(config.build(tcp, options)),)*
+                    $($(#[$attr])* CcConfig::$Variant { config } => Cc::$Variant(config.build(setup)),)*
                 }
             }
 

@@ -22,10 +22,9 @@
 //! subflow s's epochs and held for the epoch, so K_s and the curve stay
 //! consistent (Eq. 2 is derived for a fixed δ).
 
+use crate::cc::CcSetup;
 use super::CcFactory;
-use crate::config::TcpOptions;
 use crate::error::Problems;
-use crate::transport::tcp::TcpParams;
 use super::cubic::{ensure_len, CubicState, Friendly};
 use super::{AckInfo, CongestionAvoidance, SubflowCc};
 use crate::time::SimTime;
@@ -145,7 +144,7 @@ impl CcFactory for MpCubicConfig {
         }
     }
 
-    fn build(&self, _tcp: &mut TcpParams, _options: &TcpOptions) -> MpCubic {
+    fn build(&self, _setup: &CcSetup) -> MpCubic {
         MpCubic::new(*self)
     }
 }

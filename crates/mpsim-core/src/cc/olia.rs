@@ -16,9 +16,8 @@
 //! integer divisions, ±1 packet at ±1023 with the remainder discarded,
 //! n = established subflows, windows in packets.
 
+use crate::cc::CcSetup;
 use super::CcFactory;
-use crate::config::TcpOptions;
-use crate::transport::tcp::TcpParams;
 use super::coupling::{self, Flavour, PaperIncrease};
 use super::{AckInfo, CongestionAvoidance, RenoConfig, SubflowCc};
 use crate::time::SimTime;
@@ -44,8 +43,8 @@ struct PathState {
 impl CcFactory for OliaConfig {
     type Algorithm = Olia;
 
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Olia {
-        Olia::new(*self).with_reno(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> Olia {
+        Olia::new(*self).with_reno(setup.reno)
     }
 }
 

@@ -2,10 +2,9 @@
 //! (NewReno, RFC 6582; SACK, RFC 6675; PRR, RFC 6937) lives in the sender,
 //! not here.
 
+use crate::cc::CcSetup;
 use super::{AckCounting, AckInfo, CcFactory, CongestionAvoidance, SubflowCc};
-use crate::config::TcpOptions;
 use crate::time::SimTime;
-use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,8 +43,8 @@ pub struct RenoCcConfig {
 
 impl CcFactory for RenoCcConfig {
     type Algorithm = Reno;
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Reno {
-        let mut config = tcp.reno;
+    fn build(&self, setup: &CcSetup) -> Reno {
+        let mut config = setup.reno;
         if let Some(c) = self.counting {
             config.counting = c;
         }

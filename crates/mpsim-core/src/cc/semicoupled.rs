@@ -3,11 +3,10 @@
 //! each subflow's own, w_t/2. It keeps some traffic on every path while
 //! preferring the less congested ones.
 
+use crate::cc::CcSetup;
 use super::coupling::{self, CoupledAimd, CoupledRule};
 use super::{CcFactory, SubflowCc};
-use crate::config::TcpOptions;
 use crate::error::Problems;
-use crate::transport::tcp::TcpParams;
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -32,8 +31,8 @@ impl CcFactory for SemiCoupledConfig {
         }
     }
 
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> SemiCoupled {
-        SemiCoupled::new(*self).with_reno(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> SemiCoupled {
+        SemiCoupled::new(*self).with_reno(setup.reno)
     }
 }
 

@@ -1,9 +1,8 @@
 //! Uncoupled MPTCP: the profile's Reno on every subflow, each on its own
 //! (the baseline every coupled algorithm is compared with).
 
+use crate::cc::CcSetup;
 use super::{CcFactory, Reno};
-use crate::config::TcpOptions;
-use crate::transport::tcp::TcpParams;
 
 /// `cc = {type = "uncoupled"}`: MPTCP with the profile's Reno on every
 /// subflow, each on its own.
@@ -13,7 +12,7 @@ pub struct UncoupledConfig {}
 
 impl CcFactory for UncoupledConfig {
     type Algorithm = Reno;
-    fn build(&self, tcp: &mut TcpParams, _options: &TcpOptions) -> Reno {
-        Reno::new(tcp.reno)
+    fn build(&self, setup: &CcSetup) -> Reno {
+        Reno::new(setup.reno)
     }
 }

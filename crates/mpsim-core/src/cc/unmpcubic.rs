@@ -14,10 +14,9 @@
 //! §4.3) is scaled to the same fraction: Reno's mean window grows as √α, so
 //! α becomes α·s^(3/2) (α/n²). docs/algorithms.md has the derivation.
 
+use crate::cc::CcSetup;
 use super::CcFactory;
-use crate::config::TcpOptions;
 use crate::error::Problems;
-use crate::transport::tcp::TcpParams;
 use super::{AckInfo, CongestionAvoidance, Cubic, CubicConfig, SubflowCc};
 use crate::time::SimTime;
 
@@ -65,7 +64,7 @@ impl CcFactory for UnMpCubicConfig {
         }
     }
 
-    fn build(&self, _tcp: &mut TcpParams, _options: &TcpOptions) -> UnMpCubic {
+    fn build(&self, _setup: &CcSetup) -> UnMpCubic {
         UnMpCubic::new(*self)
     }
 }
