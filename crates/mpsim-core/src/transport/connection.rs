@@ -11,7 +11,7 @@
 use super::data_level::{Data, DataLevel, MptcpLevel, StreamLevel, SubflowSet};
 use super::mptcp::{Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
 pub use super::subflow::Subflow;
-use super::subflow::{phase, Reported, Wire};
+use super::subflow::{Reported, Wire};
 use super::tcp::config::TcpParams;
 use super::tcp::receiver::RxDecision;
 use super::tcp::sender::SenderState;
@@ -408,7 +408,7 @@ impl Connection {
                 rto_count: sf.sender.stats.rto_count,
                 in_recovery: sf.sender.in_recovery(),
                 left_slow_start: sf.sender.stats.slow_start_exit_at.is_some(),
-                phase: phase(sf.sender.state),
+                phase: sf.sender.state,
             };
             let was = sf.reported;
             if now == was {

@@ -5,7 +5,7 @@ use super::tcp::config::TcpParams;
 use super::tcp::receiver::TcpReceiver;
 use std::collections::VecDeque;
 
-use super::tcp::sender::{Chunk, OutSegment, SenderOutput, SenderState, TcpSender};
+use super::tcp::sender::{Chunk, OutSegment, SenderOutput, TcpSender};
 use super::Io;
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
@@ -40,16 +40,6 @@ impl Default for Reported {
             left_slow_start: false,
             phase: SubflowPhase::Idle,
         }
-    }
-}
-
-pub(crate) fn phase(state: SenderState) -> SubflowPhase {
-    match state {
-        SenderState::Idle => SubflowPhase::Idle,
-        SenderState::SynSent => SubflowPhase::SynSent,
-        SenderState::Established => SubflowPhase::Established,
-        SenderState::Done => SubflowPhase::Done,
-        SenderState::Closed => SubflowPhase::Closed,
     }
 }
 

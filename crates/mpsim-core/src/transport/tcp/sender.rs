@@ -134,18 +134,8 @@ impl DataSupply for Stream {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SenderState {
-    /// Before the start time.
-    Idle,
-    /// SYN sent, waiting for the SYN-ACK.
-    SynSent,
-    Established,
-    /// Everything including the FIN acknowledged.
-    Done,
-    /// Closed before the end of the data: an MPTCP subflow that was removed.
-    Closed,
-}
+/// Where the sender is in its life: the phase the tracing hook reports.
+pub use crate::observe::SubflowPhase as SenderState;
 
 /// Why a segment is (re)transmitted; every retransmission is counted once
 /// with its cause.
@@ -1052,14 +1042,7 @@ impl TcpSender {
                 }
             }
         } else if self.should_enter_recovery(params) {
-            self.enter_recovery(now, params, ccs, r, cc, delivered);
-            if params.recovery != Recovery::Prr {
-                // RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5
-                // (4.3): the first unacknowledged segment is retransmitted at
-                // once, whatever cwnd and the flight allow. (PRR's window on
-                // entry, pipe + 1 MSS, already has room for it.)
-                self.retransmit_head(now, out);
-            }
+            self.fast_retransmit(now, params, ccs, r, cc, delivered, out);
         } else if growth > 0 && !(is_dupack && params.dupack_rule == DupAckRule::NewSack) {
             // An ACK that both advances SND.UNA and SACKs new data is a
             // duplicate ACK under ns-3's rule; it leaves ns-3 in CA_DISORDER,
@@ -1610,6 +1593,27 @@ impl TcpSender {
         uses_sack(params) && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
     }
 
+    /// Enters fast recovery and, except with PRR, retransmits the first
+    /// unacknowledged segment at once, whatever cwnd and the flight allow
+    /// (RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5 (4.3)); PRR's
+    /// window on entry, pipe + 1 MSS, already has room for it.
+    #[allow(clippy::too_many_arguments)]
+    fn fast_retransmit<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        delivered: u64,
+        out: &mut impl SenderOutput,
+    ) {
+        self.enter_recovery(now, params, ccs, r, cc, delivered);
+        if params.recovery != Recovery::Prr {
+            self.retransmit_head(now, out);
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn enter_recovery<C: CongestionAvoidance>(
         &mut self,
@@ -1885,10 +1889,7 @@ impl TcpSender {
         if self.recovery.is_some() || self.in_rto_recovery {
             return;
         }
-        self.enter_recovery(now, params, ccs, r, cc, 0);
-        if params.recovery != Recovery::Prr {
-            self.retransmit_head(now, out);
-        }
+        self.fast_retransmit(now, params, ccs, r, cc, 0, out);
         ccs[r].bytes_in_flight = self.pipe();
     }
 
