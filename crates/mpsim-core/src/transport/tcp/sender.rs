@@ -914,11 +914,16 @@ impl TcpSender {
         let acked_sacked = sacked_before_una - self.sacked_bytes;
         if newly_acked > 0 && !params.sack {
             // A duplicate ACK's mark cannot be right about the first
-            // unacknowledged segment: ns-3's `DiscardUpTo` unmarks it.
+            // unacknowledged segment: ns-3's `DiscardUpTo` moves the mark to
+            // the lowest unmarked segment above it and deems the head lost.
             if let Some(s) = self.segs.front_mut().filter(|s| s.flags & SACKED != 0) {
                 s.flags &= !SACKED;
                 self.sacked_bytes -= s.len as u64;
                 self.sacked_segs -= 1;
+                if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
+                    self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
+                }
+                self.mark_lost(0);
             }
         }
         if sack && params.sack && params.tlp {
@@ -950,6 +955,7 @@ impl TcpSender {
         if is_dupack
             && sack
             && !params.sack
+            && !self.in_rto_recovery
             && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
         {
             let before = self.sacked_bytes;
@@ -1041,7 +1047,7 @@ impl TcpSender {
                     }
                 }
             }
-        } else if self.should_enter_recovery(params) {
+        } else if self.should_enter_recovery(params, is_dupack) {
             self.fast_retransmit(now, params, ccs, r, cc, delivered, out);
         } else if growth > 0 && !(is_dupack && params.dupack_rule == DupAckRule::NewSack) {
             // An ACK that both advances SND.UNA and SACKs new data is a
@@ -1572,11 +1578,17 @@ impl TcpSender {
         }
     }
 
-    fn should_enter_recovery(&self, params: &TcpParams) -> bool {
-        // RFC 6582 §3.2 step 1 / §4: no fast retransmit for data sent before
-        // an RTO. Plain Reno (RFC 5681 §3.2) has no `recover` and takes
-        // every third duplicate ACK as a new loss.
-        if params.recovery != Recovery::Reno && self.snd_una <= self.rto_recover && self.rto_recover > 0 {
+    fn should_enter_recovery(&self, params: &TcpParams, is_dupack: bool) -> bool {
+        // No fast retransmit for data sent before an RTO: RFC 6582 §3.2 step 1
+        // waits for an ACK above `recover`; RFC 6675 §5.1 (and ns-3, Linux)
+        // for HighACK ≥ RecoveryPoint. Plain Reno (RFC 5681 §3.2) has no
+        // `recover` and takes every third duplicate ACK as a new loss.
+        let before_recover = if uses_sack(params) {
+            self.snd_una < self.rto_recover
+        } else {
+            self.snd_una <= self.rto_recover
+        };
+        if params.recovery != Recovery::Reno && before_recover && self.rto_recover > 0 {
             return false;
         }
         if uses_sack(params) && params.sack && params.rack {
@@ -1589,8 +1601,12 @@ impl TcpSender {
         if !params.early_retransmit_delay && self.early_retransmit_due(params) {
             return true;
         }
-        // RFC 6675 §5: or when IsLost(HighACK + 1).
-        uses_sack(params) && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
+        // RFC 6675 §5: or when IsLost(HighACK + 1) — which ns-3 asks only of
+        // a duplicate ACK (`TcpSocketBase::DupAck`); a lost head found on a
+        // new ACK is resent from the open state.
+        uses_sack(params)
+            && (is_dupack || params.dupack_rule != DupAckRule::NewSack)
+            && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
     }
 
     /// Enters fast recovery and, except with PRR, retransmits the first
@@ -1609,7 +1625,7 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         self.enter_recovery(now, params, ccs, r, cc, delivered);
-        if params.recovery != Recovery::Prr {
+        if params.recovery != Recovery::Prr || params.prr_variant == PrrVariant::Ns3 {
             self.retransmit_head(now, out);
         }
     }
@@ -1666,10 +1682,12 @@ impl TcpSender {
             Recovery::Prr if params.prr_variant == PrrVariant::Rfc6937 => self.pipe() + mss,
             // ns-3 `TcpPrrRecovery::EnterRecovery`: the entering ACK is a
             // duplicate one for PRR's accounting.
+            // With nothing delivered (no pipe to credit a duplicate ACK
+            // against) it leaves cwnd as it was; `fast_retransmit` sends the
+            // head regardless, as ns-3's `EnterRecovery` step (4.3) does.
             Recovery::Prr => {
-                let ssthresh = sf.ssthresh;
-                self.prr_ns3(ssthresh, pipe_at_entry, delivered, true)
-                    .unwrap_or(pipe_at_entry + mss)
+                let (ssthresh, cwnd) = (sf.ssthresh, sf.cwnd);
+                self.prr_ns3(ssthresh, pipe_at_entry, delivered, true).unwrap_or(cwnd)
             }
         };
     }

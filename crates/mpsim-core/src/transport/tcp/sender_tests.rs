@@ -804,3 +804,115 @@ fn ns3_a_duplicate_ack_of_new_data_frees_no_send_buffer() {
     // Segment 1 arrives: everything acknowledged, the buffer refilled.
     assert_eq!(s.ack(202, 4, &[]), "N4 N5 N6 N7");
 }
+
+/// ns-3.44's recovery without SACK (the `ns3` profile with SACK off): marks
+/// from duplicate ACKs, PRR on them, ssthresh from pipe.
+fn ns3_without_sack(p: &mut TcpParams) {
+    use crate::transport::tcp::config::{DupAckRule, LossFlight, PrrVariant};
+    p.sack = false;
+    p.emulate_sack = true;
+    p.prr_variant = PrrVariant::Ns3;
+    p.dupack_rule = DupAckRule::NewSack;
+    p.loss_flight = LossFlight::Pipe;
+    p.partial_ack_retransmit = true;
+    p.sack_rescue = false;
+}
+
+/// ns-3 `TcpTxBuffer::DiscardUpTo`: when SND.UNA reaches a segment a
+/// duplicate ACK had marked received, the guess was wrong about that one: its
+/// mark moves to the lowest unmarked segment above, and it is deemed lost.
+#[test]
+fn ns3_without_sack_a_wrong_mark_at_the_head_moves_up_and_the_head_is_lost() {
+    let mut s = Script::new(Recovery::Prr, 10, 20, ns3_without_sack);
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+    // Segments 0 and 2 lost: eight duplicate ACKs. The third starts
+    // recovery and marks segment 1; the next five mark 2 to 6 (2 wrongly).
+    assert_eq!(s.ack(200, 0, &[]), "");
+    assert_eq!(s.ack(201, 0, &[]), "");
+    assert_eq!(s.ack(202, 0, &[]), "F0");
+    for t in 203..208 {
+        s.ack(t, 0, &[]);
+    }
+    assert_eq!(s.s.sacked_bytes, 6 * MSS);
+    // The retransmission of 0 brings the ACK up to segment 2, marked: the
+    // mark moves to 7 (marks stay at five: 2 → 7, 3–6), segment 2 is lost
+    // and resent at once as the partial ACK's retransmission.
+    assert_eq!(s.ack(300, 2, &[]), "F2");
+    assert_eq!(s.s.sacked_bytes, 5 * MSS);
+    assert_eq!(s.s.segs[0].start, seq(2));
+    assert_eq!(s.s.segs[0].flags & (LOST | SACKED), LOST);
+    assert_ne!(s.s.segs[5].flags & SACKED, 0, "segment 7 carries the moved mark");
+}
+
+/// ns-3 `TcpSocketBase::DupAck` ignores duplicate ACKs in CA_LOSS: after a
+/// timeout they mark nothing, and the timeout's go-back-N resends every
+/// segment in order.
+#[test]
+fn ns3_without_sack_duplicate_acks_after_a_timeout_mark_nothing() {
+    let mut s = Script::new(Recovery::Prr, 10, 20, ns3_without_sack);
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+    assert_eq!(s.fire(1100), "R0");
+    for t in 1150..1153 {
+        assert_eq!(s.ack(t, 0, &[]), "");
+    }
+    assert_eq!(s.s.sacked_bytes, 0);
+    // The ACK of segment 0: cwnd 2, segments 1 and 2 (none skipped).
+    assert_eq!(s.ack(1200, 1, &[]), "R1 R2");
+}
+
+/// After a timeout, a new recovery may start once HighACK reaches the
+/// recovery point (RFC 6675 §5.1, as ns-3 and Linux do); RFC 6582 §3.2 step 1
+/// waits for an ACK above it.
+#[test]
+fn after_a_timeout_sack_recovery_may_start_at_the_recovery_point_newreno_only_above() {
+    for (recovery, third) in [(Recovery::Sack, "F4"), (Recovery::NewReno, "")] {
+        let mut s = Script::new(recovery, 4, 20, |_| {});
+        assert_eq!(s.send(100), "N0 N1 N2 N3");
+        assert_eq!(s.fire(1100), "R0");
+        // SND.UNA reaches the recovery point (segment 4); RFC 3465 L = 2: cwnd 3.
+        assert_eq!(s.ack(1200, 4, &[]), "N4 N5 N6");
+        assert_eq!(s.ack(1201, 4, &[]), "");
+        assert_eq!(s.ack(1202, 4, &[]), "");
+        assert_eq!(s.ack(1203, 4, &[]), third, "{recovery:?}");
+    }
+}
+
+/// ns-3 `TcpPrrRecovery::EnterRecovery` with nothing in flight once the
+/// entering ACK's mark and the head's loss are counted: `DoRecovery` has no
+/// duplicate ACK to credit and leaves cwnd unchanged, and `EnterRecovery`
+/// resends the head regardless.
+#[test]
+fn ns3_recovery_entered_with_an_empty_pipe_keeps_cwnd() {
+    let mut s = Script::new(Recovery::Prr, 4, 20, |p| {
+        ns3_without_sack(p);
+        p.limited_transmit = true;
+    });
+    assert_eq!(s.send(100), "N0 N1 N2 N3");
+    // The state an ACK ending an earlier recovery leaves: segments 1 and 2
+    // marked received, the head deemed lost and resent from the open state.
+    let t = SimTime(150 * MS);
+    s.s.mark_sacked(1, t, false, true);
+    s.s.mark_sacked(2, t, false, true);
+    s.s.mark_lost(0);
+    s.s.retransmit(0, t, &mut Out::default());
+    // A duplicate ACK marks 3; the head is still deemed lost (IsLost), so
+    // recovery starts. Pipe: 4 − 3 marked − 1 lost = 0; ssthresh = max(2,
+    // (0 + 1)/2) segments. cwnd stays 4: the head and three new segments.
+    assert_eq!(s.ack(200, 0, &[]), "F0 N4 N5 N6");
+    assert_eq!((s.cwnd(), s.ccs[0].ssthresh / MSS), (4, 2));
+}
+
+/// ns-3 asks IsLost(HighACK + 1) only of a duplicate ACK
+/// (`TcpSocketBase::DupAck`): a new ACK that finds the head deemed lost
+/// starts no recovery; the head is resent from the open state and the
+/// window grows.
+#[test]
+fn ns3_a_new_ack_finding_the_head_lost_starts_no_recovery() {
+    let mut s = Script::new(Recovery::Prr, 6, 20, ns3_without_sack);
+    assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5");
+    s.s.mark_lost(1);
+    // Slow start: cwnd 7 against pipe 4 (5 outstanding, 1 lost).
+    assert_eq!(s.ack(200, 1, &[]), "F1 N6 N7");
+    assert!(s.s.recovery.is_none());
+    assert_eq!((s.cwnd(), s.ccs[0].ssthresh), (7, u64::MAX));
+}
