@@ -321,6 +321,9 @@ pub struct TcpSender {
     /// The PTO fired: the next transmission may exceed cwnd by one segment,
     /// new data first, else the last segment again (RFC 8985 §7.3).
     probe_pending: bool,
+    /// ns-3's partial-ACK retransmission found no lost segment: one new
+    /// segment may go whatever cwnd, or else the head is resent.
+    partial_ack_send: bool,
     /// New data left since the last [`TcpSender::after_push`].
     sent_new: bool,
     /// F-RTO under way after the latest timeout; `None` when off or over.
@@ -378,6 +381,7 @@ impl TcpSender {
             tlp_high_seq: None,
             tlp_retrans: false,
             probe_pending: false,
+            partial_ack_send: false,
             sent_new: false,
             frto: None,
             rto_undo: RtoUndo::default(),
@@ -506,6 +510,12 @@ impl TcpSender {
             self.send_retransmissions(now, params, cc, out);
         }
         self.send_rescue(now, params, cc, out);
+        if std::mem::take(&mut self.partial_ack_send)
+            && self.segs.front().is_some_and(|s| s.flags & (RETRANS | SACKED) == 0)
+        {
+            // No new data could go: ns-3's `DoRetransmit` resends the head.
+            self.retransmit(0, now, out);
+        }
         if self.probe_pending {
             // RFC 8985 §7.3: no new data could go: resend the last segment.
             self.probe_pending = false;
@@ -624,12 +634,39 @@ impl TcpSender {
         // A loss probe may send one new segment whatever cwnd (Linux
         // `tcp_write_xmit` with push_one = 2).
         let outstanding = self.snd_nxt + payload as u64 - self.snd_una;
+        if let Some(b) = params.send_buffer_bytes {
+            self.refill_when_short(b, params, cc);
+        }
         let buffered = self.snd_nxt + payload as u64 - self.sndbuf_una.min(self.snd_una);
-        (self.probe_pending || self.cwnd_room(params, cc, payload))
+        (self.probe_pending || self.partial_ack_send || self.cwnd_room(params, cc, payload))
             && (self.ignore_peer_rwnd || outstanding <= self.peer_rwnd)
             && params
                 .send_buffer_bytes
                 .is_none_or(|b| buffered <= b / self.mss as u64 * self.mss as u64)
+    }
+
+    /// ns-3's other refill of the send buffer (`SendPendingData` →
+    /// `NotifySend`): about to send new data, when less is left unsent in
+    /// the buffer than the window would take, the application is asked for
+    /// more, which fills the buffer from SND.UNA as it stands.
+    fn refill_when_short(&mut self, buffer_bytes: u64, params: &TcpParams, cc: &SubflowCc) {
+        let mss = self.mss as u64;
+        let written = self.sndbuf_una.min(self.snd_una) + buffer_bytes / mss * mss;
+        let unsent = written.saturating_sub(self.snd_nxt);
+        let window = if self.ignore_peer_rwnd {
+            cc.cwnd
+        } else {
+            cc.cwnd.min(self.peer_rwnd)
+        };
+        let in_network = if uses_sack(params) {
+            self.pipe()
+        } else {
+            self.flight_size()
+        };
+        let available = window.saturating_sub(in_network);
+        if unsent > 0 && unsent < available {
+            self.sndbuf_una = self.snd_una;
+        }
     }
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
@@ -709,6 +746,7 @@ impl TcpSender {
             r.prr_out += seg.len as u64;
         }
         self.sent_new = true;
+        self.partial_ack_send = false;
         if let Some(f) = self.frto.as_mut() {
             f.new_data_turn = false;
         }
@@ -1037,13 +1075,23 @@ impl TcpSender {
                     // first unacknowledged segment at once, then deflates.
                     self.retransmit_head(now, out);
                 } else if params.partial_ack_retransmit && newly_acked > 0 && sack {
-                    // ns-3: the segment a partial ACK leaves first is
-                    // resent at once (without SACK it is deemed lost first).
+                    // ns-3 (`ProcessAck` → `DoRetransmit`): unless the first
+                    // unacknowledged segment was already resent, a partial
+                    // ACK sends one segment whatever cwnd — NextSeg's: the
+                    // lowest lost one (without SACK the head, deemed lost
+                    // first), else new data, else the head again.
                     if !params.sack {
                         self.mark_lost(0);
                     }
-                    if self.segs.front().is_some_and(|s| s.flags & (RETRANS | SACKED) == 0) {
-                        self.retransmit(0, now, out);
+                    if self
+                        .segs
+                        .front()
+                        .is_some_and(|s| s.flags & (RETRANS | SACKED) != RETRANS)
+                    {
+                        match self.next_lost() {
+                            Some(i) => self.retransmit(i, now, out),
+                            None => self.partial_ack_send = true,
+                        }
                     }
                 }
             }

@@ -414,19 +414,23 @@ fn a_probe_sends_new_data_when_there_is_some() {
     assert_eq!(s.fire(602), "R0");
 }
 
+/// ns-3.44's SACK recovery (the `ns3` profile's): ns-3's duplicate-ACK rule,
+/// PRR accounting, ssthresh from pipe, the partial-ACK resend, no rescue.
+fn ns3_with_sack(p: &mut TcpParams) {
+    use crate::transport::tcp::config::{DupAckRule, LossFlight, PrrVariant};
+    p.prr_variant = PrrVariant::Ns3;
+    p.dupack_rule = DupAckRule::NewSack;
+    p.loss_flight = LossFlight::Pipe;
+    p.partial_ack_retransmit = true;
+    p.sack_rescue = false;
+}
+
 /// ns-3.44's recovery: any ACK with new SACK information is a duplicate one,
 /// ssthresh halves pipe, PRR counts one more segment per duplicate ACK, and
-/// a partial ACK resends the next segment outside PRR's budget.
+/// a partial ACK sends one segment outside PRR's budget.
 #[test]
 fn ns3_recovery_accounting() {
-    use crate::transport::tcp::config::{DupAckRule, LossFlight, PrrVariant};
-    let mut s = Script::new(Recovery::Prr, 10, 20, |p| {
-        p.prr_variant = PrrVariant::Ns3;
-        p.dupack_rule = DupAckRule::NewSack;
-        p.loss_flight = LossFlight::Pipe;
-        p.partial_ack_retransmit = true;
-        p.sack_rescue = false;
-    });
+    let mut s = Script::new(Recovery::Prr, 10, 20, ns3_with_sack);
     // Segments 0 and 5 lost. Outside recovery each SACK lowers pipe by one:
     // a new segment each.
     assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
@@ -444,9 +448,10 @@ fn ns3_recovery_accounting() {
     // The partial ACK (0–4, covering the retransmission): RFC 6937's
     // DeliveredData is 1 segment (5 acknowledged, 4 of them SACKed before),
     // prr_delivered 7, pipe 8: sndcnt = ⌈7000·4000/8000⌉ − 3000 = 500
-    // bytes, cwnd 8 500. Segment 5 is resent at once, outside that budget,
-    // which leaves no room for new data.
-    assert_eq!(s.ack(303, 5, &[(6, 7)]), "F5");
+    // bytes, cwnd 8 500. One segment goes at once, outside that budget:
+    // not 5, which one SACKed segment above does not make lost, but new
+    // data; that leaves no room for more.
+    assert_eq!(s.ack(303, 5, &[(6, 7)]), "N14");
     assert_eq!(s.ccs[0].cwnd, 8_500);
     // The timer restarted on this first partial ACK only.
     assert_eq!(s.rto_deadline_ms(), 303 + 1000);
@@ -808,14 +813,9 @@ fn ns3_a_duplicate_ack_of_new_data_frees_no_send_buffer() {
 /// ns-3.44's recovery without SACK (the `ns3` profile with SACK off): marks
 /// from duplicate ACKs, PRR on them, ssthresh from pipe.
 fn ns3_without_sack(p: &mut TcpParams) {
-    use crate::transport::tcp::config::{DupAckRule, LossFlight, PrrVariant};
+    ns3_with_sack(p);
     p.sack = false;
     p.emulate_sack = true;
-    p.prr_variant = PrrVariant::Ns3;
-    p.dupack_rule = DupAckRule::NewSack;
-    p.loss_flight = LossFlight::Pipe;
-    p.partial_ack_retransmit = true;
-    p.sack_rescue = false;
 }
 
 /// ns-3 `TcpTxBuffer::DiscardUpTo`: when SND.UNA reaches a segment a
@@ -915,4 +915,46 @@ fn ns3_a_new_ack_finding_the_head_lost_starts_no_recovery() {
     assert_eq!(s.ack(200, 1, &[]), "F1 N6 N7");
     assert!(s.s.recovery.is_none());
     assert_eq!((s.cwnd(), s.ccs[0].ssthresh), (7, u64::MAX));
+}
+
+/// ns-3's partial ACK (`ProcessAck` → `DoRetransmit` → `NextSeg`): when the
+/// segment it leaves first is not deemed lost, it sends new data, and the
+/// head again only when there is none.
+#[test]
+fn ns3_a_partial_ack_sends_new_data_before_resending_a_head_not_deemed_lost() {
+    // 20 segments leave new data to send; with 12, all is sent by then.
+    for (segments, sent) in [(20, "N12"), (12, "F5")] {
+        let mut s = Script::new(Recovery::Prr, 10, segments, ns3_with_sack);
+        assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
+        // Segment 0 lost; recovery as in `ns3_recovery_accounting`.
+        assert_eq!(s.ack(201, 0, &[(1, 2)]), "N10");
+        assert_eq!(s.ack(202, 0, &[(1, 3)]), "N11");
+        assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
+        // The ACK of 0–4 delivers 2 segments (0 and 4; 1–3 were SACKed):
+        // prr_delivered 4, pipe 7 (5–11) > ssthresh 4: sndcnt = ⌈4·4/8⌉ −
+        // 1 = 1, cwnd 8. Segment 5 is not deemed lost (nothing SACKed above
+        // it): one new segment, or segment 5 again when none is left.
+        assert_eq!(s.ack(303, 5, &[]), sent, "{segments} segments");
+        assert_eq!(s.ccs[0].cwnd / MSS, 8);
+    }
+}
+
+/// ns-3's application also refills the send buffer from `SendPendingData`
+/// (`NotifySend`) when less is left unsent than the window would take — on
+/// any ACK, a duplicate one included.
+#[test]
+fn ns3_the_send_buffer_is_refilled_when_less_is_unsent_than_the_window_takes() {
+    use crate::transport::tcp::config::DupAckRule;
+    let mut s = Script::new(Recovery::Prr, 3, 20, |p| {
+        p.dupack_rule = DupAckRule::NewSack;
+        p.send_buffer_bytes = Some(4_000);
+        p.cwnd_validation = false;
+    });
+    // cwnd 3 of a 4-segment buffer: segment 3 is written, not sent.
+    assert_eq!(s.send(100), "N0 N1 N2");
+    // Segment 0 acknowledged and 2 SACKed (CA_DISORDER: no `NewAck`, cwnd
+    // stays 3). Pipe 1 (segment 1): the window takes 2 segments, more than
+    // the 1 unsent, so the buffer is refilled from segment 1: 3 and 4 go.
+    assert_eq!(s.ack(200, 1, &[(2, 3)]), "N3 N4");
+    assert_eq!(s.cwnd(), 3);
 }
