@@ -225,6 +225,7 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
             t.slow_start.abc_limit_mss = None;
         }
         t.cwnd_validation = true;
+        t.cwnd_limited_at_send = true;
     }
     t.hystart_linux = resolve_hystart_linux(f, &cc);
     // ns-3.44 `TcpCubic` has its slow start and HyStart inside (attribute

@@ -171,6 +171,13 @@ pub struct TcpParams {
     /// segment below the highest SACKed one that is not yet deemed lost),
     /// when rules 1 and 2 have nothing to send.
     pub sack_rule3: bool,
+    /// Rule 3 as ns-3.44 has it (`TcpTxBuffer::NextSeg`, enabled by
+    /// `SendPendingData` in recovery with SACK on): never on marks emulated
+    /// without SACK, and once SND.UNA has passed every SACKed byte
+    /// (`DiscardUpTo` clears `m_sackSeen`) without an upper bound: any
+    /// segment neither SACKed nor resent qualifies. Off, rule 3 needs a
+    /// SACKed segment above (RFC 6675 §4).
+    pub sack_rule3_ns3: bool,
     /// SACK recovery: RFC 6675 §4 NextSeg rule 4, one "rescue"
     /// retransmission of the highest unSACKed segment per episode, when
     /// rules 1–3 have nothing to send.
@@ -254,6 +261,11 @@ pub struct TcpParams {
     /// RFC 7661-style congestion window validation: the window grows only
     /// while the sender uses it.
     pub cwnd_validation: bool,
+    /// With `cwnd_validation`, "uses it" as ns-3 judges it: whether the last
+    /// data segment sent left less than one MSS of cwnd unused (ns-3.44
+    /// `SendDataPacket` sets `m_isCwndLimited`, which holds until the next
+    /// segment is sent); off, judged at every ACK from the flight before it.
+    pub cwnd_limited_at_send: bool,
 }
 
 impl Profile {
@@ -274,6 +286,7 @@ impl Profile {
             prr_variant: PrrVariant::Rfc6937,
             loss_flight: LossFlight::FlightSize,
             sack_rule3: true,
+            sack_rule3_ns3: false,
             sack_rescue: true,
             rack: false,
             tlp: false,
@@ -311,6 +324,7 @@ impl Profile {
                 halve: HalveOf::FlightSize,
             },
             cwnd_validation: true,
+            cwnd_limited_at_send: false,
         };
         match self {
             Profile::Rfc => rfc,
@@ -376,6 +390,7 @@ impl Profile {
                 prr_variant: PrrVariant::Ns3,
                 // `TcpTxBuffer::NextSeg` has rules 1–3, no rescue.
                 sack_rescue: false,
+                sack_rule3_ns3: true,
                 loss_flight: LossFlight::Pipe,
                 send_buffer_bytes: Some(131_072),
                 grow_on_recovery_exit: true,
@@ -410,6 +425,7 @@ impl Profile {
                     ..rfc.receiver
                 },
                 cwnd_validation: false,
+                cwnd_limited_at_send: false,
                 ..rfc
             },
         }

@@ -351,6 +351,10 @@ pub struct TcpSender {
     /// SND.UNA when the sending application last heard of acknowledged data
     /// (ns-3's `NewAck`): the send buffer's data starts there.
     sndbuf_una: u64,
+    /// Whether the last segment sent left less than one MSS of cwnd unused
+    /// (`cwnd_limited_at_send`), and `stats.segments_sent` when judged.
+    limited_at_send: bool,
+    judged_at_segment: u64,
     pub stats: SenderStats,
 }
 
@@ -394,6 +398,8 @@ impl TcpSender {
             cwnd_full: false,
             ignore_peer_rwnd: false,
             sndbuf_una: 1,
+            limited_at_send: false,
+            judged_at_segment: 0,
             stats: SenderStats::default(),
         }
     }
@@ -418,6 +424,16 @@ impl TcpSender {
     #[inline]
     pub fn pipe(&self) -> u64 {
         (self.flight_size() + self.retrans_bytes).saturating_sub(self.sacked_bytes + self.lost_bytes)
+    }
+
+    /// `pipe` in octets of data, as ns-3's `BytesInFlight` counts it: the
+    /// FIN's sequence number left out.
+    fn data_pipe(&self) -> u64 {
+        let fin_counted = self
+            .segs
+            .back()
+            .is_some_and(|s| s.fin && s.flags & SACKED == 0 && s.flags & (LOST | RETRANS) != LOST);
+        self.pipe() - fin_counted as u64
     }
 
     pub fn in_recovery(&self) -> bool {
@@ -537,6 +553,11 @@ impl TcpSender {
         self.sent_new = false;
         self.no_new_data = self.fin_sent() || self.send_budget(params, cc) >= self.mss as u64;
         cc.bytes_in_flight = self.pipe();
+        if self.stats.segments_sent != self.judged_at_segment {
+            // ns-3 judges after each segment; the last one sent decides.
+            self.judged_at_segment = self.stats.segments_sent;
+            self.limited_at_send = cc.cwnd < self.data_pipe() + self.mss as u64;
+        }
     }
 
     /// RFC 6675 HighRxt of the recovery under way.
@@ -558,8 +579,11 @@ impl TcpSender {
         if self.next_lost().is_some() {
             return;
         }
-        let top = if params.sack_rule3 {
-            self.segs.iter().rposition(|s| s.flags & SACKED != 0)
+        let top = if params.sack_rule3 && (params.sack || !params.sack_rule3_ns3) {
+            match self.segs.iter().rposition(|s| s.flags & SACKED != 0) {
+                None if params.sack_rule3_ns3 && params.sack => Some(self.segs.len()),
+                top => top,
+            }
         } else {
             None
         };
@@ -736,6 +760,9 @@ impl TcpSender {
             flags: 0,
         };
         let header = self.data_header(&seg, now);
+        if std::env::var_os("MPSIM_DBG").is_some() {
+            eprintln!("{} tx {} {}", now.nanos(), seg.start, seg.len);
+        }
         self.segs.push_back(seg);
         self.snd_nxt = seg.end();
         if chunk.fin {
@@ -776,6 +803,9 @@ impl TcpSender {
         s.flags |= RETRANS | EVER_RETRANS;
         s.sent_at = now;
         let seg = *s;
+        if std::env::var_os("MPSIM_DBG").is_some() {
+            eprintln!("{} retx {} {}", now.nanos(), seg.start, seg.len);
+        }
         self.retrans_bytes += seg.len as u64;
         let mut header = self.data_header(&seg, now);
         header.retransmission = true;
@@ -903,12 +933,28 @@ impl TcpSender {
             return; // an old ACK, overtaken by a later one
         }
         let ack = hdr.ack.min(self.snd_nxt);
+        if std::env::var_os("MPSIM_DBG").is_some() {
+            eprintln!(
+                "{} ack {} una {} nxt {} pipe {} cwnd {} sack {:?}",
+                now.nanos(),
+                hdr.ack,
+                self.snd_una,
+                self.snd_nxt,
+                self.pipe(),
+                ccs[r].cwnd,
+                &hdr.sack[..hdr.n_sack as usize]
+            );
+        }
         let prior_una = self.snd_una;
         let prior_sacked = self.sacked_bytes;
         let sack = uses_sack(params);
         let prior_in_flight = if sack { self.pipe() } else { self.flight_size() };
-        let cwnd_limited =
-            !params.cwnd_validation || self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd;
+        let cwnd_limited = !params.cwnd_validation
+            || if params.cwnd_limited_at_send {
+                self.limited_at_send
+            } else {
+                self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd
+            };
 
         // RTT sample: RFC 7323 §4 from the echoed timestamp of an ACK that
         // acknowledges new data; without timestamps, from the newest newly
@@ -989,7 +1035,7 @@ impl TcpSender {
         // transmit and recovery).
         // ns-3 reads pipe for PRR before the ACK's own mark (`BytesInFlight`
         // in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
-        let pipe_before_marks = self.pipe();
+        let pipe_before_marks = self.data_pipe();
         if is_dupack
             && sack
             && !params.sack
@@ -1068,7 +1114,11 @@ impl TcpSender {
                         rec.partial_acks += 1;
                     }
                 }
-                let pipe = if params.sack { self.pipe() } else { pipe_before_marks };
+                let pipe = if params.sack {
+                    self.data_pipe()
+                } else {
+                    pipe_before_marks
+                };
                 self.recovery_ack(params, &mut ccs[r], newly_acked, delivered, is_dupack, pipe);
                 if params.recovery == Recovery::NewReno && newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: a partial ACK retransmits the
@@ -1622,7 +1672,7 @@ impl TcpSender {
     fn loss_flight(&self, params: &TcpParams) -> u64 {
         match params.loss_flight {
             LossFlight::FlightSize => self.flight_size(),
-            LossFlight::Pipe => self.pipe(),
+            LossFlight::Pipe => self.data_pipe(),
         }
     }
 
@@ -1693,7 +1743,11 @@ impl TcpSender {
             self.mark_lost(0);
         }
         self.stats.fast_recoveries += 1;
-        let pipe_at_entry = self.pipe();
+        let pipe_at_entry = if params.prr_variant == PrrVariant::Ns3 {
+            self.data_pipe()
+        } else {
+            self.pipe()
+        };
         // Plain Reno may fast-retransmit during RTO recovery: its
         // retransmissions are fast ones from here, and a later RTO halves
         // ssthresh again (a new loss event).
@@ -1816,6 +1870,22 @@ impl TcpSender {
             }
             Recovery::Sack => {}
             Recovery::Prr if params.prr_variant == PrrVariant::Ns3 => {
+                if std::env::var_os("MPSIM_DBG").is_some() {
+                    let r = self.recovery.unwrap();
+                    eprintln!(
+                        "rec dup {} newly {} deliv {} pipe {} pd {} po {} rfs {} cwnd {} ssth {} sacked {}",
+                        dup,
+                        newly_acked,
+                        delivered,
+                        pipe,
+                        r.prr_delivered,
+                        r.prr_out,
+                        r.recover_fs,
+                        sf.cwnd,
+                        sf.ssthresh,
+                        self.sacked_bytes
+                    );
+                }
                 // ns-3 `TcpSocketBase::ProcessAck`: a duplicate ACK runs
                 // `DoRecovery` from `DupAck`, and an ACK of at least one
                 // segment below the recovery point runs it (again, when the

@@ -958,3 +958,54 @@ fn ns3_the_send_buffer_is_refilled_when_less_is_unsent_than_the_window_takes() {
     assert_eq!(s.ack(200, 1, &[(2, 3)]), "N3 N4");
     assert_eq!(s.cwnd(), 3);
 }
+
+/// Window growth only while cwnd-limited, judged as ns-3's
+/// `SendDataPacket` does (`m_isCwndLimited` after the last segment sent,
+/// holding until the next) or at every ACK from the flight before it.
+#[test]
+fn cwnd_limited_as_the_last_segment_sent_left_it_or_as_each_ack_finds_it() {
+    for (at_send, cwnd_after) in [(true, 6), (false, 5)] {
+        let mut s = Script::new(Recovery::Sack, 4, 4, |p| {
+            p.cwnd_validation = true;
+            p.cwnd_limited_at_send = at_send;
+        });
+        // The whole transfer in the first window: cwnd 4 full.
+        assert_eq!(s.send(100), "N0 N1 N2 N3");
+        // Slow start: the first ACK finds the window full either way.
+        assert_eq!(s.ack(200, 1, &[]), "");
+        assert_eq!(s.cwnd(), 5);
+        // 3 of 5 outstanding: not limited by this ACK's count, still
+        // limited by ns-3's, as nothing was sent since.
+        assert_eq!(s.ack(201, 2, &[]), "");
+        assert_eq!(s.cwnd(), cwnd_after, "at_send {at_send}");
+    }
+}
+
+/// ns-3's NextSeg rule 3 once SND.UNA has passed every SACKed byte
+/// (`m_sackSeen` cleared): no upper bound, so the tail segment no SACK
+/// follows is resent within the window; RFC 6675's rule 3 needs a SACKed
+/// segment above it, and the tail waits.
+#[test]
+fn ns3_rule_3_reaches_the_tail_once_no_sack_is_left_above_snd_una() {
+    for (ns3, sent) in [(true, "F18 F19"), (false, "F18")] {
+        let mut s = Script::new(Recovery::Prr, 20, 20, |p| {
+            ns3_with_sack(p);
+            p.sack_rule3_ns3 = ns3;
+        });
+        assert_eq!(
+            s.send(100),
+            "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9 N10 N11 N12 N13 N14 N15 N16 N17 N18 N19"
+        );
+        // Segments 0, 18 and 19 lost; 1–17 SACKed one by one. The third
+        // SACK starts recovery: pipe 20 − 3 − 1 = 16, ssthresh 8.
+        for k in 2..19 {
+            s.ack(200 + k, 0, &[(1, k)]);
+        }
+        assert_eq!(s.ccs[0].ssthresh / MSS, 8);
+        // The ACK of 0–17 leaves 18 and 19, neither SACKed above nor deemed
+        // lost; PRR-SSRB gives cwnd 8 over a pipe of 2. The partial ACK
+        // resends the head, 18; rule 3 then takes 19 (ns-3) or nothing.
+        assert_eq!(s.ack(300, 18, &[]), sent, "ns3 {ns3}");
+        assert_eq!(s.cwnd(), 8);
+    }
+}
