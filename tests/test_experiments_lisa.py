@@ -108,6 +108,10 @@ def test_the_shared_bottleneck_is_the_client_downlink_with_buffer_x(name: str) -
         assert sorted(slow) == ["Client-Rc", "Rc-Client"]
 
 
+FIRST_PATH = ("Server.eth0-Rc", "Rc-Client", "Server.eth0-R1", "R1-Client")
+"""The links of the first subflow's data path, in the shared and in the non-shared topology."""
+
+
 @pytest.mark.parametrize("name", LISA_EXPERIMENTS)
 def test_every_variant_builds_a_valid_configuration(name: str) -> None:
     exp = CATALOGUE[name]
@@ -137,8 +141,13 @@ def test_every_variant_builds_a_valid_configuration(name: str) -> None:
                             for link in cfg["links"]
                             if link["rate_bps"] == FIVE and link["from"] in ("Rc", "Server")
                         }
-                        assert buffers == {conn["slow_start"]["bottleneck_buffer_pkts"]}
-                        assert conn["slow_start"]["bottleneck_rate_bps"] == FIVE
+                        (buffer,) = buffers
+                        # GSAM's K as its authors compute it: D/2 + B·1500·8/(2·5 Mbit/s), D the first path's
+                        # propagation both ways plus a 1500-byte segment and a 40-byte ACK serialised at
+                        # 5 Mbit/s and 1 Gbit/s (2 464 000 + 12 320 ns).
+                        d = 2 * sum(link["delay_ns"] for link in cfg["links"] if link["name"] in FIRST_PATH)
+                        d += 2_476_320
+                        assert conn["slow_start"] == {"type": "gsam", "k_ns": d // 2 + buffer * 1_200_000}
 
 
 def test_pooled_experiments_give_each_buffer_a_third_of_the_runs() -> None:
