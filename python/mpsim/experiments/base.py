@@ -79,6 +79,9 @@ class Experiment:
     stack: str | None = None
     """The stack the paper ran, by its name in :data:`mpsim.experiments.stacks.STACKS`; every flow of the
     experiment runs it."""
+    trace_x: tuple[Any, ...] = ()
+    """x values whose run 1 is also drawn as time series (cwnd and SRTT of each subflow, one column per
+    variant; :mod:`mpsim.experiments.timeseries`), the papers' trace figures."""
     checks: tuple[Claim, ...] = ()
     """The paper's claims as checkable statements over the result table (:mod:`mpsim.experiments.claims`);
     ``claims`` keeps the words of those that have none."""

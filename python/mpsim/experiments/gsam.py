@@ -57,6 +57,8 @@ START_SPREAD_S = 0.010
 
 FCT_LOG = Panel("fct_s", "Completion time (s)", log_y=True)
 RTO = Panel("rto_count", "Retransmission timeouts per connection")
+R_SS = Panel("r_ss", "Retransmissions up to the last slow-start exit (packets)")
+"""Fig. 15: a connection's retransmissions until the last of its subflows has left slow start."""
 COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
 
 
@@ -219,14 +221,19 @@ DEFAULT_FILE_KB = 80
 DEFAULT_NCF = 5
 
 
-def shared(bottleneck_queue: Mapping[str, Any], competing: bool = False, rate_bps: int = BOTTLENECK_BPS) -> CoreConfig:
+def shared(
+    bottleneck_queue: Mapping[str, Any],
+    competing: bool = False,
+    rate_bps: int = BOTTLENECK_BPS,
+    loss: Mapping[str, Any] = LOSS,
+) -> CoreConfig:
     """Fig. 11a: S2.eth0 and S2.eth1 → R1 → (5 Mbit/s, 18 ms, queue, loss) → R2 → C2; with ``competing``
     Fig. 11b, which adds S1 → R1 and R2 → C1 for the regular TCP (or UDP) traffic. Access links 1 Gbit/s,
     1 ms, so the base RTT is 2·(1 + 18 + 1) = 40 ms on either interface."""
     links = [
         *duplex("S2a", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
         *duplex("S2b", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
-        *duplex("R1", "R2", rate_bps, BOTTLENECK_DELAY_NS, bottleneck_queue, bottleneck_queue, LOSS),
+        *duplex("R1", "R2", rate_bps, BOTTLENECK_DELAY_NS, bottleneck_queue, bottleneck_queue, loss),
         *duplex("R2", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
     ]
     nodes = hosts("S2", "C2")
@@ -431,6 +438,19 @@ def _gsam_nonshared_flows(x: Any, variant: str, run: int) -> CoreConfig:
     return _nonshared_run("gsam-nonshared-flows", variant, run, ncf=int(x))
 
 
+LOSS_NCF = 20
+LOSS_FILE_KB = 300
+
+
+def _gsam_loss(x: Any, variant: str, run: int) -> CoreConfig:
+    """Fig. 16: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a), buffer 20 packets, with
+    WANem's random loss at ``x`` per cent both ways."""
+    loss = {"type": "bernoulli", "p": float(x) / 100}
+    cfg: CoreConfig = {"seed": run, **shared(queue(DEFAULT_BUFFER_PKTS), loss=loss)}
+    gsam = _gsam(cfg, DEFAULT_BUFFER_PKTS, BOTTLENECK_BPS)
+    return _finish(cfg, _multipath(cfg, "gsam-loss", variant, run, LOSS_NCF, LOSS_FILE_KB * KB, gsam))
+
+
 CODEL_NCF = 20
 CODEL_FILE_KB = 300
 CODEL_TARGET_NS = 5 * MS
@@ -486,6 +506,10 @@ RETX_CLAIM = "MPTCP retransmits most at small buffers; every scheme's retransmis
 FILESIZE_CLAIM = "Completion time grows with the file size, with the same order as against the buffer (GSAM best)."
 FLOWS_CLAIM = "Completion time grows with the number of concurrent flows, with the same order (GSAM best)."
 COMPETING_CLAIM = "Up to 20 packets GSAM is best, then LISA; with larger buffers LISA is slightly worse than MPTCP."
+LOSS_CLAIM = (
+    "The completion time of each algorithm increases with the loss rate, and GSAM outperforms the existing "
+    "algorithms, followed by LISA and MPTCP."
+)
 CODEL_CLAIM = "Completion time falls as the interval grows; GSAM is best, then LISA."
 
 
@@ -532,13 +556,14 @@ EXPERIMENTS = [
         name="gsam-subflows",
         paper=PAPER,
         stack="legacy_ns3",
-        figure="Fig. 2 (Fig. 7: RTOs), §II",
+        figure="Fig. 2 (Fig. 7: RTOs; Figs. 3, 5, 6: traces at 6 and 4 subflows), §II",
         description="ns-3 setting: two concurrent 55 KB transfers over N subflows of one 5 Mbit/s, 150 ms, "
         "50-packet bottleneck: completion time vs number of subflows",
         x_name="subflows",
         x_label="Number of subflows",
         x_values=(2, 4, 6, 8),
         quick_x_values=(2, 4, 8),
+        trace_x=(4, 6),
         build=_gsam_subflows,
         panels=(FCT_LOG, RTO, RETX),
         checks=(
@@ -654,14 +679,14 @@ EXPERIMENTS = [
         name="gsam-shared-filesize",
         paper=PAPER,
         stack="linux_3_14",
-        figure="Fig. 12 (flow-size panel), §V-B-1",
+        figure="Fig. 12 (flow-size panel) and Fig. 15, §V-B-1",
         description="Shared bottleneck, buffer 20, 5 concurrent transfers: completion time vs file size",
         x_name="file_size_kb",
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_gsam_shared_filesize,
-        panels=(FCT, RETX),
+        panels=(FCT, RETX, R_SS),
         checks=(
             Trend(FILESIZE_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
             Order(FILESIZE_CLAIM, "fct_s", ranking=("gsam",), rest=("tcp", "mptcp", "lisa")),
@@ -690,13 +715,14 @@ EXPERIMENTS = [
         name="gsam-competing",
         paper=PAPER,
         stack="linux_3_14",
-        figure="Fig. 17(a) (with Fig. 21's measure), §V-B-2",
+        figure="Fig. 17(a) (with Fig. 21's measure; Fig. 18: traces at 800 KB), §V-B-2",
         description="Multipath transfers competing with as many TCP transfers, buffer 20, NCF 5: "
         "completion time vs file size",
         x_name="file_size_kb",
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
+        trace_x=(800,),
         build=_gsam_competing,
         panels=(FCT, COMPETING_FCT),
         checks=(
@@ -711,13 +737,14 @@ EXPERIMENTS = [
         name="gsam-competing-buffer",
         paper=PAPER,
         stack="linux_3_14",
-        figure="Figs. 17(b) and 21, §V-B-2",
+        figure="Figs. 17(b) and 21 (Fig. 19: traces at buffer 10), §V-B-2",
         description="Multipath transfers competing with as many TCP transfers, 80 KB, NCF 5: completion time of "
         "the multipath and of the TCP transfers vs router buffer",
         x_name="buffer_pkts",
         x_label="Router buffer (packets)",
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
+        trace_x=(10,),
         build=_gsam_competing_buffer,
         panels=(FCT, COMPETING_FCT, RETX),
         checks=(
@@ -797,12 +824,13 @@ EXPERIMENTS = [
         name="gsam-nonshared",
         paper=PAPER,
         stack="linux_3_14",
-        figure="Fig. 22(a) (Fig. 23: the operating point), §V-B-3",
+        figure="Fig. 22(a) (Fig. 23: traces at buffer 200), §V-B-3",
         description="Non-shared 100 Mbit/s bottlenecks, 30 transfers of 100 KB: completion time vs router buffer",
         x_name="buffer_pkts",
         x_label="Router buffer (packets)",
         x_values=(25, 50, 100, 200, 360, 500, 800),
         quick_x_values=(25, 200, 800),
+        trace_x=(200,),
         build=_gsam_nonshared,
         panels=(FCT, RETX),
         checks=_nonshared_checks("Completion time falls as the buffer grows.", "falls"),
@@ -844,16 +872,40 @@ EXPERIMENTS = [
         quick_runs=2,
     ),
     Experiment(
+        name="gsam-loss",
+        paper=PAPER,
+        stack="linux_3_14",
+        figure="Fig. 16, §V-B-1",
+        description="Shared bottleneck, buffer 20, 20 transfers of 300 KB: completion time vs random loss rate",
+        x_name="loss_pct",
+        x_label="Random loss rate, both ways (%)",
+        x_values=(0.01, 0.05, 0.1, 0.5, 1.0, 2.0),
+        quick_x_values=(0.01, 1.0),
+        build=_gsam_loss,
+        panels=(FCT, RETX),
+        checks=(
+            Trend(LOSS_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
+            Order(LOSS_CLAIM, "fct_s", ranking=("gsam", "lisa", "mptcp")),
+        ),
+        runs=50,
+        quick_runs=2,
+        notes=(
+            SHARED_NOTE.replace("loss 0.01 % both ways", "the loss rate of x both ways"),
+            "The paper's grid of loss rates is not given; this one spans its 0.01 % to 2 %.",
+        ),
+    ),
+    Experiment(
         name="gsam-codel-interval",
         paper=PAPER,
         stack="linux_3_14",
-        figure="Fig. 27, §V-B-4",
+        figure="Fig. 27 (Fig. 28: RTT traces at 40 ms), §V-B-4",
         description="Shared bottleneck with CoDel (limit 20, target 5 ms), 20 transfers of 300 KB: completion time "
         "vs CoDel interval",
         x_name="interval_ms",
         x_label="CoDel interval (ms)",
         x_values=(20, 40, 60, 80, 100, 150, 200),
         quick_x_values=(20, 40, 100, 200),
+        trace_x=(40,),
         build=_gsam_codel_interval,
         panels=(FCT, RETX),
         checks=(

@@ -108,6 +108,7 @@ def shared(
     eth_delays_ns: tuple[int, int] = (ACCESS_DELAY_NS, ACCESS_DELAY_NS),
     bottleneck_delay_ns: int = BOTTLENECK_DELAY_NS,
     competing_host: bool = False,
+    bottleneck_bps: int = BOTTLENECK_BPS,
 ) -> CoreConfig:
     """Fig. 3: Server.eth0 and Server.eth1 (1 Gbit/s) → router Rc → Client over the client's 5 Mbit/s
     downlink, the shared bottleneck with a drop-tail queue of ``buffer_pkts``. The ACK direction and every
@@ -116,7 +117,7 @@ def shared(
     links = [
         *_nic("Server", "eth0", "Rc", ACCESS_BPS, eth_delays_ns[0]),
         *_nic("Server", "eth1", "Rc", ACCESS_BPS, eth_delays_ns[1]),
-        *duplex("Rc", "Client", BOTTLENECK_BPS, bottleneck_delay_ns, queue(buffer_pkts), queue(1000)),
+        *duplex("Rc", "Client", bottleneck_bps, bottleneck_delay_ns, queue(buffer_pkts), queue(1000)),
     ]
     names = ["Server", "Client"]
     if competing_host:
@@ -147,11 +148,13 @@ def nonshared(buffer_pkts: int) -> CoreConfig:
 
 
 def _gsam(cfg: CoreConfig, buffer_pkts: int) -> dict[str, Any]:
-    """GSAM's K (its authors' reading) from the first subflow's path (Server.eth0 → … → Client)."""
+    """GSAM's K (its authors' reading) from the first subflow's path (Server.eth0 → … → Client) and its
+    bottleneck, the path's slowest link."""
     names = {link["name"] for link in cfg["links"]}
     route = ["Server.eth0-Rc", "Rc-Client"] if "Rc-Client" in names else ["Server.eth0-R1", "R1-Client"]
     wire = MSS + IP_TCP_HEADER_BYTES
-    return gsam_on_path(cfg["links"], route, buffer_pkts, BOTTLENECK_BPS, wire, IP_TCP_HEADER_BYTES)
+    rate = min(link["rate_bps"] for link in cfg["links"] if link["name"] in route)
+    return gsam_on_path(cfg["links"], route, buffer_pkts, rate, wire, IP_TCP_HEADER_BYTES)
 
 
 def timing(experiment: str, run: int, rtt1_ns: int = BASE_RTT_NS) -> tuple[int, int]:
@@ -265,6 +268,31 @@ def _lisa_nonshared_filesize_b20(x: Any, variant: str, run: int) -> CoreConfig:
     return _file_run(nonshared(b), "lisa-nonshared-filesize-b20", int(x), b, variant, run)
 
 
+MOTIVATION_BPS = 2_500_000
+MOTIVATION_DELAY_NS = 34 * MS
+"""Figs. 1–2: a 2.5 Mbit/s bottleneck and a 70 ms base RTT, 2·(1 + 34) ms."""
+MOTIVATION_BUFFER_PKTS = 15
+"""Not given: the path's BDP, 2.5 Mbit/s × 70 ms = 14.6 packets of 1500 B, as §IV's "common choice"."""
+MOTIVATION_FILE_BYTES = 300 * KB
+
+
+def _lisa_motivation(x: Any, variant: str, run: int) -> CoreConfig:
+    """Figs. 1–2: 300 KB from the server to the client over ``x`` subflows that all join at once after the
+    first (ndiffports, footnote 4), through the shared 2.5 Mbit/s downlink; TCP is CUBIC (Fig. 1a)."""
+    b = MOTIVATION_BUFFER_PKTS
+    topo = shared(b, bottleneck_delay_ns=MOTIVATION_DELAY_NS, bottleneck_bps=MOTIVATION_BPS)
+    cfg: CoreConfig = {"seed": run, **topo}
+    rtt1 = 2 * (ACCESS_DELAY_NS + MOTIVATION_DELAY_NS)
+    start = _measured(cfg, "lisa-motivation", variant, run, MOTIVATION_FILE_BYTES, b, rtt1)
+    (flow,) = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
+    if variant == "tcp":
+        flow["cc"] = {"type": "cubic"}
+    else:
+        flow["path_manager"] = {"type": "ndiffports", "subflows": int(x)}
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+    return cfg
+
+
 R_SS = Panel("r_ss", "Retransmissions before the last subflow leaves slow start, R_ss (packets)")
 CWND_SS = Panel("sum_cwnd_ss_exit_pkts", "Sum of cwnd when the last subflow leaves slow start (packets)")
 FCT = Panel("fct_s", "Mean completion time (s)")
@@ -281,6 +309,54 @@ TIMING_NOTE = (
 )
 
 EXPERIMENTS = [
+    Experiment(
+        name="lisa-motivation",
+        paper=PAPER,
+        stack="linux_3_14",
+        figure="Figs. 1 and 2, §II",
+        description="300 KB over a shared 2.5 Mbit/s, 70 ms bottleneck with 2 and 3 subflows: retransmissions, "
+        "completion time and the cwnd of each subflow",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 3),
+        quick_x_values=(2, 3),
+        build=_lisa_motivation,
+        panels=(RETX, FCT),
+        checks=(
+            Compare(
+                "TCP (CUBIC) completes the 300 KB transfer about 50 ms earlier than MPTCP, whose second subflow's "
+                "join overshoots and costs more retransmissions.",
+                "fct_s",
+                left="tcp",
+                op="<",
+                right="mptcp",
+                x_max=2,
+            ),
+            Compare(
+                "TCP (CUBIC) completes the 300 KB transfer about 50 ms earlier than MPTCP, whose second subflow's "
+                "join overshoots and costs more retransmissions.",
+                "retransmissions",
+                left="mptcp",
+                op=">",
+                right="tcp",
+                x_max=2,
+            ),
+            Compare(
+                "LISA retransmits less than MPTCP, and more so with 3 subflows, whose overshoot is larger.",
+                "retransmissions",
+                left="lisa",
+                op="<",
+                right="mptcp",
+            ),
+        ),
+        trace_x=(2, 3),
+        quick_runs=2,
+        notes=(
+            "Buffer 15 packets (the BDP; not given). All subflows leave on Server.eth0 (ndiffports) and join "
+            "together 3 RTTs after the first SYN, as footnote 4 allows; the bottleneck is the client's downlink.",
+            TIMING_NOTE,
+        ),
+    ),
     Experiment(
         name="lisa-shared-buffer",
         paper=PAPER,

@@ -22,7 +22,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from mpsim.engine import Results
-from mpsim.experiments import CATALOGUE, get, scorecard
+from mpsim.experiments import CATALOGUE, get, scorecard, timeseries
 from mpsim.experiments.base import Experiment, experiment_metrics
 from mpsim.sweep import Point, axis_text, run_key, run_points
 
@@ -80,6 +80,8 @@ def reproduce(
     pq.write_table(table, files[0])
     pacsv.write_csv(table, files[1])
     files += figure(exp, table, directory / "figure")
+    for x in exp.trace_x:
+        files += timeseries.figure(exp, x, directory / f"traces-{x}")
     return Reproduction(exp, directory, table, tuple(files))
 
 
