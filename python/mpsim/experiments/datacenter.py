@@ -6,8 +6,8 @@ and each host receives one. Each connection has 8 subflows, each on a shortest p
 
 A subflow is pinned to its path by its destination address: host ``hN`` sends from ``hN.0`` and has 8
 more addresses ``hN.1 … hN.8`` on its one link, subflow i of the connection to ``hN`` goes to ``hN.i``,
-and every switch on the chosen path has a route for that address through the path's next link. Since each host receives exactly one
-connection, an address names one subflow. ACKs return by the core's own ECMP.
+and every switch on the chosen path has a route for that address through the path's next link. Since
+each host receives exactly one connection, an address names one subflow. ACKs return by the core's own ECMP.
 
 The stack is the paper's (Linux 3.14 with MPTCP v0.89); every queue of the fat tree holds B packets.
 """
