@@ -58,6 +58,8 @@ def test_every_kind_of_statement_on_the_table() -> None:
     assert Bound("", "fct_s", variants=("fast",), value=1.0, x_min=20).check(rows).verdict == "holds"
     assert Order("", "fct_s", ranking=("slow",), rest=("fast",)).check(rows).verdict == "fails"
     assert Compare("", "fct_s", left="fast", op="≈", right="slow", tolerance=0.5).check(rows).verdict == "partly"
+    nothing = [{"variant": v, "x": 1, "run": 1, "fct_s": 0.0} for v in ("fast", "slow")]
+    assert Ratio("", "fct_s", left="fast", right="slow", high=0.5).check(nothing).verdict == "untested"
 
 
 def test_every_check_of_the_catalogue_names_a_metric_and_variants_of_its_experiment() -> None:

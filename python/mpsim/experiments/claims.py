@@ -129,7 +129,9 @@ class Compare(Claim):
     def statement(self) -> str:
         right = self.right if self.factor == 1.0 else f"{self.factor:g}·{self.right}"
         tol = f" (tolerance {self.tolerance:.0%})" if self.tolerance else ""
-        sig = ", difference beyond 2 standard errors" if self.criterion == "significant" else ""
+        sig = ""
+        if self.criterion == "significant":
+            sig = ", or within 2 standard errors" if self.op == "≈" else ", difference beyond 2 standard errors"
         return f"{self.metric}: {self.left} {self.op} {right} at {_range_text(self.x_min, self.x_max)}{tol}{sig}"
 
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
@@ -237,7 +239,8 @@ class Bound(Claim):
 
 @dataclass(frozen=True)
 class Ratio(Claim):
-    """mean(left)/mean(right) lies in [low, high] at every x in range."""
+    """mean(left)/mean(right) lies in [low, high] at every x in range; an x where both means are 0 (nothing to
+    cut, say) is no point of the claim."""
 
     left: str = ""
     right: str = ""
@@ -256,7 +259,9 @@ class Ratio(Claim):
         out = []
         for x in sample.xs(self.x_min, self.x_max, (self.left, self.right)):
             a, b = sample.mean(x, self.left), sample.mean(x, self.right)
-            r = a / b if b else (INF if a else 1.0)
+            if a == b == 0:
+                continue
+            r = a / b if b else INF
             out.append((self.low <= r <= self.high, f"{x}: {_fmt(r)}"))
         return out
 

@@ -101,12 +101,12 @@ def write(scorecard: Mapping[str, Any], directory: Path) -> list[Path]:
     return files
 
 
-_BLOCK = re.compile(r"(<!-- scorecard:(\w+) -->\n).*?(\n<!-- /scorecard:\2 -->)", re.DOTALL)
+_BLOCK = re.compile(r"(<!-- scorecard:(\w+) -->)\n.*?(<!-- /scorecard:\2 -->)", re.DOTALL)
 
 
 def update_docs(scorecard: Mapping[str, Any], text: str) -> str:
     """``text`` with every block between scorecard markers rewritten from ``scorecard``."""
-    return _BLOCK.sub(lambda m: m.group(1) + paper_section(scorecard, m.group(2)) + m.group(3), text)
+    return _BLOCK.sub(lambda m: f"{m.group(1)}\n{paper_section(scorecard, m.group(2))}\n{m.group(3)}", text)
 
 
 def load(path: Path) -> dict[str, Any]:
