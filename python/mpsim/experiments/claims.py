@@ -191,8 +191,9 @@ class Trend(Claim):
     x_max: float = INF
 
     def statement(self) -> str:
+        than = "lower" if self.direction == "falls" else "higher"
         return (
-            f"{self.metric} of {', '.join(self.variants)} {self.direction} from the first to the last x "
+            f"{self.metric} of each of {', '.join(self.variants)}: {than} at the last x than at the first "
             f"({_range_text(self.x_min, self.x_max)})"
         )
 
