@@ -3,6 +3,7 @@ from them, and docs/reproduction.md's generated tables against the committed sco
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +11,11 @@ from typing import Any
 
 from mpsim.experiments import CATALOGUE
 from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend
+from mpsim.experiments.reproduce import reproduce_all
 from mpsim.experiments.scorecard import load, update_docs
 
 ROOT = Path(__file__).resolve().parents[1]
+VERDICT_WORDS = (["holds"], ["partly"], ["fails"], ["untested"])
 
 
 def table() -> list[dict[str, Any]]:
@@ -82,3 +85,29 @@ def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() 
         [sys.executable, "-m", "mpsim.cli", "scorecard", "--check"], cwd=ROOT, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_reproduce_prints_each_claims_verdict_with_its_numbers(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mpsim.cli", "reproduce", "lisa-motivation", "--quick", "--runs", "1"]
+        + ["--jobs", "1", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    exp = CATALOGUE["lisa-motivation"]
+    verdicts = [line.split()[0] for line in proc.stdout.splitlines() if line.split()[:1] in VERDICT_WORDS]
+    assert len(verdicts) == len(exp.checks)
+    for claim in exp.checks:
+        assert claim.statement() in proc.stdout
+
+
+def test_reproduce_all_writes_a_scorecard_of_every_experiment_it_ran(tmp_path: Path) -> None:
+    card, files = reproduce_all(tmp_path, quick=True, runs=1, jobs=1, progress=False, names=["gsam-loss"])
+    assert [f.name for f in files] == ["scorecard.json", "scorecard.md"]
+    assert load(files[0]) == card
+    (entry,) = card["experiments"].values()
+    assert entry["paper"] == "gsam" and len(entry["claims"]) == len(CATALOGUE["gsam-loss"].checks)
+    assert all(c["verdict"] in ("holds", "partly", "fails") and c["points"] > 0 for c in entry["claims"])
+    assert "#### `gsam-loss` (Fig. 16, §V-B-1)" in files[1].read_text()
