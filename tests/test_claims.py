@@ -88,9 +88,9 @@ def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() 
 
 
 def test_reproduce_prints_each_claims_verdict_with_its_numbers(tmp_path: Path) -> None:
+    command = ["reproduce", "lisa-motivation", "--quick", "--runs", "1", "--jobs", "1", "--out", str(tmp_path)]
     proc = subprocess.run(
-        [sys.executable, "-m", "mpsim.cli", "reproduce", "lisa-motivation", "--quick", "--runs", "1"]
-        + ["--jobs", "1", "--out", str(tmp_path)],
+        [sys.executable, "-m", "mpsim.cli", *command],
         capture_output=True,
         text=True,
         env={**os.environ, "COLUMNS": "200"},
