@@ -259,6 +259,10 @@ class TcpOptions(Model):
     send_buffer: Size | None = None
     """Sending socket buffer: data sent and not acknowledged never exceeds it, in whole segments (ns3: 128 KiB;
     rfc, linux: none; ``"0B"`` for none)."""
+    receive_window: Size | None = None
+    """A constant window advertised on the TCP flow or on each MPTCP subflow: the sender keeps at most this much
+    unacknowledged on it (``"65535B"``, the 16-bit window without scaling, as the legacy ns-3 MPTCP model); none
+    unless given."""
     sacked_retransmissions_in_pipe: Flag | None = None
     """A retransmission that is then SACKed stays in pipe until cumulatively acknowledged (ns3: on)."""
     grow_on_recovery_exit: Flag | None = None
@@ -328,6 +332,8 @@ class TcpOptions(Model):
             out["rwnd_bytes"] = self.rwnd.to_bytes(self.mss_bytes)
         if self.send_buffer is not None:
             out["send_buffer_bytes"] = self.send_buffer.to_bytes(self.mss_bytes)
+        if self.receive_window is not None:
+            out["receive_window_bytes"] = self.receive_window.to_bytes(self.mss_bytes)
         for key in ("delack_timeout", "min_rto", "initial_rto"):
             if getattr(self, key) is not None:
                 out[f"{key}_ns"] = getattr(self, key)
@@ -510,6 +516,7 @@ _CORE_FIELDS = {
     "initial_rto_ns": "initial_rto",
     "rwnd_bytes": "rwnd",
     "send_buffer_bytes": "send_buffer",
+    "receive_window_bytes": "receive_window",
     "rcv_buffer_bytes": "rcv_buffer",
     "join_delay_ns": "join_delay",
     "packet_size_bytes": "packet_size",

@@ -185,6 +185,12 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     if let Some(b) = f.send_buffer_bytes {
         t.send_buffer_bytes = (b > 0).then_some(b);
     }
+    if let Some(b) = f.receive_window_bytes {
+        t.receive_window_bytes = Some(b);
+        // A TCP flow's receiver advertises it (an MPTCP subflow's header
+        // carries the connection's window; its sender applies the cap).
+        t.receiver.rwnd_bytes = t.receiver.rwnd_bytes.min(b);
+    }
     if let Some(v) = f.sacked_retransmissions_in_pipe {
         t.sacked_retransmissions_in_pipe = v;
     }

@@ -188,6 +188,12 @@ pub struct TcpOptions {
     /// (whole segments); `0` for no limit.
     #[serde(default)]
     pub send_buffer_bytes: Option<u64>,
+    /// A constant receive window, bytes, advertised on the TCP flow or on
+    /// each subflow of the MPTCP connection: the sender keeps at most this
+    /// much unacknowledged on it. At most 65 535 without window scaling
+    /// (RFC 7323 §2.2), 65 535·2^14 with it.
+    #[serde(default)]
+    pub receive_window_bytes: Option<u64>,
     /// A SACKed retransmission stays in pipe until cumulatively
     /// acknowledged (ns-3's count).
     #[serde(default)]

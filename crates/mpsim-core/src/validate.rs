@@ -13,6 +13,10 @@ use crate::time::SimTime;
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
 use crate::transport::path_manager::ManagePaths;
 
+/// The largest window TCP can advertise: 65 535 shifted by the largest
+/// window scale, 14 (RFC 7323 §2.3).
+const MAX_SCALED_WINDOW_BYTES: u64 = 65_535 << 14;
+
 /// Every problem of `cfg`, or `Ok` when it can be built.
 pub fn validate(cfg: &ScenarioConfig) -> Result<(), ConfigErrors> {
     let mut p = Problems::default();
@@ -614,6 +618,19 @@ pub(crate) fn check_tcp(flow: &str, f: &TcpOptions, cc: &Option<CcConfig>, p: &m
             format!("{path}.rwnd_bytes"),
             b,
             format!("at least one MSS ({mss} bytes)"),
+        );
+    }
+    if let Some(b) = f
+        .receive_window_bytes
+        .filter(|&b| b < mss as u64 || b > MAX_SCALED_WINDOW_BYTES)
+    {
+        p.out_of(
+            format!("{path}.receive_window_bytes"),
+            b,
+            format!(
+                "at least one MSS ({mss} bytes) and at most {MAX_SCALED_WINDOW_BYTES} \
+                 (the 16-bit window scaled by 2^14, RFC 7323 §2.3)"
+            ),
         );
     }
     if let Some(b) = f.send_buffer_bytes.filter(|&b| b != 0 && b < mss as u64) {

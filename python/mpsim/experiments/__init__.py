@@ -6,10 +6,12 @@ each with its paper).
 
 from __future__ import annotations
 
-from mpsim.experiments import css, gsam, lisa
+from mpsim.experiments import css, datacenter, gsam, lisa
 from mpsim.experiments.base import VARIANTS, Experiment, Panel, experiment_metrics
 
-CATALOGUE: dict[str, Experiment] = {e.name: e for e in [*css.EXPERIMENTS, *lisa.EXPERIMENTS, *gsam.EXPERIMENTS]}
+CATALOGUE: dict[str, Experiment] = {
+    e.name: e for e in [*css.EXPERIMENTS, *lisa.EXPERIMENTS, *datacenter.EXPERIMENTS, *gsam.EXPERIMENTS]
+}
 
 __all__ = ["CATALOGUE", "VARIANTS", "Experiment", "Panel", "experiment_metrics", "get"]
 

@@ -237,6 +237,13 @@ pub struct TcpParams {
     /// `TcpSocket::SndBufSize`, 128 KiB, filled by `BulkSendApplication`
     /// one segment at a time); `None` for no limit.
     pub send_buffer_bytes: Option<u64>,
+    /// A constant window the receiver advertises on each TCP flow and each
+    /// MPTCP subflow, bytes: the sender keeps at most this much sent and
+    /// unacknowledged on it (RFC 9293 §3.8.6, SND.NXT − SND.UNA ≤ SND.WND;
+    /// the legacy ns-3 MPTCP model's per-subflow min(rwnd, cwnd)). `None`:
+    /// no cap beyond the receive buffer (and, for MPTCP, the connection's
+    /// window).
+    pub receive_window_bytes: Option<u64>,
     /// Initial window, segments (RFC 6928: 10).
     pub initial_cwnd_segments: u32,
     /// Initial ssthresh in bytes; `None` is unlimited (RFC 5681 "arbitrarily high").
@@ -298,6 +305,7 @@ impl Profile {
             cwnd_in_segments: false,
             dupack_threshold: 3,
             send_buffer_bytes: None,
+            receive_window_bytes: None,
             grow_on_recovery_exit: false,
             rto_exit_growth_above_recover: false,
             sacked_retransmissions_in_pipe: false,

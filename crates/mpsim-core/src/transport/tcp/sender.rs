@@ -664,6 +664,7 @@ impl TcpSender {
         let buffered = self.snd_nxt + payload as u64 - self.sndbuf_una.min(self.snd_una);
         (self.probe_pending || self.partial_ack_send || self.cwnd_room(params, cc, payload))
             && (self.ignore_peer_rwnd || outstanding <= self.peer_rwnd)
+            && params.receive_window_bytes.is_none_or(|w| outstanding <= w)
             && params
                 .send_buffer_bytes
                 .is_none_or(|b| buffered <= b / self.mss as u64 * self.mss as u64)

@@ -546,6 +546,17 @@ fn the_send_buffer_bounds_the_data_outstanding() {
     assert_eq!(s.ack(200, 1, &[]), "N3");
 }
 
+/// A constant advertised window (the legacy ns-3 MPTCP model's 16-bit
+/// window per subflow) bounds the data outstanding whatever cwnd: 3 500
+/// bytes hold three segments of 1 000, and each ACK of one lets one more go.
+#[test]
+fn the_receive_window_cap_bounds_the_flight_size() {
+    let mut s = Script::new(Recovery::Sack, 10, 20, |p| p.receive_window_bytes = Some(3_500));
+    assert_eq!(s.send(100), "N0 N1 N2");
+    assert_eq!(s.ack(200, 1, &[]), "N3");
+    assert_eq!(s.ack(210, 3, &[]), "N4 N5");
+}
+
 /// A window of ten of twenty segments, with F-RTO (RFC 5682) on; no ACK
 /// comes for a second, and the timeout resends segment 0 with cwnd 1 and
 /// ssthresh FlightSize/2 = 5.
