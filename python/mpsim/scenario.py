@@ -48,6 +48,7 @@ __all__ = [
     "SlowStart",
     "TcpFlow",
     "TcpOptions",
+    "Throughput",
     "Trace",
     "UdpFlow",
     "UniformStart",
@@ -473,6 +474,24 @@ class Trace(Model):
     """One queue sample per interval; every change when left out."""
 
 
+class Throughput(Model):
+    """Windowed throughput (docs/scenarios.md): bytes each flow and subflow sent and delivered in
+    bins of ``interval`` from ``start`` to ``end``."""
+
+    interval: PositiveDuration
+    """Width of a bin."""
+    start: Duration = 0
+    """Start of the first bin."""
+    end: Duration | None = None
+    """End of the last bin (the run's duration when left out; the last bin is cut there)."""
+
+    def to_core(self) -> dict[str, int]:
+        out = {"interval_ns": self.interval, "start_ns": self.start}
+        if self.end is not None:
+            out["end_ns"] = self.end
+        return out
+
+
 class Limits(Model):
     """Bounds on what a run may cost (docs/scenarios.md, Limits): a run estimated above them is
     refused before it starts, and a run that reaches them stops with an error."""
@@ -518,6 +537,7 @@ _CORE_FIELDS = {
     "queue_links": "queues",
     "queue_sample_interval_ns": "queue_interval",
     "stop_time_ns": "duration",
+    "end_ns": "end",
 }
 
 
@@ -536,6 +556,8 @@ class Scenario(Model):
     link_changes: list[LinkChange] = []
     flows: list[Flow] = []
     trace: Trace = Trace()
+    throughput: Throughput | None = None
+    """Windowed throughput: ``{interval = "5s", start = "10s", end = "60s"}`` (Results.throughput)."""
     stop_when_complete: list[str] = []
     """Names of TCP / MPTCP flows: the run ends as soon as they have all completed, even while
     long-lived or UDP background traffic goes on (their results are what they would be anyway)."""
@@ -670,6 +692,9 @@ class Scenario(Model):
             "mptcp_connections": mptcp,
             "trace": trace,
         }
+        if self.throughput is not None:
+            paths["throughput"] = "throughput"
+            cfg["throughput"] = self.throughput.to_core()
         if self.stop_when_complete:
             cfg["stop_when_complete"] = list(self.stop_when_complete)
         if self.limits.to_core():

@@ -293,6 +293,10 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
         p.out_of("trace.queue_sample_interval_ns", 0, "positive");
     }
 
+    if let Some(t) = &cfg.throughput {
+        check_throughput(t, cfg.stop_time_ns, p);
+    }
+
     // A flow of a sequence is named `name#k`: `name` stands for all of them.
     let known: Vec<&str> = cfg
         .tcp_flows
@@ -759,6 +763,42 @@ fn check_udp_pattern(path: &str, pattern: &UdpPattern, p: &mut Problems) {
                 }
             }
         }
+    }
+}
+
+/// Most bins the windowed-throughput table may have per flow (each flow and
+/// subflow holds two counters per bin from the start of the run).
+pub const MAX_THROUGHPUT_BINS: u64 = 100_000;
+
+fn check_throughput(t: &ThroughputConfig, stop_time_ns: u64, p: &mut Problems) {
+    let end_ns = t.end_ns.unwrap_or(stop_time_ns);
+    if t.interval_ns == 0 {
+        p.out_of("throughput.interval_ns", 0, "positive");
+    }
+    if t.end_ns.is_some_and(|e| e > stop_time_ns) {
+        p.out_of(
+            "throughput.end_ns",
+            end_ns,
+            format!("at most the stop time ({stop_time_ns} ns)"),
+        );
+    }
+    if t.start_ns >= end_ns {
+        p.out_of(
+            "throughput.start_ns",
+            t.start_ns,
+            format!("before the end ({end_ns} ns)"),
+        );
+    } else if t.interval_ns > 0 && (end_ns - t.start_ns).div_ceil(t.interval_ns) > MAX_THROUGHPUT_BINS {
+        p.say(
+            "throughput.interval_ns",
+            t.interval_ns,
+            format!("at least (end - start) / {MAX_THROUGHPUT_BINS}"),
+            format!(
+                "{} bins from {} ns to {end_ns} ns; at most {MAX_THROUGHPUT_BINS} are allowed: widen the interval",
+                (end_ns - t.start_ns).div_ceil(t.interval_ns),
+                t.start_ns
+            ),
+        );
     }
 }
 
