@@ -39,6 +39,7 @@ from mpsim.units import UnitError, format_time, parse_time
 __all__ = [
     "CC_ALGORITHMS",
     "DEFAULT_MSS",
+    "PROFILE_MSS",
     "SLOW_STARTS",
     "CongestionControl",
     "Limits",
@@ -57,8 +58,11 @@ __all__ = [
 ]
 
 DEFAULT_MSS = 1400
-"""Payload bytes per segment of every profile (``linux``, ``linux_3_14``, ``ns3``, ``rfc``), used for sizes in
-packets."""
+"""Payload bytes per segment of the profiles ``linux``, ``linux_3_14``, ``ns3`` and ``rfc``, used for sizes in
+packets (``ns2``: :data:`PROFILE_MSS`)."""
+
+PROFILE_MSS = {"ns2": 1000}
+"""Payload bytes per segment of the profiles whose segments are not :data:`DEFAULT_MSS` long."""
 
 # ---------------------------------------------------------------------------------------------- algorithms
 
@@ -189,11 +193,12 @@ Start = Annotated[int | UniformStart, PlainValidator(_start), PlainSerializer(_s
 class TcpOptions(Model):
     """TCP settings; every field left out takes the profile's value (docs/algorithms.md)."""
 
-    profile: Literal["linux", "linux_3_14", "ns3", "rfc"] = "linux"
+    profile: Literal["linux", "linux_3_14", "ns3", "rfc", "ns2"] = "linux"
     """The stack whose defaults the flow takes: ``linux`` (6.x), ``linux_3_14`` (the kernel of MPTCP v0.89),
-    ``ns3`` (ns-3.44) or ``rfc`` (docs/algorithms.md has every setting of each)."""
+    ``ns3`` (ns-3.44), ``rfc`` or ``ns2`` (ns-2.35's Sack1 as the MPCubic paper ran it; docs/algorithms.md has
+    every setting of each)."""
     mss: int | None = Field(None, ge=64, le=65_535)
-    """Payload bytes per segment (1400 in every profile)."""
+    """Payload bytes per segment (1400 in every profile but ``ns2``: 1000)."""
     framing_bytes: int | None = Field(None, ge=0, le=1_000)
     """Link-layer bytes per packet on the wire (profiles: ``ns3`` 2, PPP; else 0; Ethernet is 14)."""
     option_layout: Literal["aligned", "packed"] | None = None
@@ -278,7 +283,7 @@ class TcpOptions(Model):
 
     @property
     def mss_bytes(self) -> int:
-        return self.mss or DEFAULT_MSS
+        return self.mss or PROFILE_MSS.get(self.profile, DEFAULT_MSS)
 
     def to_core(self) -> dict[str, Any]:
         out: dict[str, Any] = {"profile": self.profile}
