@@ -521,6 +521,7 @@ _CORE_FIELDS = {
     "min_th_pkts": "min_th",
     "max_th_pkts": "max_th",
     "mean_pkt_size_bytes": "mean_pkt_size",
+    "target_delay_ns": "target_delay",
     "target_ns": "target",
     "interval_ns": "interval",
     "size_bytes": "size",

@@ -66,40 +66,61 @@ class DropTail(Model):
 
 
 class Red(Model):
-    """Random Early Detection (Floyd & Jacobson 1993), gentle by default; thresholds in packets."""
+    """Random Early Detection (Floyd & Jacobson 1993), gentle by default; thresholds in packets.
+
+    ``adaptive = true`` is Adaptive RED (Floyd, Gummadi, Shenker 2001; ns-2's ``adaptive_ 1``): min_th,
+    max_th and weight follow from the link's rate and ``target_delay`` unless given, and max_p (its
+    starting value) adapts every ``interval``."""
 
     type: Literal["red"]
     limit: Packets
-    min_th: PacketsFloat
-    max_th: PacketsFloat
+    min_th: PacketsFloat | None = None
+    max_th: PacketsFloat | None = None
     max_p: Probability = 0.1
-    weight: Probability = 0.002
+    weight: Probability | None = None
+    """0.002 unless adaptive (then 1 - exp(-1/C), C the link's rate in packets per second)."""
     gentle: Flag = True
     mean_pkt_size: Size = SizeSpec(1500, "bytes")
+    adaptive: Flag = False
+    target_delay: PositiveDuration | None = None
+    """Adaptive: the average queueing delay aimed at (5 ms)."""
+    interval: PositiveDuration | None = None
+    """Adaptive: how often max_p adapts (0.5 s)."""
 
     @model_validator(mode="after")
     def _thresholds(self) -> Red:
-        if self.max_th <= self.min_th:
+        if not self.adaptive and (self.min_th is None or self.max_th is None):
+            raise PydanticCustomError("red", "min_th and max_th are needed unless adaptive = true")
+        if not self.adaptive and (self.target_delay is not None or self.interval is not None):
+            raise PydanticCustomError("red", "target_delay and interval are for adaptive = true only")
+        if (self.min_th is None) != (self.max_th is None):
+            raise PydanticCustomError("red", "give both min_th and max_th, or neither (adaptive)")
+        if self.min_th is not None and self.max_th is not None and self.max_th <= self.min_th:
             raise PydanticCustomError(
                 "red",
                 "max_th ({max_th}) must be greater than min_th ({min_th})",
                 {"max_th": self.max_th, "min_th": self.min_th},
             )
-        if self.max_p <= 0 or self.weight <= 0:
+        if self.max_p <= 0 or (self.weight is not None and self.weight <= 0):
             raise PydanticCustomError("red", "max_p and weight must be greater than 0")
         return self
 
     def to_core(self) -> dict[str, Any]:
-        return {
-            "type": "red",
+        out: dict[str, Any] = {
+            "type": "adaptive_red" if self.adaptive else "red",
             "limit_pkts": self.limit,
-            "min_th_pkts": self.min_th,
-            "max_th_pkts": self.max_th,
             "max_p": self.max_p,
-            "weight": self.weight,
             "gentle": self.gentle,
             "mean_pkt_size_bytes": self.mean_pkt_size.to_bytes(1),
         }
+        given = {
+            "min_th_pkts": self.min_th,
+            "max_th_pkts": self.max_th,
+            "weight": self.weight if self.adaptive or self.weight is not None else 0.002,
+            "target_delay_ns": self.target_delay,
+            "interval_ns": self.interval,
+        }
+        return out | {k: v for k, v in given.items() if v is not None}
 
 
 class Codel(Model):

@@ -697,26 +697,42 @@ fn check_queue(path: &str, q: &QueueConfig, p: &mut Problems) {
             mean_pkt_size_bytes,
             ..
         } => {
-            if limit_pkts == 0 {
-                p.out_of(format!("{path}.limit_pkts"), 0, "at least 1 packet");
+            let thresholds = (Some(min_th_pkts), Some(max_th_pkts));
+            check_red(
+                path,
+                limit_pkts,
+                thresholds,
+                max_p,
+                Some(weight),
+                mean_pkt_size_bytes,
+                p,
+            );
+        }
+        QueueConfig::AdaptiveRed {
+            limit_pkts,
+            target_delay_ns,
+            interval_ns,
+            max_p,
+            mean_pkt_size_bytes,
+            min_th_pkts,
+            max_th_pkts,
+            weight,
+            ..
+        } => {
+            check_red(
+                path,
+                limit_pkts,
+                (min_th_pkts, max_th_pkts),
+                max_p,
+                weight,
+                mean_pkt_size_bytes,
+                p,
+            );
+            if target_delay_ns == 0 {
+                p.out_of(format!("{path}.target_delay_ns"), 0, "positive");
             }
-            if !min_th_pkts.is_finite() || min_th_pkts < 0.0 {
-                p.out_of(format!("{path}.min_th_pkts"), min_th_pkts, "a finite number >= 0");
-            } else if !max_th_pkts.is_finite() || max_th_pkts <= min_th_pkts {
-                p.out_of(
-                    format!("{path}.max_th_pkts"),
-                    max_th_pkts,
-                    format!("finite and greater than min_th_pkts ({min_th_pkts})"),
-                );
-            }
-            if !max_p.is_finite() || max_p <= 0.0 || max_p > 1.0 {
-                p.out_of(format!("{path}.max_p"), max_p, "in (0, 1]");
-            }
-            if !weight.is_finite() || weight <= 0.0 || weight > 1.0 {
-                p.out_of(format!("{path}.weight"), weight, "in (0, 1]");
-            }
-            if mean_pkt_size_bytes == 0 {
-                p.out_of(format!("{path}.mean_pkt_size_bytes"), 0, "at least 1 byte");
+            if interval_ns == 0 {
+                p.out_of(format!("{path}.interval_ns"), 0, "positive");
             }
         }
         QueueConfig::Codel {
@@ -734,6 +750,50 @@ fn check_queue(path: &str, q: &QueueConfig, p: &mut Problems) {
                 p.out_of(format!("{path}.limit_pkts"), 0, "at least 1 packet");
             }
         }
+    }
+}
+
+/// RED's parameters, plain or adaptive (whose thresholds and weight, when
+/// left out, follow from the link).
+fn check_red(
+    path: &str,
+    limit_pkts: u32,
+    (min_th_pkts, max_th_pkts): (Option<f64>, Option<f64>),
+    max_p: f64,
+    weight: Option<f64>,
+    mean_pkt_size_bytes: u32,
+    p: &mut Problems,
+) {
+    if limit_pkts == 0 {
+        p.out_of(format!("{path}.limit_pkts"), 0, "at least 1 packet");
+    }
+    match (min_th_pkts, max_th_pkts) {
+        (Some(lo), _) if !lo.is_finite() || lo < 0.0 => {
+            p.out_of(format!("{path}.min_th_pkts"), lo, "a finite number >= 0");
+        }
+        (Some(lo), Some(hi)) if !hi.is_finite() || hi <= lo => {
+            p.out_of(
+                format!("{path}.max_th_pkts"),
+                hi,
+                format!("finite and greater than min_th_pkts ({lo})"),
+            );
+        }
+        (Some(_), None) | (None, Some(_)) => p.say(
+            format!("{path}.max_th_pkts"),
+            format!("{max_th_pkts:?}"),
+            "both min_th_pkts and max_th_pkts, or neither",
+            "give both thresholds or let both follow from the link",
+        ),
+        _ => {}
+    }
+    if !max_p.is_finite() || max_p <= 0.0 || max_p > 1.0 {
+        p.out_of(format!("{path}.max_p"), max_p, "in (0, 1]");
+    }
+    if let Some(w) = weight.filter(|w| !w.is_finite() || *w <= 0.0 || *w > 1.0) {
+        p.out_of(format!("{path}.weight"), w, "in (0, 1]");
+    }
+    if mean_pkt_size_bytes == 0 {
+        p.out_of(format!("{path}.mean_pkt_size_bytes"), 0, "at least 1 byte");
     }
 }
 
