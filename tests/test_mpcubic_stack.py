@@ -1,12 +1,13 @@
-"""The MPCubic paper's stack from a scenario: the ns2 profile and Adaptive RED as the scenario model passes them."""
+"""The MPCubic paper's stack and topologies: the ns2 profile, Adaptive RED and the presets of its Fig. 2."""
 
 from __future__ import annotations
 
 import pytest
 
+import mpsim
 from mpsim.errors import ScenarioError
 from mpsim.scenario import Scenario, TcpOptions
-from mpsim.topologies import Red
+from mpsim.topologies import TRIANGLE_FLOWS, Red
 
 
 def test_ns2_segments_are_1000_bytes() -> None:
@@ -45,3 +46,35 @@ def test_red_settings_that_do_not_go_together_are_refused(queue: dict[str, objec
                 "links": [{"from": "A", "to": "B", "rate": "1Mbps", "queue": queue}],
             }
         )
+
+
+@pytest.mark.parametrize(("flow", "links"), list(TRIANGLE_FLOWS.items()))
+def test_each_triangle_flow_crosses_the_two_links_the_figure_gives_it(flow: str, links: tuple[int, int]) -> None:
+    # The flow alone for a second: its subflows' data crosses exactly its two links, one each.
+    s = mpsim.Scenario.from_dict(
+        {
+            "duration": "1s",
+            "topology": {"preset": "triangle"},
+            "flows": [{"type": "mptcp", "name": flow, "src": f"S{flow}", "dst": f"D{flow}", "tcp": {"profile": "ns2"}}],
+        }
+    )
+    res = mpsim.run(s)
+    carried = {r["name"]: r["arrived_pkts"] for r in res.links.to_pylist() if r["name"] in ("L1", "L2", "L3")}
+    assert {name for name, pkts in carried.items() if pkts > 0} == {f"L{i}" for i in links}
+    subflows = res.mptcp_subflows.to_pylist()
+    assert sorted(r["src"] for r in subflows) == [f"S{flow}.{i}" for i in sorted(links)]
+    assert all(r["bytes_delivered"] > 0 for r in subflows)
+    # Each subflow alone on its link: the link's packets are the subflow's segments, its SYN and the
+    # handshake's ACK.
+    for r in subflows:
+        link = f"L{r['src'].split('.')[1]}"
+        assert carried[link] == r["segments_sent"] + 2
+
+
+def test_parallel_links_take_one_value_or_one_per_link() -> None:
+    net = mpsim.parallel_links(["100Mbps", "80Mbps"], ["40ms", "160ms"], background=[12, 6]).expand()
+    bottlenecks = {link.forward_name: (link.rate, link.delay) for link in net.links if link.forward_name[0] == "A"}
+    assert bottlenecks == {"A1-B1": (100_000_000, 40_000_000), "A2-B2": (80_000_000, 160_000_000)}
+    assert len([h for h in net.hosts if h.startswith("S")]) == 1 + 18
+    with pytest.raises(ValueError, match="delays has 2 entries for 3 links"):
+        mpsim.parallel_links(["1Mbps"] * 3, ["1ms", "2ms"])
