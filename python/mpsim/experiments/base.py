@@ -74,6 +74,11 @@ class Experiment:
     error_bars: str = "std"
     """What the paper's error bars show: ``std`` or ``ci95`` (95 % confidence interval of the mean)."""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    measures: str = "completion"
+    """What its figures measure: ``completion`` (finite transfers, :func:`experiment_metrics`) or ``rates``
+    (long-lived flows over a window of the run, whose rows say nothing of completion)."""
+    extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]] | None = None
+    """The row of one run when not :func:`experiment_metrics`' (a module-level function, so workers can run it)."""
 
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
         """Every (x, variant, run, core configuration) of the experiment."""
