@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import mpsim
 from mpsim.errors import ScenarioError
+from mpsim.experiments.mpcubic import rates_over_time
 from mpsim.scenario import Scenario, TcpOptions
 from mpsim.topologies import TRIANGLE_FLOWS, Red
 
@@ -78,3 +81,11 @@ def test_parallel_links_take_one_value_or_one_per_link() -> None:
     assert len([h for h in net.hosts if h.startswith("S")]) == 1 + 18
     with pytest.raises(ValueError, match="delays has 2 entries for 3 links"):
         mpsim.parallel_links(["1Mbps"] * 3, ["1ms", "2ms"])
+
+
+def test_the_rates_over_time_figure_draws_every_series(tmp_path: Path) -> None:
+    files = rates_over_time("mpcubic-reno", 10, "mpcubic", 1, tmp_path / "reno")
+    assert [f.suffix for f in files] == [".png", ".svg"]
+    svg = files[1].read_text()
+    for label in ("measured path 1", "measured path 2", "competing"):
+        assert label in svg

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from mpsim.engine import Results
@@ -422,3 +423,31 @@ EXPERIMENTS: list[Experiment] = [
         notes=("150 s, rates after 50 s; quick mode at 10 and 8 Mbit/s.",),
     ),
 ]
+
+
+# ---------------------------------------------------------------------------------------------- time series
+
+
+def rates_over_time(name: str, x: Any, variant: str, run: int, path: str | Path) -> list[Path]:
+    """Runs one point of experiment ``name`` and draws the paper's kind of time series: the delivered
+    rate of every measured flow, each of its subflows and the competing flows in 5 s bins (Figs. 4b–7)."""
+    import matplotlib.pyplot as plt
+
+    from mpsim.engine import run_config
+    from mpsim.experiments import get
+    from mpsim.plots import save
+
+    rows = run_config(get(name).build(x, variant, run)).throughput.to_pylist()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+    series: dict[str, list[tuple[float, float]]] = {}
+    for r in rows:
+        if r["flow"].startswith(("measured", "competing")):
+            label = r["flow"] if r["subflow"] is None else f"{r['flow']} path {r['subflow'] + 1}"
+            series.setdefault(label, []).append((r["start_s"], r["delivered_bps"] / 1e6))
+    for label, points in series.items():
+        ax.plot(*zip(*points, strict=True), label=label, linewidth=1)
+    ax.set_xlabel("Time (s)")
+    ax.set_ylabel("Delivered rate (Mbit/s)")
+    ax.set_title(f"{name}, {variant}, x = {x}, run {run}", fontsize=10)
+    ax.legend(fontsize=7, ncols=2)
+    return save(fig, path)
