@@ -8,7 +8,7 @@ import pytest
 
 import mpsim
 from mpsim.errors import ScenarioError
-from mpsim.experiments.mpcubic import rates_over_time
+from mpsim.experiments.mpcubic import rates_over_time, windows_over_time
 from mpsim.scenario import Scenario, TcpOptions
 from mpsim.topologies import TRIANGLE_FLOWS, Red
 
@@ -88,4 +88,11 @@ def test_the_rates_over_time_figure_draws_every_series(tmp_path: Path) -> None:
     assert [f.suffix for f in files] == [".png", ".svg"]
     svg = files[1].read_text()
     for label in ("measured path 1", "measured path 2", "competing"):
+        assert label in svg
+
+
+def test_the_windows_over_time_figure_draws_every_subflow(tmp_path: Path) -> None:
+    files = windows_over_time("mpcubic-reno", 10, "mpcubic", 1, tmp_path / "windows")
+    svg = files[1].read_text()
+    for label in ("measured path 1", "measured path 2", "competing path 1"):
         assert label in svg

@@ -431,23 +431,46 @@ EXPERIMENTS: list[Experiment] = [
 def rates_over_time(name: str, x: Any, variant: str, run: int, path: str | Path) -> list[Path]:
     """Runs one point of experiment ``name`` and draws the paper's kind of time series: the delivered
     rate of every measured flow, each of its subflows and the competing flows in 5 s bins (Figs. 4b–7)."""
-    import matplotlib.pyplot as plt
-
     from mpsim.engine import run_config
     from mpsim.experiments import get
-    from mpsim.plots import save
 
-    rows = run_config(get(name).build(x, variant, run)).throughput.to_pylist()
-    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
     series: dict[str, list[tuple[float, float]]] = {}
-    for r in rows:
+    for r in run_config(get(name).build(x, variant, run)).throughput.to_pylist():
         if r["flow"].startswith(("measured", "competing")):
             label = r["flow"] if r["subflow"] is None else f"{r['flow']} path {r['subflow'] + 1}"
             series.setdefault(label, []).append((r["start_s"], r["delivered_bps"] / 1e6))
+    return _plot(series, "Delivered rate (Mbit/s)", f"{name}, {variant}, x = {x}, run {run}", path)
+
+
+def windows_over_time(name: str, x: Any, variant: str, run: int, path: str | Path) -> list[Path]:
+    """Runs one point of experiment ``name`` with the measured and competing flows traced and draws each
+    subflow's congestion window (segments) against time (Figs. 3, 4a)."""
+    from mpsim.engine import run_config
+    from mpsim.experiments import get
+
+    cfg = get(name).build(x, variant, run)
+    for kind in ("tcp_flows", "mptcp_connections"):
+        for f in cfg.get(kind, []):
+            f["trace"] = f["name"].startswith(("measured", "competing"))
+    series: dict[str, list[tuple[float, float]]] = {}
+    for r in run_config(cfg).tcp_traces.to_pylist():
+        label = f"{r['flow']} path {r['subflow'] + 1}"
+        series.setdefault(label, []).append((r["time_ns"] / 1e9, r["cwnd_bytes"] / 1000))
+    return _plot(series, "cwnd (segments)", f"{name}, {variant}, x = {x}, run {run}", path)
+
+
+def _plot(series: Mapping[str, list[tuple[float, float]]], ylabel: str, title: str, path: str | Path) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    from mpsim.plots import save
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
     for label, points in series.items():
-        ax.plot(*zip(*points, strict=True), label=label, linewidth=1)
+        # At most ~4000 points a line: a per-ACK trace has millions.
+        step = max(1, len(points) // 4000)
+        ax.plot(*zip(*points[::step], strict=True), label=label, linewidth=1)
     ax.set_xlabel("Time (s)")
-    ax.set_ylabel("Delivered rate (Mbit/s)")
-    ax.set_title(f"{name}, {variant}, x = {x}, run {run}", fontsize=10)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, ncols=2)
     return save(fig, path)
