@@ -15,6 +15,7 @@ use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::hystart_linux::HyStartLinuxOption;
 use crate::slowstart::{HyStartLinuxConfig, HyStartNs3Config};
+use crate::throughput::{Bins, ThroughputRecorder};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::QueueTrace;
 use crate::traffic::gaps::GapGenerator;
@@ -510,7 +511,7 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         }
     }
 
-    Simulator {
+    let mut sim = Simulator {
         ctx: SimContext {
             watch: !cfg.stop_when_complete.is_empty(),
             watched_remaining,
@@ -529,5 +530,16 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         stopped_by_limit: false,
         max_events: cfg.limits.max_events(),
         max_trace_rows: cfg.limits.max_trace_rows(),
+    };
+    if let Some(t) = &cfg.throughput {
+        let bins = Bins {
+            start: SimTime(t.start_ns),
+            interval: SimDuration(t.interval_ns),
+            end: SimTime(t.end_ns.unwrap_or(cfg.stop_time_ns)),
+        };
+        let subflows = sim.connections.iter().map(|c| c.is_mptcp().then_some(c.subflows.len()));
+        let recorder = ThroughputRecorder::new(bins, subflows, sim.udp_sources.len());
+        sim.observe(Box::new(recorder));
     }
+    sim
 }

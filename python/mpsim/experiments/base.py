@@ -85,6 +85,11 @@ class Experiment:
     checks: tuple[Claim, ...] = ()
     """The paper's claims as checkable statements over the result table (:mod:`mpsim.experiments.claims`);
     ``claims`` keeps the words of those that have none."""
+    measures: str = "completion"
+    """What its figures measure: ``completion`` (finite transfers, :func:`experiment_metrics`) or ``rates``
+    (long-lived flows over a window of the run, whose rows say nothing of completion)."""
+    extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]] | None = None
+    """The row of one run when not :func:`experiment_metrics`' (a module-level function, so workers can run it)."""
 
     def __post_init__(self) -> None:
         stated = tuple(dict.fromkeys(c.text for c in self.checks if c.text not in self.claims))

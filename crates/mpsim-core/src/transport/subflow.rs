@@ -10,7 +10,7 @@ use super::Io;
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
-use crate::observe::SubflowPhase;
+use crate::observe::{SubflowPhase, SubflowRef, TransportEvent};
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::TcpFlags;
 use crate::wire::{Packet, Payload};
@@ -157,6 +157,14 @@ impl<N: Forward> SenderOutput for Wire<'_, N> {
             sent_at: self.ctx.now,
             payload: Payload::Tcp(seg.header),
         });
+        if h.payload_bytes > 0 {
+            let who = SubflowRef {
+                connection: self.conn,
+                subflow: self.subflow,
+            };
+            let payload_bytes = h.payload_bytes as u64;
+            self.ctx.observe_transport(who, TransportEvent::Sent { payload_bytes });
+        }
         self.net.send(self.ctx, id);
     }
 
