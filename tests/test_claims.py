@@ -59,6 +59,9 @@ def test_every_kind_of_statement_on_the_table() -> None:
     # slow − fast: 1, 0.5, 1.5, mean 1.
     assert Difference("", "fct_s", left="fast", right="slow", low=0.9, high=1.1).check(rows).verdict == "holds"
     assert Bound("", "fct_s", variants=("fast",), value=1.0, x_min=20).check(rows).verdict == "holds"
+    # fast: 2, 1, 0.5 — within 0.6 of 1.5 at x = 10 and 20, not at 30.
+    band = Bound("", "fct_s", variants=("fast",), op="≈", value=1.5, tolerance=0.6).check(rows)
+    assert (band.verdict, band.passed, band.total) == ("partly", 2, 3)
     assert Order("", "fct_s", ranking=("slow",), rest=("fast",)).check(rows).verdict == "fails"
     assert Compare("", "fct_s", left="fast", op="≈", right="slow", tolerance=0.5).check(rows).verdict == "partly"
     nothing = [{"variant": v, "x": 1, "run": 1, "fct_s": 0.0} for v in ("fast", "slow")]
@@ -79,8 +82,11 @@ def test_every_check_of_the_catalogue_names_a_metric_and_variants_of_its_experim
 def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() -> None:
     docs = ROOT / "docs" / "reproduction.md"
     text = docs.read_text()
-    assert text.count("<!-- scorecard:") == 3
-    assert update_docs(load(ROOT / "docs" / "scorecard.json"), text) == text
+    scorecard = load(ROOT / "docs" / "scorecard.json")
+    papers = {e["paper"] for e in scorecard["experiments"].values()}
+    assert all(f"<!-- scorecard:{p} -->" in text for p in papers), papers
+    assert {e.name for e in CATALOGUE.values()} <= set(scorecard["experiments"])
+    assert update_docs(scorecard, text) == text
     proc = subprocess.run(
         [sys.executable, "-m", "mpsim.cli", "scorecard", "--check"], cwd=ROOT, capture_output=True, text=True
     )

@@ -212,10 +212,11 @@ class Trend(Claim):
 
 @dataclass(frozen=True)
 class Bound(Claim):
-    """Each variant's mean ``op`` ``value`` at every x in range (``tolerance`` absolute)."""
+    """Each variant's mean ``op`` ``value`` at every x in range (``tolerance`` absolute; with ``≈`` the mean
+    lies within ``tolerance`` of ``value``)."""
 
     variants: tuple[str, ...] = ()
-    op: Literal["<=", ">="] = "<="
+    op: Literal["<=", ">=", "≈"] = "<="
     value: float = 0.0
     tolerance: float = 0.0
     x_min: float = -INF
@@ -233,7 +234,12 @@ class Bound(Claim):
         for v in self.variants:
             for x in sample.xs(self.x_min, self.x_max, (v,)):
                 m = sample.mean(x, v)
-                ok = m <= self.value + self.tolerance if self.op == "<=" else m >= self.value - self.tolerance
+                if self.op == "<=":
+                    ok = m <= self.value + self.tolerance
+                elif self.op == ">=":
+                    ok = m >= self.value - self.tolerance
+                else:
+                    ok = abs(m - self.value) <= self.tolerance
                 out.append((ok, f"{v} {x}: {_fmt(m)}"))
         return out
 

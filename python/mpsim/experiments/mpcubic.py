@@ -33,6 +33,7 @@ from typing import Any
 
 from mpsim.engine import Results
 from mpsim.experiments.base import CoreConfig, Experiment, Panel
+from mpsim.experiments.claims import Bound, Compare, Ratio, Trend
 from mpsim.scenario import Scenario
 
 PAPER = "MPCubic: Le, Hong, Lee, MPCubic: An Extended Cubic TCP for Multiple Paths, 2011"
@@ -278,7 +279,7 @@ def _triangle(link1_mbps: int, variant: str, run: int) -> CoreConfig:
     rates = [link1_mbps * 1_000_000, 50_000_000, 50_000_000]
     topology = {"preset": "triangle", "rates": rates, "delays": "20ms", "queue": adaptive_red(50_000_000, 0.04)}
     flows = [_flow(f"measured_{f}", f"S{f}", f"D{f}", cc(variant)) for f in ("A", "B", "C")]
-    return scenario(run, 200, 50, topology, flows)
+    return scenario(run, 400, 50, topology, flows)
 
 
 def _experiment(**fields: Any) -> Experiment:
@@ -303,10 +304,30 @@ EXPERIMENTS: list[Experiment] = [
             Panel("share2_sd_equal", "p1 = p2: sd of path 2's share"),
             Panel("share2_mean_unequal", "p1 > p2: path 2's share"),
         ),
-        claims=(
-            "p1 = p2: unMPCubic's share of path 2 varies least; MPCubic's varies little for k <= 2 and clearly "
-            "more for k = 3 (windows swing between the axes).",
-            "p1 > p2: MPCubic's share of the less lossy path 2 grows with k.",
+        checks=(
+            Compare(
+                "p1 = p2: unMPCubic's share of path 2 varies least.",
+                "share2_sd_equal",
+                left="unmpcubic",
+                op="<",
+                right="mpcubic",
+            ),
+            Trend(
+                "p1 = p2: MPCubic's share varies little for k <= 2 and clearly more for k = 3 (windows swing "
+                "between the axes).",
+                "share2_sd_equal",
+                variants=("mpcubic",),
+                direction="grows",
+                tolerance=0.5,
+                x_min=2,
+                x_max=3,
+            ),
+            Trend(
+                "p1 > p2: MPCubic's share of the less lossy path 2 grows with k.",
+                "share2_mean_unequal",
+                variants=("mpcubic",),
+                direction="grows",
+            ),
         ),
         variants=MULTIPATH,
         notes=(
@@ -325,9 +346,16 @@ EXPERIMENTS: list[Experiment] = [
         quick_x_values=(0.7,),
         build=_cycle,
         panels=(Panel("epoch_s", "Mean congestion epoch (s)"),),
-        claims=(
-            "MPCubic's congestion epoch is 2^(4/3) ~ 2.52 times regular Cubic's (K_s = K / delta^(1/3), delta = "
-            "1/16), with beta_cubic = 0.7 and 0.8 alike.",
+        checks=(
+            Ratio(
+                "MPCubic's congestion epoch is 2^(4/3) ~ 2.52 times regular Cubic's (K_s = K / delta^(1/3), delta = "
+                "1/16), with beta_cubic = 0.7 and 0.8 alike.",
+                "epoch_s",
+                left="mpcubic",
+                right="cubic",
+                low=2.27,
+                high=2.77,
+            ),
         ),
         variants=("cubic", "mpcubic"),
         notes=("Links 10 Mbit/s, 100 ms one way, drop-tail 100 packets; 400 s; epochs counted after slow start.",),
@@ -342,7 +370,16 @@ EXPERIMENTS: list[Experiment] = [
         quick_x_values=(10,),
         build=_shared,
         panels=(RATE, RATIO),
-        claims=("The 2-path MPCubic flow takes about as much as the Cubic flow (ratio ~ 1).",),
+        checks=(
+            Bound(
+                "The 2-path MPCubic flow takes about as much as the Cubic flow (ratio ~ 1).",
+                "ratio",
+                variants=("mpcubic",),
+                op="≈",
+                value=1.0,
+                tolerance=0.2,
+            ),
+        ),
         variants=(*MULTIPATH, "lia"),
         notes=("200 s, rates after 50 s; quick mode at 10 Mbit/s.",),
     ),
@@ -356,7 +393,16 @@ EXPERIMENTS: list[Experiment] = [
         quick_x_values=(10,),
         build=_reno,
         panels=(RATE, RATIO),
-        claims=("In the TCP-friendly region MPCubic is not greedier than the Reno flow (ratio <= ~1).",),
+        checks=(
+            Bound(
+                "In the TCP-friendly region MPCubic is not greedier than the Reno flow (ratio <= ~1).",
+                "ratio",
+                variants=("mpcubic",),
+                op="<=",
+                value=1.0,
+                tolerance=0.15,
+            ),
+        ),
         variants=WITH_MPTCP,
         notes=("120 s, rates after 20 s.",),
     ),
@@ -370,7 +416,16 @@ EXPERIMENTS: list[Experiment] = [
         quick_x_values=(10,),
         build=_vs_mptcp,
         panels=(RATE, RATIO),
-        claims=("In the TCP-friendly region MPCubic shares reasonably with MPTCP (ratio ~ 1).",),
+        checks=(
+            Bound(
+                "In the TCP-friendly region MPCubic shares reasonably with MPTCP (ratio ~ 1).",
+                "ratio",
+                variants=("mpcubic",),
+                op="≈",
+                value=1.0,
+                tolerance=0.2,
+            ),
+        ),
         variants=(*MULTIPATH, "olia", "balia"),
         notes=("120 s, rates after 20 s.",),
     ),
@@ -384,7 +439,16 @@ EXPERIMENTS: list[Experiment] = [
         quick_x_values=(10,),
         build=_pooling,
         panels=(RATE, RATIO),
-        claims=("MPCubic's total rate exceeds the mean Cubic flow's (ratio > 1); unMPCubic gets less than MPCubic.",),
+        checks=(
+            Bound(
+                "MPCubic's total rate exceeds the mean Cubic flow's (ratio > 1).",
+                "ratio",
+                variants=("mpcubic",),
+                op=">=",
+                value=1.0,
+            ),
+            Compare("unMPCubic gets less than MPCubic.", "rate_mbps", left="unmpcubic", op="<", right="mpcubic"),
+        ),
         variants=MULTIPATH,
         notes=("120 s, rates after 30 s; quick mode at 10 Mbit/s.",),
     ),
@@ -398,13 +462,26 @@ EXPERIMENTS: list[Experiment] = [
         quick_x_values=(25,),
         build=_triangle,
         panels=(Panel("total_mbps", "Sum of A, B, C (Mbit/s)"), Panel("loss_pct_link1", "Loss rate on link 1 (%)")),
-        claims=(
-            "Table I: MPCubic's sum (171.6 Mbit/s) exceeds unMPCubic's (168) and is spread more evenly over A, B, C.",
-            "Table II: halving link 1 raises its loss rate about twofold with MPCubic (0.0020 -> 0.0032 %) and "
-            "about fivefold with unMPCubic (0.0029 -> 0.0155 %).",
+        claims=("Table I: MPCubic's throughput is spread more evenly over A, B, C than unMPCubic's.",),
+        checks=(
+            Compare(
+                "Table I: MPCubic's sum (171.6 Mbit/s) exceeds unMPCubic's (168).",
+                "total_mbps",
+                left="mpcubic",
+                op=">",
+                right="unmpcubic",
+                x_min=50,
+            ),
+            Trend(
+                "Table II: halving link 1 raises its loss rate, about twofold with MPCubic (0.0020 -> 0.0032 %) "
+                "and about fivefold with unMPCubic (0.0029 -> 0.0155 %).",
+                "loss_pct_link1",
+                variants=("mpcubic", "unmpcubic"),
+                direction="falls",
+            ),
         ),
         variants=MULTIPATH,
-        notes=("Links 50 Mbit/s, 20 ms one way (not given); 200 s instead of 400 s, rates after 50 s.",),
+        notes=("Links 50 Mbit/s, 20 ms one way (not given); 400 s as the paper's, rates after 50 s.",),
     ),
     _experiment(
         name="mpcubic-hetero",
@@ -415,9 +492,21 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(100,),
         quick_x_values=(10,),
         build=_hetero,
-        panels=(Panel("path1_mbps", "Path 1 rate (Mbit/s)"), Panel("path2_mbps", "Path 2 rate (Mbit/s)")),
-        claims=(
-            "MPCubic sends less on the more congested path 1 and more on path 2 than unMPCubic, and more in total.",
+        panels=(
+            Panel("path1_mbps", "Path 1 rate (Mbit/s)"),
+            Panel("path2_mbps", "Path 2 rate (Mbit/s)"),
+            Panel("rate_mbps", "Total rate (Mbit/s)"),
+        ),
+        checks=(
+            Compare(
+                "MPCubic sends less on the more congested path 1 than unMPCubic,",
+                "path1_mbps",
+                left="mpcubic",
+                op="<",
+                right="unmpcubic",
+            ),
+            Compare("more on path 2,", "path2_mbps", left="mpcubic", op=">", right="unmpcubic"),
+            Compare("and more in total.", "rate_mbps", left="mpcubic", op=">", right="unmpcubic"),
         ),
         variants=MULTIPATH,
         notes=("150 s, rates after 50 s; quick mode at 10 and 8 Mbit/s.",),
