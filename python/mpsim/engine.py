@@ -68,6 +68,7 @@ _ARROW_TYPES = {
     "uint32": pa.uint32(),
     "uint64": pa.uint64(),
     "float64": pa.float64(),
+    "bool": pa.bool_(),
 }
 
 
@@ -104,7 +105,7 @@ class Results:
 
     def tables(self) -> dict[str, pa.Table]:
         """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
-        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``)."""
+        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``, ``segment_traces``)."""
         if self._tables is None:
             text = self._text if self._text is not None else json.dumps(self.raw)
             self._tables = {t["name"]: _arrow(t) for t in json.loads(tables_json(text))}
@@ -144,6 +145,12 @@ class Results:
     def queue_traces(self) -> pa.Table:
         """Long form: one row per queue sample of every traced link."""
         return self.tables()["queue_traces"]
+
+    @property
+    def segment_traces(self) -> pa.Table:
+        """Long form: one row per segment sent (``event = "send"``) and per ACK received (``"ack"``) by
+        every subflow of the flows in ``[trace] segments`` (docs/scenarios.md, Traces)."""
+        return self.tables()["segment_traces"]
 
     @property
     def flows(self) -> pa.Table:

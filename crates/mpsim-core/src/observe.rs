@@ -13,7 +13,7 @@ use std::any::Any;
 
 use crate::ids::LinkId;
 use crate::time::{SimDuration, SimTime};
-use crate::wire::Packet;
+use crate::wire::{Packet, TcpHeader};
 
 /// Why a packet was dropped, as the component that dropped it knows it.
 /// The network's drop counters group these into fewer causes
@@ -106,6 +106,22 @@ pub enum TransportEvent {
     },
 }
 
+/// A segment at a subflow's sender: one it put on the network, or an ACK
+/// (or SYN-ACK) it received, with its state once it has processed it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SegmentEvent<'a> {
+    /// A segment the sender put on the network (data, SYN or FIN; new or
+    /// retransmitted, as the header says).
+    Sent(&'a TcpHeader),
+    /// An ACK that reached the sender, and the sender after processing it.
+    AckReceived {
+        header: &'a TcpHeader,
+        /// The sender's cumulative ACK point (SND.UNA), bytes of sequence space.
+        snd_una: u64,
+        cwnd_bytes: u64,
+    },
+}
+
 /// Watches a run. Every method has a default that does nothing: implement
 /// only what you need. An observer must not change what it watches; it is
 /// told, after the fact, and cannot act.
@@ -123,6 +139,9 @@ pub trait Observer: Any {
 
     /// A transport event of subflow `subflow`.
     fn on_transport(&mut self, _now: SimTime, _subflow: SubflowRef, _event: TransportEvent) {}
+
+    /// A segment sent or an ACK received by subflow `subflow`'s sender.
+    fn on_segment(&mut self, _now: SimTime, _subflow: SubflowRef, _event: SegmentEvent<'_>) {}
 }
 
 /// Two observers watching the same run, told in order.
@@ -144,6 +163,10 @@ impl Observer for Tee {
     fn on_transport(&mut self, now: SimTime, subflow: SubflowRef, event: TransportEvent) {
         self.0.on_transport(now, subflow, event);
         self.1.on_transport(now, subflow, event);
+    }
+    fn on_segment(&mut self, now: SimTime, subflow: SubflowRef, event: SegmentEvent<'_>) {
+        self.0.on_segment(now, subflow, event);
+        self.1.on_segment(now, subflow, event);
     }
 }
 

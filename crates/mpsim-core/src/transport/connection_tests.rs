@@ -57,6 +57,7 @@ fn flow(size: u64) -> Connection {
         acks_sent: 0,
         bytes_received: 0,
         traced: false,
+        segments_traced: false,
         reported: Reported::default(),
         added_at: None,
         removed_at: None,

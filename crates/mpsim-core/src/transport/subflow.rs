@@ -10,7 +10,7 @@ use super::Io;
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
-use crate::observe::SubflowPhase;
+use crate::observe::{SegmentEvent, SubflowPhase, SubflowRef};
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::TcpFlags;
 use crate::wire::{Packet, Payload};
@@ -63,6 +63,9 @@ pub struct Subflow {
     /// Whether the scenario traces this subflow's sender (the trace itself
     /// is kept by [`crate::trace::TraceRecorder`]).
     pub traced: bool,
+    /// Whether the scenario traces this subflow's segments and ACKs
+    /// (`trace.segments`).
+    pub segments_traced: bool,
     /// What the tracing hook was last told of this subflow.
     pub(crate) reported: Reported,
     /// When a subflow event opened it (`None` for the path manager's subflows).
@@ -148,6 +151,11 @@ impl<N: Forward> SenderOutput for Wire<'_, N> {
             .params
             .wire_size(h.payload_bytes, h.n_sack, h.flags.has(TcpFlags::SYN))
             + options;
+        let sf = SubflowRef {
+            connection: self.conn,
+            subflow: self.subflow,
+        };
+        self.ctx.observe_segment(sf, SegmentEvent::Sent(h));
         let id = self.ctx.packets.alloc(Packet {
             size_bytes: size,
             src: self.src,
