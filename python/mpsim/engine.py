@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from mpsim._core import ConfigError, estimate_json, run_json, tables_json, validate_json
+from mpsim._core import ConfigError, estimate_json, run_json, run_json_pcap, tables_json, validate_json
 from mpsim.errors import check_shape
 
 __all__ = ["Results", "estimate_config", "run_config", "validate_config"]
@@ -46,12 +47,23 @@ def validate_config(config: Mapping[str, Any]) -> None:
     validate_json(_encode(config))
 
 
-def run_config(config: Mapping[str, Any], *, time_limit: float | None = None) -> Results:
+def run_config(
+    config: Mapping[str, Any], *, time_limit: float | None = None, pcap: str | Path | None = None
+) -> Results:
     """Runs one scenario given in the core's configuration form; ``time_limit`` in wall seconds
-    (:class:`mpsim.TimeLimitError` when passed)."""
+    (:class:`mpsim.TimeLimitError` when passed); ``pcap``: a directory to write packet captures into
+    (``crates/mpsim-core/src/pcap.rs``: one file per traced host and link)."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)):
         raise TypeError(f"time_limit: expected a number of seconds, got {time_limit!r}")
-    text = run_json(_encode(config), None if time_limit is None else float(time_limit))
+    limit = None if time_limit is None else float(time_limit)
+    if pcap is None:
+        text = run_json(_encode(config), limit)
+    else:
+        text, captures = run_json_pcap(_encode(config), limit)
+        directory = Path(pcap)
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, data in captures:
+            (directory / name).write_bytes(data)
     return Results(json.loads(text), text)
 
 

@@ -923,9 +923,14 @@ def load(path: str | Path) -> Scenario:
 
 
 def run(
-    scenario: Scenario | str | Path | Mapping[str, Any], seed: int | None = None, *, time_limit: float | None = None
+    scenario: Scenario | str | Path | Mapping[str, Any],
+    seed: int | None = None,
+    *,
+    time_limit: float | None = None,
+    pcap: str | Path | None = None,
 ) -> Results:
-    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed.
+    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed;
+    ``pcap`` a directory for packet captures (docs/scenarios.md, Packet captures).
 
     Ctrl-C stops the run within milliseconds (``KeyboardInterrupt``); ``time_limit`` (wall seconds)
     stops it with :class:`mpsim.TimeLimitError`; a run that reaches ``limits.max_events`` or
@@ -943,4 +948,4 @@ def run(
             "mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, "
             f"got {type(scenario).__name__} {scenario!r:.60}"
         )
-    return run_config(scenario.to_core(seed), time_limit=time_limit)
+    return run_config(scenario.to_core(seed), time_limit=time_limit, pcap=pcap)

@@ -46,6 +46,7 @@ fn new_subflow(
         dst,
         sender_ep,
         receiver_ep,
+        sport,
         fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
         rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
         sender: TcpSender::new(params),

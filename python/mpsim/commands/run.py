@@ -52,13 +52,24 @@ def register(app: typer.Typer) -> None:
         time_limit: Annotated[
             str | None, typer.Option("--time-limit", help="Stop the run after this much wall time (e.g. 30s, 5min).")
         ] = None,
+        pcap: Annotated[
+            Path | None,
+            typer.Option(
+                "--pcap",
+                help="Write packet captures into this directory: one pcap per traced host and link "
+                "(every TCP end host when nothing is traced).",
+            ),
+        ] = None,
     ) -> None:
         """Run one scenario and print its results (nothing if it is stopped)."""
         import mpsim
 
         limit_s = wall_seconds(time_limit)
         scenario = mpsim.load(file)
-        res = mpsim.run(scenario, seed=seed, time_limit=limit_s)
+        res = mpsim.run(scenario, seed=seed, time_limit=limit_s, pcap=pcap)
+        if pcap is not None:
+            files = sorted(p.name for p in pcap.glob("*.pcap"))
+            sys.stderr.write(f"packet captures in {pcap}: {', '.join(files) or 'none'}\n")
         if format is Format.json:
             sys.stdout.write(json.dumps(res.raw) + "\n")
             return

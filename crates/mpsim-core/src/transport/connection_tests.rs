@@ -49,6 +49,7 @@ fn flow(size: u64) -> Connection {
         dst: AddrId(1),
         sender_ep: EndpointId(0),
         receiver_ep: EndpointId(1),
+        sport: 20_000,
         fwd_hash: 0,
         rev_hash: 0,
         sender: TcpSender::new(&p),

@@ -49,6 +49,8 @@ pub struct Subflow {
     pub dst: AddrId,
     pub sender_ep: EndpointId,
     pub receiver_ep: EndpointId,
+    /// The sender's port (the receiver's is 5001), which the 5-tuple hashes cover.
+    pub sport: u16,
     /// 5-tuple hashes of the two directions.
     pub fwd_hash: u64,
     pub rev_hash: u64,
