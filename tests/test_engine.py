@@ -152,3 +152,15 @@ def test_the_segment_trace_is_a_typed_table_with_nulls_where_a_column_does_not_a
     assert acks[0]["flags"] == "SYN|ACK" and acks[-1]["snd_una"] == 14_002
     assert all(r["data_seq"] is None and r["data_ack"] is None for r in rows)  # plain TCP
     assert all(r["time_s"] == r["time_ns"] / 1e9 for r in rows)
+
+
+def test_an_unlimited_ssthresh_is_null_in_the_tcp_trace() -> None:
+    cfg = two_nodes(limit_pkts=20)
+    cfg["stop_time_ns"] = 3_000 * MS
+    cfg["tcp_flows"] = [{"name": "t", "src": "A", "dst": "B", "trace": True}]
+    rows = mpsim.run_config(cfg).tcp_traces.to_pylist()
+    # Slow start until the 20-packet buffer overflows: null until then, a number of bytes after.
+    assert rows[0]["ssthresh_bytes"] is None
+    first = next(i for i, r in enumerate(rows) if r["ssthresh_bytes"] is not None)
+    assert all(r["ssthresh_bytes"] is None for r in rows[:first]) and 0 < rows[-1]["ssthresh_bytes"] < 2**63
+    assert all(r["time_s"] == r["time_ns"] / 1e9 for r in rows)

@@ -29,6 +29,9 @@ def run_json_pcap(config_json: str, time_limit_s: float | None = None) -> tuple[
 def estimate_json(config_json: str) -> tuple[float, float]:
     """A scenario's estimated (events, trace rows); raises ConfigError as validate_json does."""
 
+def resolved_json(config_json: str) -> str:
+    """Per flow, its resolved TCP parameters, congestion control and slow start, written out in full (JSON)."""
+
 def validate_json(config_json: str) -> None:
     """Checks a scenario (JSON) without running it; raises ConfigError."""
 

@@ -149,8 +149,8 @@ class Results:
 
     @property
     def tcp_traces(self) -> pa.Table:
-        """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is
-        2^64 - 1 while unlimited)."""
+        """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is null
+        while unlimited)."""
         return self.tables()["tcp_traces"]
 
     @property

@@ -367,8 +367,13 @@ impl RunResults {
             .col("flow", Str, |(t, _)| t.flow.clone())
             .col("subflow", UInt32, |(t, _)| t.subflow)
             .col("time_ns", UInt64, |(t, k)| t.time_ns[*k])
+            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
             .col("cwnd_bytes", UInt64, |(t, k)| t.cwnd_bytes[*k])
-            .col("ssthresh_bytes", UInt64, |(t, k)| t.ssthresh_bytes[*k])
+            // Null while unlimited.
+            .opt("ssthresh_bytes", UInt64, |(t, k)| {
+                let ssthresh = t.ssthresh_bytes[*k];
+                (ssthresh != u64::MAX).then_some(ssthresh)
+            })
             .col("srtt_ns", UInt64, |(t, k)| t.srtt_ns[*k])
             .col("in_flight_bytes", UInt64, |(t, k)| t.in_flight_bytes[*k])
             .done("tcp_traces");
@@ -376,6 +381,7 @@ impl RunResults {
         let queue_traces = Builder::new(&queue_samples)
             .col("link", Str, |(t, _)| t.link.clone())
             .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
+            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
             .col("queue_pkts", Int64, |(t, k)| t.queue_pkts[*k])
             .col("queue_bytes", Int64, |(t, k)| t.queue_bytes[*k])
             .done("queue_traces");

@@ -267,6 +267,37 @@ fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
     })
 }
 
+/// What a scenario given as a JSON string resolves to, per TCP flow and
+/// MPTCP connection (a sequence's flows once): `[{"name", "tcp", "cc",
+/// "slow_start"}]`, each the resolved parameters written out in full (every
+/// value of the profile, with the flow's overrides applied). Raises
+/// `ConfigError` as `validate_json` does.
+#[pyfunction]
+fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
+    let text = config_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+            let sim = mpsim_core::build::build(&cfg)?;
+            let mut seen = std::collections::HashSet::new();
+            let flows: Vec<serde_json::Value> = sim
+                .connections
+                .iter()
+                .filter(|c| seen.insert(c.name.split('#').next().unwrap_or(&c.name).to_string()))
+                .map(|c| {
+                    serde_json::json!({
+                        "name": c.name.split('#').next().unwrap_or(&c.name),
+                        "tcp": format!("{:#?}", c.params),
+                        "cc": format!("{:#?}", c.cc),
+                        "slow_start": format!("{:#?}", c.ss),
+                    })
+                })
+                .collect();
+            Ok(serde_json::Value::from(flows).to_string())
+        })
+    })
+}
+
 /// The engine's identity: a hash of the core's and the bindings' sources and the locked
 /// dependencies, derived when the core was built (`mpsim_core::ENGINE_ID`).
 #[pyfunction]
@@ -306,6 +337,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
     m.add_function(wrap_pyfunction!(tables_json, m)?)?;
+    m.add_function(wrap_pyfunction!(resolved_json, m)?)?;
     m.add_class::<Problem>()?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
