@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -51,6 +52,11 @@ def write_run(res: Any, out: Path, scenario: Any) -> list[Path]:
     (out / "results.json").write_text(json.dumps(res.raw))
     (out / "config.json").write_text(json.dumps(scenario.to_core(res.seed), indent=1))
     return [*written, out / "results.json", out / "config.json"]
+
+
+def _json_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row for JSON, which has no NaN: a value that is not a number is null."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
 
 
 def _summary(res: Any, scenario: Any, file: Path, max_rows: int | None) -> str:
@@ -132,8 +138,8 @@ def register(app: typer.Typer) -> None:
             sys.stderr.write(f"packet captures in {pcap}: {', '.join(files) or 'none'}\n")
         if format is Format.json:
             chosen = {table: tables[table]} if table else tables
-            rows = {name: t.to_pylist() for name, t in chosen.items()}
-            sys.stdout.write(json.dumps(rows[table] if table else rows, allow_nan=False, default=str) + "\n")
+            rows = {name: [_json_row(r) for r in t.to_pylist()] for name, t in chosen.items()}
+            sys.stdout.write(json.dumps(rows[table] if table else rows, allow_nan=False) + "\n")
             return
         if format is Format.csv:
             import pyarrow.csv as pacsv
