@@ -113,3 +113,28 @@ def test_per_path_presets_give_each_path_its_own_bottleneck() -> None:
     data["topology"]["per_path"] = data["topology"]["per_path"][:1]
     with pytest.raises(mpsim.ConfigError, match="per_path has 1 entries but there are 2 paths"):
         Scenario.from_dict(data)
+
+
+def test_show_summarises_a_sweep_store_and_a_reproduction(tmp_path: Path) -> None:
+    from mpsim.store import RunStore
+
+    store = RunStore(tmp_path / "sweep")
+    store.prepare()
+    store.write("k1", pa.table({"flow": ["f"], "fct_s": [1.5]}))
+    points = [
+        {"key": k, "variant": "LIA", "seed": s, "axes": {"topology.buffer": b}}
+        for k, s, b in (("k1", 1, "20pkt"), ("k2", 2, "20pkt"))
+    ]
+    store.write_manifest({"axes": ["topology.buffer"], "variants": ["LIA"], "points": points})
+    shown = mpsim_cli("show", str(tmp_path / "sweep"))
+    assert shown.returncode == 0, shown.stderr
+    assert 'axis topology.buffer: "20pkt"' in shown.stdout and "runs: 1 of 2 finished, 0 timed out" in shown.stdout
+    experiment = tmp_path / "repro" / "css-shared-filesize"
+    experiment.mkdir(parents=True)
+    pq.write_table(pa.table({"x": [1, 2, 3]}), experiment / "results.parquet")
+    (experiment / "figure.png").write_bytes(b"png")
+    for where in (tmp_path / "repro", experiment):
+        shown = mpsim_cli("show", str(where))
+        assert shown.returncode == 0 and "css-shared-filesize: 3 rows; figure.png" in shown.stdout, shown.stdout
+    empty = mpsim_cli("show", str(tmp_path))
+    assert empty.returncode == 2 and "holds no sweep store" in empty.stderr

@@ -19,14 +19,16 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(help="A sweep's store, a run's output (mpsim run --out) or a reproduction's.")
         ],
     ) -> None:
-        """Summarise a result directory: what was run, how far it got, which tables and figures it holds."""
+        """Summarise a result directory: what was run, how far it got, which tables and figures it holds.
+
+        A reproduction is ``mpsim reproduce --out DIR`` (every experiment) or one experiment's directory."""
         from mpsim import ConfigError
 
         if (directory / "sweep.json").is_file():
             text = show_sweep(directory)
         elif (directory / "results.json").is_file():
             text = show_run(directory)
-        elif any(directory.glob("*/results.parquet")):
+        elif (directory / "results.parquet").is_file() or any(directory.glob("*/results.parquet")):
             text = show_reproduction(directory)
         else:
             raise ConfigError(
@@ -81,7 +83,7 @@ def show_reproduction(directory: Path) -> str:
     import pyarrow.parquet as pq
 
     lines = [f"{directory}: reproduction"]
-    for results in sorted(directory.glob("*/results.parquet")):
+    for results in sorted([*directory.glob("results.parquet"), *directory.glob("*/results.parquet")]):
         exp = results.parent
         figures = ", ".join(p.name for p in sorted(exp.glob("*.png"))) or "no figure"
         lines.append(f"  {exp.name}: {pq.read_metadata(results).num_rows} rows; {figures}")
