@@ -189,3 +189,15 @@ def test_mpsim_run_writes_the_captures(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (out / "host-A.pcap").stat().st_size > 100 * 1000
     assert "host-A.pcap" in done.stderr
+
+
+def test_a_traced_link_captures_every_packet_it_transmits(tmp_path: Path) -> None:
+    res, out = run_with_pcap(tmp_path, LOSSY_TCP + '\n[trace]\nqueues = ["A-B"]\n')
+    # The traced queue's link only: no flow is traced, so no host.
+    assert sorted(p.name for p in out.iterdir()) == ["link-A-B.pcap"]
+    pcap = out / "link-A-B.pcap"
+    assert_clean(pcap)
+    link = res.link("A-B")
+    # Every packet that left the queue for the wire, those the wire then lost included.
+    assert len(tshark(pcap, "frame")) == link["enqueued_pkts"] - link["queued_pkts_at_end"]
+    assert link["dropped_loss_pkts"] > 0
