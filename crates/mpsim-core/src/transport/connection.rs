@@ -486,13 +486,23 @@ impl Connection {
         if hdr.seq_len() == 0 {
             return; // the handshake's ACK
         }
+        let delivered_before = self.delivered(r);
         let sf = &mut self.subflows[r];
         if sf.ts_to_echo.is_none() {
             sf.ts_to_echo = Some(hdr.ts_val);
         }
         self.data.on_data(hdr, sf);
         let fin = hdr.flags.has(TcpFlags::FIN);
-        match sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin) {
+        let decision = sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin);
+        if io.ctx.observer.is_some() {
+            let (subflow_after, data_after) = self.delivered(r);
+            let delivered = TransportEvent::Delivered {
+                subflow_bytes: subflow_after - delivered_before.0,
+                data_bytes: data_after - delivered_before.1,
+            };
+            io.ctx.observe_transport(self.subflow_ref(r), delivered);
+        }
+        match decision {
             RxDecision::AckNow => self.send_ack(io, r),
             RxDecision::ArmDelayedAck { at, generation } => {
                 io.ctx
@@ -501,6 +511,13 @@ impl Connection {
             }
             RxDecision::Nothing => {}
         }
+    }
+
+    /// Bytes delivered in order so far: by subflow `r` in its own sequence
+    /// space, and by the connection at its data level.
+    fn delivered(&self, r: usize) -> (u64, u64) {
+        let subflow = self.subflows[r].receiver.delivered_bytes();
+        (subflow, self.data.receiver().map_or(subflow, |rx| rx.delivered_bytes()))
     }
 
     fn advertised_window(&self, r: usize) -> u64 {

@@ -10,7 +10,7 @@ use super::Io;
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
-use crate::observe::{SegmentEvent, SubflowPhase, SubflowRef};
+use crate::observe::{SegmentEvent, SubflowPhase, SubflowRef, TransportEvent};
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::TcpFlags;
 use crate::wire::{Packet, Payload};
@@ -167,6 +167,10 @@ impl<N: Forward> SenderOutput for Wire<'_, N> {
             sent_at: self.ctx.now,
             payload: Payload::Tcp(seg.header),
         });
+        if h.payload_bytes > 0 {
+            let payload_bytes = h.payload_bytes as u64;
+            self.ctx.observe_transport(sf, TransportEvent::Sent { payload_bytes });
+        }
         self.net.send(self.ctx, id);
     }
 
