@@ -129,9 +129,19 @@ def test_time_series_of_a_run(tmp_path: Path) -> None:
     scenario = Path(__file__).resolve().parents[1] / "examples" / "css_shared_bottleneck.toml"
     data = read_toml(scenario)
     data["trace"] = {"flows": ["short"], "queues": ["R1-R2"], "segments": ["short"]}
+    data["throughput"] = {"interval": "1s"}
     res = mpsim.run(data)
     paths = plots.plot_run(res, tmp_path, formats=("png",))
-    assert sorted(p.name for p in paths) == ["cwnd.png", "queue.png", "sequence.png"]
+    assert sorted(p.name for p in paths) == ["cwnd.png", "queue.png", "sequence.png", "throughput.png"]
+    fig = plots.plot_throughput(res)
+    lines = {line.get_label(): line for line in fig.axes[0].get_lines()}
+    assert set(lines) == {"long (tcp)", "short (mptcp)", "short subflow 0", "short subflow 1", "cbr (udp)"}
+    # The long flow's step line holds each 1 s bin's goodput from the bin's start to its end.
+    long = [r for r in res.throughput.to_pylist() if r["flow"] == "long"]
+    xs, ys = lines["long (tcp)"].get_data()
+    assert list(xs) == [0.0, *(r["end_s"] for r in long)]
+    assert list(ys[1:]) == pytest.approx([r["delivered_bps"] / 1e6 for r in long])
+    plt.close(fig)
     fig = plots.plot_sequence(res)
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert "short subflow 0: segment sent" in labels and "short subflow 1: ACK (SND.UNA)" in labels

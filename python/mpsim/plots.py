@@ -33,6 +33,7 @@ __all__ = [
     "plot_sequence",
     "plot_store",
     "plot_sweep",
+    "plot_throughput",
     "save",
 ]
 
@@ -393,19 +394,54 @@ def plot_sequence(results: Results, flow: str | None = None, *, ax: Any = None) 
     return ax.figure
 
 
+def plot_throughput(results: Results, flow: str | None = None, *, sent: bool = False, ax: Any = None) -> Any:
+    """Throughput over time (Mbit/s) of every flow, MPTCP connection and subflow, one step per bin of the
+    windowed-throughput table: goodput (bytes delivered in order), or with ``sent`` the bytes sent.
+    Needs ``[throughput]``."""
+    rows = results.throughput.to_pylist()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
+    column = "sent_bps" if sent else "delivered_bps"
+    lines: dict[tuple[str, str, int | None], tuple[list[float], list[float]]] = {}
+    for r in rows:
+        if flow is not None and r["flow"] != flow:
+            continue
+        xs, ys = lines.setdefault((r["flow"], r["kind"], r["subflow"]), ([], []))
+        if not xs:
+            xs.append(r["start_s"])
+            ys.append(r[column] / 1e6)
+        # Each bin's rate holds from its start to its end.
+        xs.append(r["end_s"])
+        ys.append(r[column] / 1e6)
+    if not lines:
+        raise ValueError("no throughput table: set [throughput] interval in the scenario")
+    for (name, kind, sub), (xs, ys) in lines.items():
+        label = f"{name} subflow {sub}" if kind == "mptcp_subflow" else f"{name} ({kind})"
+        style = "--" if kind == "mptcp_subflow" else "-"
+        ax.step(xs, ys, where="pre", linestyle=style, linewidth=1.2, label=label)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(("sending rate" if sent else "goodput") + " (Mbit/s)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    outside_legend(ax)
+    return ax.figure
+
+
 def plot_run(results: Results, out: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Every time-series figure a run's traces allow, in ``out``: ``cwnd``, ``queue``, ``sequence``."""
+    """Every time-series figure a run's traces allow, in ``out``: ``cwnd``, ``queue``, ``sequence``,
+    ``throughput``."""
     drawn: list[Path] = []
     for name, draw, table in (
         ("cwnd", plot_cwnd, results.tcp_traces),
         ("queue", plot_queue, results.queue_traces),
         ("sequence", plot_sequence, results.segment_traces),
+        ("throughput", plot_throughput, results.throughput),
     ):
         if table.num_rows:
             drawn += save(draw(results), Path(out) / name, formats)
     if not drawn:
         raise ConfigError(
             "the run traced nothing to plot: trace flows (trace = true or [trace] flows), queues ([trace] queues) "
-            "or segments ([trace] segments)"
+            "or segments ([trace] segments), or ask for [throughput]"
         )
     return drawn
