@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint fuzz validate validate-ns3 validate-linux
+.PHONY: run test build venv bench clean lint fuzz validate validate-ns3 validate-linux tools
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,13 @@ lint: build
 	$(BIN)/ruff format --check python tests validation
 	$(BIN)/mypy
 
-test: lint
+# Tools the tests use from Debian's packages: tshark reads the packet captures of `mpsim run --pcap`
+# (tests/test_pcap.py). Installed once, with apt-get (as root); nothing happens when it is there.
+tools:
+	@command -v tshark >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tshark >/dev/null; }
+
+test: lint tools
 	cargo test -p mpsim-core
 	$(BIN)/pytest -q
 

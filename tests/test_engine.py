@@ -132,3 +132,35 @@ def test_invalid_parameters_raise_value_error_naming_the_field(what: str, mutate
     assert " at line " not in str(info.value)
     with pytest.raises(mpsim.ConfigError):
         mpsim.validate_config(cfg)
+
+
+def test_the_segment_trace_is_a_typed_table_with_nulls_where_a_column_does_not_apply() -> None:
+    cfg = two_nodes()
+    cfg["tcp_flows"] = [{"name": "t", "src": "A", "dst": "B", "size_bytes": 14_000}]
+    cfg["trace"] = {"segments": ["t"]}
+    seg = mpsim.run_config(cfg).segment_traces
+    types = {f.name: str(f.type) for f in seg.schema}
+    assert types["time_ns"] == "int64" and types["time_s"] == "double" and types["retransmission"] == "bool"
+    rows = seg.to_pylist()
+    sent = [r for r in rows if r["event"] == "send"]
+    acks = [r for r in rows if r["event"] == "ack"]
+    # SYN, handshake ACK, 10 data segments of 1400 B (the last with the FIN); one ACK per two segments.
+    assert sum(r["payload_bytes"] for r in sent) == 14_000
+    assert sent[0]["flags"] == "SYN" and sent[0]["seq"] == 0 and sent[0]["time_s"] == 0.0
+    assert all(r["ack"] is None and r["cwnd_bytes"] is None for r in sent)
+    assert all(r["seq"] is None and r["retransmission"] is None for r in acks)
+    assert acks[0]["flags"] == "SYN|ACK" and acks[-1]["snd_una"] == 14_002
+    assert all(r["data_seq"] is None and r["data_ack"] is None for r in rows)  # plain TCP
+    assert all(r["time_s"] == r["time_ns"] / 1e9 for r in rows)
+
+
+def test_an_unlimited_ssthresh_is_null_in_the_tcp_trace() -> None:
+    cfg = two_nodes(limit_pkts=20)
+    cfg["stop_time_ns"] = 3_000 * MS
+    cfg["tcp_flows"] = [{"name": "t", "src": "A", "dst": "B", "trace": True}]
+    rows = mpsim.run_config(cfg).tcp_traces.to_pylist()
+    # Slow start until the 20-packet buffer overflows: null until then, a number of bytes after.
+    assert rows[0]["ssthresh_bytes"] is None
+    first = next(i for i, r in enumerate(rows) if r["ssthresh_bytes"] is not None)
+    assert all(r["ssthresh_bytes"] is None for r in rows[:first]) and 0 < rows[-1]["ssthresh_bytes"] < 2**63
+    assert all(r["time_s"] == r["time_ns"] / 1e9 for r in rows)

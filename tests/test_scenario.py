@@ -51,6 +51,22 @@ def test_toml_round_trip_gives_the_documented_columns() -> None:
     assert res.to_polars("links").height == 16
 
 
+def test_trace_segments_of_an_mptcp_flow_and_an_unknown_name() -> None:
+    data = tomllib.loads(CSS.read_text())
+    data["trace"] = {"segments": ["short"]}
+    res = mpsim.run(data)
+    seg = res.segment_traces.to_pylist()
+    assert {(r["flow"], r["subflow"]) for r in seg} == {("short", 0), ("short", 1)}
+    # The 280 000 bytes are mapped once each over the two subflows (data sequence numbers from 1).
+    sent = [r for r in seg if r["event"] == "send" and r["payload_bytes"] and not r["retransmission"]]
+    mapped = sorted((r["data_seq"], r["data_seq"] + r["payload_bytes"]) for r in sent)
+    assert mapped[0][0] == 1 and mapped[-1][1] == 280_001
+    assert sum(b - a for a, b in mapped) >= 280_000
+    data["trace"] = {"segments": ["cbr"]}
+    with pytest.raises(mpsim.ConfigError, match=r"trace\.segments\[0\]: unknown TCP or MPTCP flow 'cbr'"):
+        mpsim.run(data)
+
+
 def test_same_seed_same_results_and_seed_override() -> None:
     s = mpsim.load(CSS)
     assert mpsim.run(s).raw == mpsim.run(s).raw

@@ -195,6 +195,13 @@ def test_plots_of_a_store_and_of_traces(tmp_path: Path) -> None:
 
     spec = load_sweep(write_sweep(tmp_path, ["20pkt", "47pkt"]))
     run_sweep(spec, tmp_path / "out", jobs=2, progress=False)
+    # Axis values keep their type, with their value in the base unit beside them; a CSV beside the Parquet.
+    table = pq.read_table(tmp_path / "out" / "results.parquet")
+    assert table.schema.field("topology.buffer").type == pa.string()
+    assert table.schema.field("topology.buffer_pkts").type == pa.int64()
+    assert sorted(set(table.column("topology.buffer_pkts").to_pylist())) == [20, 47]
+    csv = (tmp_path / "out" / "results.csv").read_text().splitlines()
+    assert len(csv) == 1 + table.num_rows and '"topology.buffer_pkts"' in csv[0]
     paths = plots.plot_store(tmp_path / "out", flows=["short"], metrics=["fct_s"], errors="std")
     assert sorted(p.name for p in paths) == ["short-fct_s.png", "short-fct_s.svg"]
     assert all(p.stat().st_size > 1000 for p in paths)
@@ -204,16 +211,6 @@ def test_plots_of_a_store_and_of_traces(tmp_path: Path) -> None:
     for fig, name in ((plots.plot_cwnd(res), "cwnd"), (plots.plot_queue(res, "A1-B1"), "queue")):
         saved = plots.save(fig, tmp_path / name)
         assert [p.suffix for p in saved] == [".png", ".svg"]
-
-
-def test_mean_and_error_bars() -> None:
-    from mpsim.plots import mean_and_error
-
-    # Sample std of 1, 2, 3 is 1; the 95 % t quantile with 2 degrees of freedom is 4.303.
-    assert mean_and_error([1.0, 2.0, 3.0], "std") == (2.0, 1.0)
-    mean, half = mean_and_error([1.0, 2.0, 3.0], "ci95")
-    assert mean == 2.0 and half == pytest.approx(4.303 / 3**0.5)
-    assert mean_and_error([5.0], "ci95") == (5.0, 0.0)
 
 
 def test_store_ignores_torn_temporary_files(tmp_path: Path) -> None:

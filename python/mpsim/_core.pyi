@@ -23,8 +23,14 @@ class TimeLimitError(RuntimeError):
 def run_json(config_json: str, time_limit_s: float | None = None) -> str:
     """Runs one scenario (JSON) and returns its results (JSON); Ctrl-C raises KeyboardInterrupt."""
 
+def run_json_pcap(config_json: str, time_limit_s: float | None = None) -> tuple[str, list[tuple[str, bytes]]]:
+    """Runs one scenario as run_json does; also returns its packet captures as (file name, pcap bytes)."""
+
 def estimate_json(config_json: str) -> tuple[float, float]:
     """A scenario's estimated (events, trace rows); raises ConfigError as validate_json does."""
+
+def resolved_json(config_json: str) -> str:
+    """Per flow, its resolved TCP parameters, congestion control and slow start, written out in full (JSON)."""
 
 def validate_json(config_json: str) -> None:
     """Checks a scenario (JSON) without running it; raises ConfigError."""

@@ -45,6 +45,7 @@ COMMANDS = (
     "mpsim.commands.run",
     "mpsim.commands.sweep",
     "mpsim.commands.plot",
+    "mpsim.commands.show",
     "mpsim.commands.demo",
     "mpsim.commands.bench",
     "mpsim.commands.experiments",

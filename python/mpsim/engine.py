@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from mpsim._core import ConfigError, estimate_json, run_json, tables_json, validate_json
+from mpsim._core import ConfigError, estimate_json, run_json, run_json_pcap, tables_json, validate_json
 from mpsim.errors import check_shape
 
 __all__ = ["Results", "estimate_config", "run_config", "validate_config"]
@@ -46,12 +47,23 @@ def validate_config(config: Mapping[str, Any]) -> None:
     validate_json(_encode(config))
 
 
-def run_config(config: Mapping[str, Any], *, time_limit: float | None = None) -> Results:
+def run_config(
+    config: Mapping[str, Any], *, time_limit: float | None = None, pcap: str | Path | None = None
+) -> Results:
     """Runs one scenario given in the core's configuration form; ``time_limit`` in wall seconds
-    (:class:`mpsim.TimeLimitError` when passed)."""
+    (:class:`mpsim.TimeLimitError` when passed); ``pcap``: a directory to write packet captures into
+    (``crates/mpsim-core/src/pcap.rs``: one file per traced host and link)."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)):
         raise TypeError(f"time_limit: expected a number of seconds, got {time_limit!r}")
-    text = run_json(_encode(config), None if time_limit is None else float(time_limit))
+    limit = None if time_limit is None else float(time_limit)
+    if pcap is None:
+        text = run_json(_encode(config), limit)
+    else:
+        text, captures = run_json_pcap(_encode(config), limit)
+        directory = Path(pcap)
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, data in captures:
+            (directory / name).write_bytes(data)
     return Results(json.loads(text), text)
 
 
@@ -68,6 +80,7 @@ _ARROW_TYPES = {
     "uint32": pa.uint32(),
     "uint64": pa.uint64(),
     "float64": pa.float64(),
+    "bool": pa.bool_(),
 }
 
 
@@ -104,7 +117,7 @@ class Results:
 
     def tables(self) -> dict[str, pa.Table]:
         """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
-        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``, ``throughput``)."""
+        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``, ``segment_traces``, ``throughput``)."""
         if self._tables is None:
             text = self._text if self._text is not None else json.dumps(self.raw)
             self._tables = {t["name"]: _arrow(t) for t in json.loads(tables_json(text))}
@@ -136,14 +149,20 @@ class Results:
 
     @property
     def tcp_traces(self) -> pa.Table:
-        """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is
-        2^64 - 1 while unlimited)."""
+        """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is null
+        while unlimited)."""
         return self.tables()["tcp_traces"]
 
     @property
     def queue_traces(self) -> pa.Table:
         """Long form: one row per queue sample of every traced link."""
         return self.tables()["queue_traces"]
+
+    @property
+    def segment_traces(self) -> pa.Table:
+        """Long form: one row per segment sent (``event = "send"``) and per ACK received (``"ack"``) by
+        every subflow of the flows in ``[trace] segments`` (docs/scenarios.md, Traces)."""
+        return self.tables()["segment_traces"]
 
     @property
     def throughput(self) -> pa.Table:

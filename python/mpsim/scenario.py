@@ -483,6 +483,9 @@ class Trace(Model):
     """Links (names) whose queue occupancy is recorded."""
     queue_interval: PositiveDuration | None = None
     """One queue sample per interval; every change when left out."""
+    segments: list[str] = []
+    """TCP and MPTCP flows (names) whose every segment sent and ACK received is recorded, per subflow
+    (the ``segment_traces`` table)."""
 
 
 class Throughput(Model):
@@ -668,12 +671,15 @@ class Scenario(Model):
             addresses.append(out)
         addrs_of = _addresses_by_node(net)
         traced = set(self.trace.flows)
+        segments_traced: list[str] = []
         tcp: list[dict[str, Any]] = []
         mptcp: list[dict[str, Any]] = []
         udp: list[dict[str, Any]] = []
         for i, f in enumerate(self.flows):
             names = [f.name] if f.type == "udp" or f.copies == 1 else [f"{f.name}#{k}" for k in range(f.copies)]
             for name in names:
+                if f.name in self.trace.segments:
+                    segments_traced.append(name)
                 start = f.start.draw(seed, name) if isinstance(f.start, UniformStart) else f.start
                 if isinstance(f, TcpFlow):
                     paths[f"tcp_flows[{len(tcp)}]"] = f"flows[{i}]"
@@ -688,6 +694,8 @@ class Scenario(Model):
         trace: dict[str, Any] = {"queue_links": list(self.trace.queues)}
         if self.trace.queue_interval is not None:
             trace["queue_sample_interval_ns"] = self.trace.queue_interval
+        if segments_traced:
+            trace["segments"] = segments_traced
         n_routes_pre = len(net.routes) - len(self.routes)
         for i in range(len(net.routes)):
             paths[f"routes[{i}]"] = f"routes[{i - n_routes_pre}]"
@@ -921,6 +929,10 @@ class _Checker:
         for i, name in enumerate(s.trace.flows):
             if name not in flows:
                 self.unknown(f"trace.flows[{i}]", "flow", name, list(flows))
+        transports = [f.name for f in s.flows if f.type != "udp"]
+        for i, name in enumerate(s.trace.segments):
+            if name not in transports:
+                self.unknown(f"trace.segments[{i}]", "TCP or MPTCP flow", name, transports)
         return self.out
 
 
@@ -949,9 +961,14 @@ def load(path: str | Path) -> Scenario:
 
 
 def run(
-    scenario: Scenario | str | Path | Mapping[str, Any], seed: int | None = None, *, time_limit: float | None = None
+    scenario: Scenario | str | Path | Mapping[str, Any],
+    seed: int | None = None,
+    *,
+    time_limit: float | None = None,
+    pcap: str | Path | None = None,
 ) -> Results:
-    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed.
+    """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed;
+    ``pcap`` a directory for packet captures (docs/scenarios.md, Packet captures).
 
     Ctrl-C stops the run within milliseconds (``KeyboardInterrupt``); ``time_limit`` (wall seconds)
     stops it with :class:`mpsim.TimeLimitError`; a run that reaches ``limits.max_events`` or
@@ -969,4 +986,4 @@ def run(
             "mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, "
             f"got {type(scenario).__name__} {scenario!r:.60}"
         )
-    return run_config(scenario.to_core(seed), time_limit=time_limit)
+    return run_config(scenario.to_core(seed), time_limit=time_limit, pcap=pcap)

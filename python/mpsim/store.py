@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -117,35 +117,57 @@ class RunStore:
         result: dict[str, Any] = json.loads((self.out / "sweep.json").read_text())
         return result
 
-    def results(self) -> pa.Table:
-        """One row per (point, extracted row): the stored rows with each point's columns."""
+    def results(self, typed: bool = True) -> pa.Table:
+        """One row per (point, extracted row): the stored rows with each point's columns.
+
+        Axis values keep their type (numbers as numbers, strings as written); an axis whose values are all
+        quantities with units (``"20pkt"``, ``"30ms"``, ``"5Mbps"``, ``"280KB"``) also has a column of their
+        values in the base unit, named after it (``topology.buffer_pkts``, ``..._ns``, ``..._bps``,
+        ``..._bytes``). With ``typed`` false, each axis value is its text (a string as it is, anything else
+        as JSON) and nothing is added.
+        """
         manifest = self.read_manifest()
         axes: list[str] = manifest["axes"]
         done = self.done()
+        points = [p for p in manifest["points"] if p["key"] in done]
+        axis_types = {a: _axis_type([p["axes"][a] for p in points]) if typed else pa.string() for a in axes}
+        quantities = {a: _quantity_column(a, [p["axes"][a] for p in points]) if typed else None for a in axes}
         cache: dict[str, pa.Table] = {}
         parts = []
-        for point in manifest["points"]:
+        for point in points:
             key = point["key"]
-            if key not in done:
-                continue
             if key not in cache:
                 cache[key] = self.read(key)
             rows = cache[key]
-            meta = {"key": key, "variant": point["variant"], "seed": point["seed"]}
-            meta.update({a: point["axes"][a] for a in axes})
             rows = rows.drop_columns([c for c in (*META_COLUMNS, *axes) if c in rows.column_names])
             n = rows.num_rows
-            columns = {k: pa.array([v] * n, type=pa.int64() if k == "seed" else pa.string()) for k, v in meta.items()}
+            columns = {
+                "key": pa.array([key] * n, pa.string()),
+                "variant": pa.array([point["variant"]] * n, pa.string()),
+                "seed": pa.array([point["seed"]] * n, pa.int64()),
+            }
+            for a in axes:
+                value = point["axes"][a]
+                if axis_types[a] == pa.string() and not isinstance(value, str):
+                    value = json.dumps(value)
+                columns[a] = pa.array([value] * n, axis_types[a])
+                quantity = quantities[a]
+                if quantity is not None:
+                    name, parse = quantity
+                    columns[name] = pa.array([parse(point["axes"][a])] * n, pa.int64())
             parts.append(pa.table({**columns, **{c: rows.column(c) for c in rows.column_names}}))
         if not parts:
             return pa.table({c: pa.array([], pa.string()) for c in ("key", "variant", *axes)})
         return pa.concat_tables(parts, promote_options="default")
 
-    def consolidate(self) -> pa.Table:
-        """Writes ``results.parquet`` (every run's rows) and returns those rows."""
-        table = self.results()
-        final = self.out / "results.parquet"
-        _atomic(final, lambda p: pq.write_table(table, p))
+    def consolidate(self, typed: bool = True) -> pa.Table:
+        """Writes ``results.parquet`` and ``results.csv`` (every run's rows, :meth:`results`) and returns
+        those rows."""
+        import pyarrow.csv as pacsv
+
+        table = self.results(typed)
+        _atomic(self.out / "results.parquet", lambda p: pq.write_table(table, p))
+        _atomic(self.out / "results.csv", lambda p: pacsv.write_csv(table, p))
         return table
 
 
@@ -168,3 +190,49 @@ def _atomic(final: Path, write: Any, durable: bool = True) -> None:
 def load_results(out: str | Path) -> pa.Table:
     """The rows of a sweep's store (finished runs only), one per point and extracted row."""
     return RunStore(out).results()
+
+
+def _axis_type(values: list[Any]) -> pa.DataType:
+    """The Arrow type of an axis's values: integers, numbers, booleans, or else strings."""
+    if values and all(isinstance(v, bool) for v in values):
+        return pa.bool_()
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return pa.int64()
+    if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return pa.float64()
+    return pa.string()
+
+
+def _quantity_column(axis: str, values: list[Any]) -> tuple[str, Callable[[Any], int]] | None:
+    """The name of the column of an axis's values in a base unit and how to read them, when every value
+    is a quantity of one kind written with its unit; ``None`` otherwise."""
+    from mpsim import units
+
+    def packets(v: Any) -> int:
+        size = units.parse_size(v)
+        if size.unit != "pkts":
+            raise units.UnitError(v)
+        return size.value
+
+    def size_bytes(v: Any) -> int:
+        size = units.parse_size(v)
+        if size.unit != "bytes":
+            raise units.UnitError(v)
+        return size.value
+
+    if not values or not all(isinstance(v, str) for v in values):
+        return None
+    kinds: list[tuple[str, Callable[[Any], int]]] = [
+        ("pkts", packets),
+        ("bytes", size_bytes),
+        ("ns", units.parse_time),
+        ("bps", units.parse_rate),
+    ]
+    for suffix, parse in kinds:
+        try:
+            for v in values:
+                parse(v)
+        except (units.UnitError, ValueError, TypeError):
+            continue
+        return f"{axis}_{suffix}", parse
+    return None

@@ -411,6 +411,7 @@ def run_sweep(
         scheduler=scheduler,
         progress=progress,
         time_limit=time_limit,
+        typed_axes=True,
     )
 
 
@@ -428,12 +429,15 @@ def run_points(
     on_run: Callable[[str], None] | None = None,
     pool: bool = False,
     time_limit: float | None = None,
+    typed_axes: bool = False,
 ) -> pa.Table:
     """Runs every (point, core configuration) not yet in the store under ``out`` and returns the
     store's rows for these points. What :func:`run_sweep` does once it has resolved its scenarios;
     the experiment catalogue calls it with configurations it builds itself. ``on_run`` is called with
     each finished run's key; ``pool`` runs even a single worker in a separate process (one worker
-    otherwise runs in this process), which is what a measurement of scaling compares against."""
+    otherwise runs in this process), which is what a measurement of scaling compares against.
+    ``typed_axes``: the rows (and ``results.parquet``) keep the axis values' types, with their values in
+    base units beside them (:meth:`RunStore.results`); otherwise each axis value is its text."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ConfigError(f"jobs: must be a whole number of processes >= 1, got {jobs!r}")
     if time_limit is not None and not (isinstance(time_limit, int | float) and 0 < time_limit < 1e9):
@@ -453,7 +457,7 @@ def run_points(
                     "key": t.key,
                     "variant": t.point.variant,
                     "seed": t.point.seed,
-                    "axes": {a: axis_text(t.point.axes[a]) for a in axes},
+                    "axes": {a: t.point.axes[a] for a in axes},
                 }
                 for t in tasks
             ],
@@ -469,7 +473,7 @@ def run_points(
             todo[t.key] = t
     runner = _Runner(store, fn, list(axes), progress, len(tasks), on_run, time_limit)
     runner.run_all(list(todo.values()), jobs, executor, scheduler, pool)
-    table = store.consolidate()
+    table = store.consolidate(typed=typed_axes)
     problems = [f"failed: {m}" for m in runner.failures] + [f"timed out: {m}" for m in runner.timeouts]
     if problems:
         shown = "\n".join(problems[:10]) + (f"\n... and {len(problems) - 10} more" if len(problems) > 10 else "")

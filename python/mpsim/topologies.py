@@ -501,15 +501,63 @@ class SharedBottleneck(_Bottleneck):
         return Network(hosts=hosts, routers=["R1", "R2"], links=links, addresses=addresses)
 
 
+class PathSettings(Model):
+    """One path's own bottleneck in ``non_shared``'s ``per_path``: whatever is left out is the preset's."""
+
+    bottleneck: Rate | None = None
+    """The path's bottleneck rate."""
+    delay: Duration | None = None
+    """The path's bottleneck one-way delay."""
+    buffer: BufferSize | None = None
+    """The path's drop-tail bottleneck buffer."""
+    queue: Queue | None = None
+    """Any queue for the path's bottleneck instead of ``buffer``."""
+    loss: Loss | None = None
+    """Random loss on the path's bottleneck (data direction)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> PathSettings:
+        _one_queue(self.buffer, self.queue)
+        return self
+
+
 class NonShared(_Bottleneck):
     """A multi-homed sender ``S0`` whose path ``i`` (address ``S0.i``) crosses its own bottleneck
     ``Ai-Bi`` to the receiver ``D0`` (CSS Fig. 2b, LISA Fig. 4, GSAM Fig. 11c). ``background``
     pairs per path, numbered on from 1 (with 2: ``S1``, ``S2`` on path 1, ``S3``, ``S4`` on path 2).
+    ``per_path`` gives each path its own bottleneck rate, delay, buffer (or queue) and loss.
     """
 
     preset: Literal["non_shared"] = "non_shared"
     paths: int = Field(2, ge=1, le=64)
     background: int = Field(0, ge=0, le=10_000)
+    per_path: list[PathSettings] | None = None
+    """One entry per path: its bottleneck's ``bottleneck`` (rate), ``delay``, ``buffer`` or ``queue``, and
+    ``loss``, each the preset's when left out (a WiFi and an LTE path, say)."""
+
+    @model_validator(mode="after")
+    def _check_per_path(self) -> NonShared:
+        if self.per_path is not None and len(self.per_path) != self.paths:
+            raise PydanticCustomError(
+                "per_path",
+                "per_path has {n} entries but there are {paths} paths",
+                {"n": len(self.per_path), "paths": self.paths},
+            )
+        return self
+
+    def _path_bn(self, i: int, a: str, b: str) -> Link:
+        """Path ``i``'s bottleneck (from 0): the preset's, with the path's own settings."""
+        own = self.per_path[i] if self.per_path is not None else PathSettings()
+        buffer, queue = (own.buffer, own.queue) if own.buffer or own.queue else (self.buffer, self.queue)
+        return _link(
+            a,
+            b,
+            own.bottleneck or self.bottleneck,
+            self.delay if own.delay is None else own.delay,
+            buffer=buffer,
+            queue=queue,
+            loss=own.loss or self.loss,
+        )
 
     def expand(self) -> Network:
         hosts = ["S0", "D0"]
@@ -523,7 +571,7 @@ class NonShared(_Bottleneck):
             access = self._access("S0", a, self._path_delay(i - 1)).model_copy(
                 update={"name": f"{addr}-{a}", "reverse": LinkDirection(name=f"{a}-{addr}")}
             )
-            links += [access, self._bn(a, b), self._access(b, "D0")]
+            links += [access, self._path_bn(i - 1, a, b), self._access(b, "D0")]
             addresses.append(Address(name=addr, node="S0", interface=f"{addr}-{a}"))
             for _ in range(self.background):
                 k += 1

@@ -47,6 +47,7 @@ fn new_subflow(
         dst,
         sender_ep,
         receiver_ep,
+        sport,
         fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
         rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
         sender: TcpSender::new(params),
@@ -55,6 +56,7 @@ fn new_subflow(
         acks_sent: 0,
         bytes_received: 0,
         traced: trace,
+        segments_traced: false,
         reported: Default::default(),
         added_at: None,
         removed_at: None,
@@ -499,12 +501,20 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         }
     }
 
+    // A flow of a sequence is named `name#k`: tracing `name` traces all of them.
+    for c in connections.iter_mut() {
+        if cfg.trace.segments.iter().any(|name| names_flow(name, &c.name)) {
+            for sf in c.subflows.iter_mut() {
+                sf.segments_traced = true;
+            }
+        }
+    }
+
     // A flow of a sequence is named `name#k`: watching `name` waits for all of them.
     let mut watched_remaining = 0;
     for name in &cfg.stop_when_complete {
         for c in connections.iter_mut() {
-            let base = c.name.split_once('#').map_or(c.name.as_str(), |(b, _)| b);
-            if (c.name == *name || base == name) && !c.watched {
+            if names_flow(name, &c.name) && !c.watched {
                 c.watched = true;
                 watched_remaining += 1;
             }
@@ -542,4 +552,11 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         sim.observe(Box::new(recorder));
     }
     sim
+}
+
+/// Whether `name`, as a scenario names a flow, stands for the connection
+/// `connection`: itself, or every flow `name#k` of a sequence.
+fn names_flow(name: &str, connection: &str) -> bool {
+    let base = connection.split_once('#').map_or(connection, |(b, _)| b);
+    connection == name || base == name
 }

@@ -447,6 +447,11 @@ pub struct TraceConfig {
     /// per interval.
     #[serde(default)]
     pub queue_sample_interval_ns: Option<u64>,
+    /// TCP flows and MPTCP connections (names) whose every segment sent and
+    /// every ACK received are recorded, per subflow (the `segment_traces`
+    /// table); a sequence's name traces all its flows.
+    #[serde(default)]
+    pub segments: Vec<String>,
 }
 
 /// The bins of the windowed-throughput table: `[start, start + interval)`,

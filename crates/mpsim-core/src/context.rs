@@ -6,7 +6,7 @@
 
 use crate::event::EventQueue;
 use crate::ids::{LinkId, PacketId};
-use crate::observe::{Observer, PacketEvent, SubflowRef, TransportEvent};
+use crate::observe::{Observer, PacketEvent, SegmentEvent, SubflowRef, TransportEvent};
 use crate::time::SimTime;
 use crate::wire::PacketPool;
 
@@ -53,6 +53,14 @@ impl SimContext {
     pub fn observe_transport(&mut self, subflow: SubflowRef, event: TransportEvent) {
         if let Some(o) = self.observer.as_deref_mut() {
             o.on_transport(self.now, subflow, event);
+        }
+    }
+
+    /// Tells the observer, if any, of a segment sent or an ACK received.
+    #[inline]
+    pub fn observe_segment(&mut self, subflow: SubflowRef, event: SegmentEvent<'_>) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.on_segment(self.now, subflow, event);
         }
     }
 

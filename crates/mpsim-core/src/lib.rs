@@ -25,6 +25,7 @@ pub mod limits;
 pub mod math;
 pub mod net;
 pub mod observe;
+pub mod pcap;
 pub mod results;
 pub mod rng;
 pub mod sim;

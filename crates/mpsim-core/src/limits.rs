@@ -42,6 +42,9 @@ const TIMER_EVENTS_PER_SEGMENT: f64 = 2.0;
 /// Queue-trace rows per packet crossing a link traced at every change: one
 /// when it joins the queue, one when it leaves.
 const TRACE_ROWS_PER_PACKET: f64 = 2.0;
+/// Segment-trace rows per data segment of a subflow whose segments are
+/// traced: the segment, and at most one ACK.
+const SEGMENT_ROWS_PER_SEGMENT: f64 = 2.0;
 
 /// What a run is expected to cost, from its configuration alone.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -75,7 +78,8 @@ struct Stream {
     /// Wake-ups of its source besides one per packet (on/off periods).
     extra_wakes: f64,
     tcp: bool,
-    traced: bool,
+    /// Trace rows per packet (TCP and segment traces).
+    trace_rows_per_pkt: f64,
 }
 
 /// The links a packet from `src` to `dst` crosses, each with the fraction
@@ -147,8 +151,8 @@ fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
 /// packets cost two events on every link of the route (TCP: one ACK per
 /// segment on the reverse route, and timers). Queue sampling costs one event
 /// per interval. Trace rows are one per sample per traced queue, two per
-/// packet through a queue traced at every change, and one per ACK of a
-/// traced flow.
+/// packet through a queue traced at every change, one per ACK of a
+/// traced flow, and two per segment of a flow whose segments are traced.
 pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
     let net = &sim.net;
     let end_s = cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64;
@@ -177,11 +181,11 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
             pkt_bytes: s.packet_size_bytes.max(1) as f64,
             extra_wakes,
             tcp: false,
-            traced: false,
+            trace_rows_per_pkt: 0.0,
         });
     }
 
-    let tcp_stream = |src: AddrId, dst: AddrId, size: Option<f64>, start_ns: u64, mss: u32, traced: bool| {
+    let tcp_stream = |src: AddrId, dst: AddrId, size: Option<f64>, start_ns: u64, mss: u32, traced: f64| {
         let path = route(net, src, dst);
         let ack_path = route(net, dst, src);
         let active_s = (end_s - start_ns as f64 / NANOS_PER_SEC as f64).max(0.0);
@@ -194,8 +198,12 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
             pkt_bytes: mss + TCP_OVERHEAD_BYTES,
             extra_wakes: 0.0,
             tcp: true,
-            traced,
+            trace_rows_per_pkt: traced,
         }
+    };
+    let segment_rows = |name: &str| {
+        let traced = cfg.trace.segments.iter().any(|n| n == name);
+        traced as u8 as f64 * SEGMENT_ROWS_PER_SEGMENT
     };
     for f in &cfg.tcp_flows {
         let (Some(src), Some(dst)) = (addr(&f.src), addr(&f.dst)) else {
@@ -204,7 +212,8 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
         let count = f.sequence.as_ref().map_or(1, |s| s.count.max(1)) as f64;
         let size = f.size_bytes.map(|b| b as f64 * count);
         let mss = f.tcp.mss.unwrap_or(1400);
-        streams.push(tcp_stream(src, dst, size, f.start_ns, mss, f.trace));
+        let traced = f.trace as u8 as f64 + segment_rows(&f.name);
+        streams.push(tcp_stream(src, dst, size, f.start_ns, mss, traced));
     }
     for m in &cfg.mptcp_connections {
         let srcs: Vec<AddrId> = m.src_addrs.iter().filter_map(|a| addr(a)).collect();
@@ -220,7 +229,8 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
         let size = m.size_bytes.map(|b| b as f64 / pairs.len() as f64);
         let mss = m.tcp.mss.unwrap_or(1400);
         for (s, d) in pairs {
-            streams.push(tcp_stream(s, d, size, m.start_ns, mss, m.trace));
+            let traced = m.trace as u8 as f64 + segment_rows(&m.name);
+            streams.push(tcp_stream(s, d, size, m.start_ns, mss, traced));
         }
     }
 
@@ -257,9 +267,7 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
         }
         if s.tcp {
             est.source_events += pkts * TIMER_EVENTS_PER_SEGMENT;
-            if s.traced {
-                est.trace_rows += pkts;
-            }
+            est.trace_rows += pkts * s.trace_rows_per_pkt;
         } else {
             est.source_events += pkts + s.extra_wakes;
         }

@@ -13,7 +13,7 @@ use std::any::Any;
 
 use crate::ids::LinkId;
 use crate::time::{SimDuration, SimTime};
-use crate::wire::Packet;
+use crate::wire::{Packet, TcpHeader};
 
 /// Why a packet was dropped, as the component that dropped it knows it.
 /// The network's drop counters group these into fewer causes
@@ -114,6 +114,22 @@ pub enum TransportEvent {
     },
 }
 
+/// A segment at a subflow's sender: one it put on the network, or an ACK
+/// (or SYN-ACK) it received, with its state once it has processed it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SegmentEvent<'a> {
+    /// A segment the sender put on the network (data, SYN or FIN; new or
+    /// retransmitted, as the header says).
+    Sent(&'a TcpHeader),
+    /// An ACK that reached the sender, and the sender after processing it.
+    AckReceived {
+        header: &'a TcpHeader,
+        /// The sender's cumulative ACK point (SND.UNA), bytes of sequence space.
+        snd_una: u64,
+        cwnd_bytes: u64,
+    },
+}
+
 /// What happened to a UDP flow's packet, with its size on the wire.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UdpEvent {
@@ -139,6 +155,8 @@ pub trait Observer: Any {
     /// A transport event of subflow `subflow`.
     fn on_transport(&mut self, _now: SimTime, _subflow: SubflowRef, _event: TransportEvent) {}
 
+    /// A segment sent or an ACK received by subflow `subflow`'s sender.
+    fn on_segment(&mut self, _now: SimTime, _subflow: SubflowRef, _event: SegmentEvent<'_>) {}
     /// A packet of UDP flow `flow` (its index in the run) was sent or received.
     fn on_udp(&mut self, _now: SimTime, _flow: u32, _event: UdpEvent) {}
 }
@@ -162,6 +180,10 @@ impl Observer for Tee {
     fn on_transport(&mut self, now: SimTime, subflow: SubflowRef, event: TransportEvent) {
         self.0.on_transport(now, subflow, event);
         self.1.on_transport(now, subflow, event);
+    }
+    fn on_segment(&mut self, now: SimTime, subflow: SubflowRef, event: SegmentEvent<'_>) {
+        self.0.on_segment(now, subflow, event);
+        self.1.on_segment(now, subflow, event);
     }
     fn on_udp(&mut self, now: SimTime, flow: u32, event: UdpEvent) {
         self.0.on_udp(now, flow, event);

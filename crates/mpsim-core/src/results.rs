@@ -170,6 +170,19 @@ pub struct QueueTraceResult {
     pub queue_bytes: Vec<u64>,
 }
 
+/// Every segment a traced subflow's sender sent and every ACK it received, in time order.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SegmentTraceResult {
+    /// The TCP flow or MPTCP connection.
+    pub flow: String,
+    /// Subflow index (0 for a TCP flow).
+    pub subflow: u32,
+    /// Whether the flow is an MPTCP connection (its data sequence numbers
+    /// and DATA_ACKs mean something).
+    pub mptcp: bool,
+    pub segments: Vec<crate::trace::SegmentRecord>,
+}
+
 /// One flow's or subflow's windowed throughput, bin by bin.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ThroughputSeries {
@@ -208,6 +221,10 @@ pub struct RunResults {
     pub mptcp_connections: Vec<MptcpConnectionResult>,
     pub queue_traces: Vec<QueueTraceResult>,
     pub tcp_traces: Vec<TcpTraceResult>,
+    /// Left out of the serialised results when empty, so that results of runs
+    /// that trace no segments read as they always did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segment_traces: Vec<SegmentTraceResult>,
     /// When the scenario asks for it (left out of the JSON otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throughput: Option<ThroughputResult>,
@@ -411,6 +428,21 @@ impl Simulator {
                 })
             })
             .collect();
+        let segment_traces = self
+            .connections
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| {
+                (0..c.subflows.len()).filter_map(move |r| {
+                    traces?.segments(i, r).map(|rows| SegmentTraceResult {
+                        flow: c.name.clone(),
+                        subflow: r as u32,
+                        mptcp: c.is_mptcp(),
+                        segments: rows.to_vec(),
+                    })
+                })
+            })
+            .collect();
         RunResults {
             seed: self.seed,
             end_time_ns: now.nanos(),
@@ -422,6 +454,7 @@ impl Simulator {
             mptcp_connections,
             queue_traces,
             tcp_traces,
+            segment_traces,
             throughput: self.throughput(),
         }
     }

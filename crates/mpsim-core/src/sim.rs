@@ -75,7 +75,7 @@ impl Simulator {
             self.net.links.iter().map(|l| l.traced_on_change),
             self.connections
                 .iter()
-                .map(|c| c.subflows.iter().map(|sf| sf.traced).collect()),
+                .map(|c| c.subflows.iter().map(|sf| (sf.traced, sf.segments_traced)).collect()),
         );
         if !recorder.is_empty() {
             self.observe(Box::new(recorder));

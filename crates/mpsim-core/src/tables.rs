@@ -7,9 +7,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::results::{RunResults, TcpFlowResult, ThroughputResult};
+use crate::results::{RunResults, SegmentTraceResult, TcpFlowResult, ThroughputResult};
 use crate::throughput::Bins;
 use crate::time::{SimDuration, SimTime};
+use crate::trace::SegmentRecord;
+use crate::wire::TcpFlags;
 
 /// The Arrow type of a column.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -20,6 +22,7 @@ pub enum ColumnType {
     UInt32,
     UInt64,
     Float64,
+    Bool,
 }
 
 /// One column: its name, its type, whether it may hold nulls, its values
@@ -41,7 +44,7 @@ pub struct Table {
 }
 
 /// The tables' names, in the order [`RunResults::tables`] gives them.
-pub const TABLES: [&str; 9] = [
+pub const TABLES: [&str; 10] = [
     "flows",
     "tcp_flows",
     "mptcp_connections",
@@ -50,6 +53,7 @@ pub const TABLES: [&str; 9] = [
     "links",
     "tcp_traces",
     "queue_traces",
+    "segment_traces",
     "throughput",
 ];
 
@@ -106,7 +110,7 @@ impl<'a, R> Builder<'a, R> {
     }
 }
 
-use ColumnType::{Float64, Int64, String as Str, UInt32, UInt64};
+use ColumnType::{Bool, Float64, Int64, String as Str, UInt32, UInt64};
 
 /// A TCP flow's measures (a TCP flow's row, or a subflow's after its own columns).
 fn tcp_flow_columns<'a, R>(b: Builder<'a, R>, flow: impl Fn(&R) -> &TcpFlowResult + Copy) -> Builder<'a, R> {
@@ -139,6 +143,57 @@ fn tcp_flow_columns<'a, R>(b: Builder<'a, R>, flow: impl Fn(&R) -> &TcpFlowResul
 /// Each trace with the index of each of its samples: the rows of a trace in long form.
 fn samples<T>(traces: &[T], len: impl Fn(&T) -> usize) -> Vec<(&T, usize)> {
     traces.iter().flat_map(|t| (0..len(t)).map(move |k| (t, k))).collect()
+}
+
+/// A header's flags as Wireshark names them, joined by `|` (`SYN|ACK`).
+fn flag_names(flags: u8) -> String {
+    const NAMES: [(u8, &str); 4] = [
+        (TcpFlags::SYN, "SYN"),
+        (TcpFlags::FIN, "FIN"),
+        (TcpFlags::ACK, "ACK"),
+        (TcpFlags::DATA_FIN, "DATA_FIN"),
+    ];
+    let set: Vec<&str> = NAMES.iter().filter(|(f, _)| flags & f != 0).map(|(_, n)| *n).collect();
+    set.join("|")
+}
+
+/// The rows of the `segment_traces` table: every traced segment and ACK.
+fn segment_table(traces: &[SegmentTraceResult]) -> Table {
+    let rows: Vec<(&SegmentTraceResult, &SegmentRecord)> = traces
+        .iter()
+        .flat_map(|t| t.segments.iter().map(move |s| (t, s)))
+        .collect();
+    // A column of sent segments only, null on ACK rows; and the reverse.
+    let sent = |r: &SegmentRecord| !r.received;
+    let mptcp = |t: &SegmentTraceResult| t.mptcp;
+    Builder::new(&rows)
+        .col("flow", Str, |(t, _)| t.flow.clone())
+        .col("subflow", UInt32, |(t, _)| t.subflow)
+        .col("event", Str, |(_, r)| if r.received { "ack" } else { "send" })
+        .col("time_ns", Int64, |(_, r)| r.time_ns)
+        .col("time_s", Float64, |(_, r)| r.time_ns as f64 / 1e9)
+        .col("flags", Str, |(_, r)| flag_names(r.flags))
+        .opt("seq", Int64, |(_, r)| sent(r).then_some(r.seq))
+        .opt("payload_bytes", Int64, |(_, r)| sent(r).then_some(r.payload_bytes))
+        .opt("retransmission", Bool, |(_, r)| sent(r).then_some(r.retransmission))
+        .opt("data_seq", Int64, |(t, r)| {
+            (sent(r) && mptcp(t) && r.payload_bytes > 0).then_some(r.data_seq)
+        })
+        .opt("ack", Int64, |(_, r)| r.received.then_some(r.ack))
+        .opt("snd_una", Int64, |(_, r)| r.received.then_some(r.snd_una))
+        .opt("sack", Str, |(_, r)| {
+            let blocks = &r.sack[..r.n_sack as usize];
+            (r.received && !blocks.is_empty()).then(|| {
+                let text: Vec<String> = blocks.iter().map(|(s, e)| format!("{s}-{e}")).collect();
+                text.join(" ")
+            })
+        })
+        .opt("rwnd_bytes", Int64, |(_, r)| r.received.then_some(r.rwnd_bytes))
+        .opt("cwnd_bytes", Int64, |(_, r)| r.received.then_some(r.cwnd_bytes))
+        .opt("data_ack", Int64, |(t, r)| {
+            (r.received && mptcp(t)).then_some(r.data_ack)
+        })
+        .done("segment_traces")
 }
 
 /// One transfer of the `flows` table: a TCP flow or an MPTCP connection.
@@ -315,8 +370,13 @@ impl RunResults {
             .col("flow", Str, |(t, _)| t.flow.clone())
             .col("subflow", UInt32, |(t, _)| t.subflow)
             .col("time_ns", UInt64, |(t, k)| t.time_ns[*k])
+            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
             .col("cwnd_bytes", UInt64, |(t, k)| t.cwnd_bytes[*k])
-            .col("ssthresh_bytes", UInt64, |(t, k)| t.ssthresh_bytes[*k])
+            // Null while unlimited.
+            .opt("ssthresh_bytes", UInt64, |(t, k)| {
+                let ssthresh = t.ssthresh_bytes[*k];
+                (ssthresh != u64::MAX).then_some(ssthresh)
+            })
             .col("srtt_ns", UInt64, |(t, k)| t.srtt_ns[*k])
             .col("in_flight_bytes", UInt64, |(t, k)| t.in_flight_bytes[*k])
             .done("tcp_traces");
@@ -324,6 +384,7 @@ impl RunResults {
         let queue_traces = Builder::new(&queue_samples)
             .col("link", Str, |(t, _)| t.link.clone())
             .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
+            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
             .col("queue_pkts", Int64, |(t, k)| t.queue_pkts[*k])
             .col("queue_bytes", Int64, |(t, k)| t.queue_bytes[*k])
             .done("queue_traces");
@@ -339,6 +400,7 @@ impl RunResults {
             links,
             tcp_traces,
             queue_traces,
+            segment_table(&self.segment_traces),
             throughput,
         ]
     }

@@ -308,7 +308,13 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
         .map(|f| f.name.as_str())
         .chain(cfg.mptcp_connections.iter().map(|m| m.name.as_str()))
         .collect();
-    for (i, name) in cfg.stop_when_complete.iter().enumerate() {
+    let named = cfg
+        .stop_when_complete
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (format!("stop_when_complete[{i}]"), name))
+        .chain((cfg.trace.segments.iter().enumerate()).map(|(i, name)| (format!("trace.segments[{i}]"), name)));
+    for (path, name) in named {
         if !known.contains(&name.as_str()) {
             let allowed = format!(
                 "known: {}",
@@ -319,7 +325,7 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
                 }
             );
             p.say(
-                format!("stop_when_complete[{i}]"),
+                path,
                 name,
                 allowed.clone(),
                 format!("unknown flow or connection '{name}' ({allowed})"),

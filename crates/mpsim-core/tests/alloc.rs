@@ -16,7 +16,7 @@ use std::cell::Cell;
 use common::*;
 use mpsim_core::config::*;
 use mpsim_core::ids::LinkId;
-use mpsim_core::observe::{self, Observer, PacketEvent, SubflowRef, TransportEvent};
+use mpsim_core::observe::{self, Observer, PacketEvent, SegmentEvent, SubflowRef, TransportEvent};
 use mpsim_core::time::SimTime;
 use mpsim_core::wire::Packet;
 use mpsim_core::Simulator;
@@ -195,6 +195,7 @@ struct Counter {
     packet_events: u64,
     queue_lengths: u64,
     transport_events: u64,
+    segment_events: u64,
 }
 
 impl Observer for Counter {
@@ -206,6 +207,9 @@ impl Observer for Counter {
     }
     fn on_transport(&mut self, _: SimTime, _: SubflowRef, _: TransportEvent) {
         self.transport_events += 1;
+    }
+    fn on_segment(&mut self, _: SimTime, _: SubflowRef, _: SegmentEvent<'_>) {
+        self.segment_events += 1;
     }
 }
 
@@ -224,7 +228,7 @@ fn the_tracing_hook_allocates_nothing_per_event() {
     // hook as the two link events it causes: over the 20 s, more calls than
     // the events of the last 10 s.
     assert!(seen.packet_events > events, "{} packet events", seen.packet_events);
-    assert!(seen.queue_lengths > 0 && seen.transport_events > 0);
+    assert!(seen.queue_lengths > 0 && seen.transport_events > 0 && seen.segment_events > 0);
 }
 
 #[test]

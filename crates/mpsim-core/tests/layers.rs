@@ -46,6 +46,8 @@ const LAYERS: &[&str] = &[
     "build",
     "results",
     "tables",
+    // Packet captures of a run.
+    "pcap",
 ];
 
 /// Edges that go up the layers today, each with the reason; the test fails on

@@ -9,6 +9,7 @@
 //! `PanicException`. The algorithms a scenario may name, and their
 //! parameters, come from the core's registry ([`algorithms_json`]).
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
@@ -175,6 +176,38 @@ fn run_json(py: Python<'_>, config_json: &str, time_limit_s: Option<f64>) -> PyR
     })
 }
 
+/// A packet capture's file name and contents (bytes in Python).
+type PcapFile = (String, Cow<'static, [u8]>);
+
+/// Runs one scenario as [`run_json`] does and also captures its packets
+/// (`mpsim_core::pcap`: every traced host and link, or every host that
+/// sends or receives TCP when nothing is traced): `(results_json,
+/// [(file_name, pcap_bytes)])`.
+#[pyfunction]
+#[pyo3(signature = (config_json, time_limit_s=None))]
+fn run_json_pcap(py: Python<'_>, config_json: &str, time_limit_s: Option<f64>) -> PyResult<(String, Vec<PcapFile>)> {
+    let text = config_json.to_owned();
+    interruptible(py, time_limit_s, move |interrupt| {
+        let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+        let mut sim = mpsim_core::build::build(&cfg)?;
+        sim.observe(Box::new(mpsim_core::pcap::PcapRecorder::of_traced(&sim)));
+        sim.run_bounded(interrupt).map_err(Error::Stopped)?;
+        let results =
+            serde_json::to_string(&sim.results()).map_err(|e| Error::Internal(format!("serialising results: {e}")))?;
+        let observer = sim.ctx.observer.as_deref();
+        let recorder = observer.and_then(mpsim_core::observe::find::<mpsim_core::pcap::PcapRecorder>);
+        let captures = recorder
+            .map(|r| {
+                r.captures()
+                    .iter()
+                    .map(|c| (c.file_name(), Cow::Owned(c.bytes.clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok((results, captures))
+    })
+}
+
 /// Runs one scenario as [`run_json`] does and also reports the wall time of
 /// building it and of running it alone, in seconds: `(results_json,
 /// build_s, run_s)`. The engine never reads a clock; only this binding does,
@@ -234,6 +267,37 @@ fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
     })
 }
 
+/// What a scenario given as a JSON string resolves to, per TCP flow and
+/// MPTCP connection (a sequence's flows once): `[{"name", "tcp", "cc",
+/// "slow_start"}]`, each the resolved parameters written out in full (every
+/// value of the profile, with the flow's overrides applied). Raises
+/// `ConfigError` as `validate_json` does.
+#[pyfunction]
+fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
+    let text = config_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+            let sim = mpsim_core::build::build(&cfg)?;
+            let mut seen = std::collections::HashSet::new();
+            let flows: Vec<serde_json::Value> = sim
+                .connections
+                .iter()
+                .filter(|c| seen.insert(c.name.split('#').next().unwrap_or(&c.name).to_string()))
+                .map(|c| {
+                    serde_json::json!({
+                        "name": c.name.split('#').next().unwrap_or(&c.name),
+                        "tcp": format!("{:#?}", c.params),
+                        "cc": format!("{:#?}", c.cc),
+                        "slow_start": format!("{:#?}", c.ss),
+                    })
+                })
+                .collect();
+            Ok(serde_json::Value::from(flows).to_string())
+        })
+    })
+}
+
 /// The engine's identity: a hash of the core's and the bindings' sources and the locked
 /// dependencies, derived when the core was built (`mpsim_core::ENGINE_ID`).
 #[pyfunction]
@@ -266,12 +330,14 @@ fn estimate_json(py: Python<'_>, config_json: &str) -> PyResult<(f64, f64)> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json_pcap, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_timed, m)?)?;
     m.add_function(wrap_pyfunction!(engine_id, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
     m.add_function(wrap_pyfunction!(tables_json, m)?)?;
+    m.add_function(wrap_pyfunction!(resolved_json, m)?)?;
     m.add_class::<Problem>()?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,7 +22,10 @@ class ErrorBars(StrEnum):
 def register(app: typer.Typer) -> None:
     @app.command()
     def plot(
-        directory: Annotated[Path, typer.Argument(help="A sweep's result store (the --out of mpsim sweep).")],
+        directory: Annotated[
+            Path,
+            typer.Argument(help="A sweep's store (the --out of mpsim sweep) or a run's (the --out of mpsim run)."),
+        ],
         flow: Annotated[
             list[str] | None, typer.Option(help="Plot only these flows (repeatable; default: every flow).")
         ] = None,
@@ -30,12 +34,28 @@ def register(app: typer.Typer) -> None:
         ] = None,
         x: Annotated[str | None, typer.Option(help="Axis on the x axis (default: the sweep's first axis).")] = None,
         errors: Annotated[
-            ErrorBars, typer.Option(help="Error bars: 95 % confidence interval or std.")
+            ErrorBars,
+            typer.Option(help="Error bars: 95 % Student-t confidence interval (from 3 runs per point), std or none."),
         ] = ErrorBars.ci95,
     ) -> None:
-        """Plot a sweep: each metric's mean against the swept parameter, one line per variant (PNG and SVG)."""
-        from mpsim.plots import plot_store
+        """Plot a sweep (each metric's mean against the swept parameter, one line per variant and category)
+        or a run's time series (cwnd per subflow, queues, sequence and ACK progress), as PNG and SVG."""
+        from mpsim import ConfigError
+        from mpsim.plots import plot_run, plot_store
 
-        paths = plot_store(directory, flows=flow, metrics=metric, x=x, errors=errors.value)
+        if (directory / "results.json").is_file() and not (directory / "sweep.json").exists():
+            if flow or metric or x:
+                raise ConfigError("--flow, --metric, --x: a run's time series take none of them")
+            paths = plot_run(load_run(directory), directory / "plots")
+        else:
+            paths = plot_store(directory, flows=flow, metrics=metric, x=x, errors=errors.value)
         for p in paths:
             console.print(str(p))
+
+
+def load_run(directory: Path) -> Any:
+    """The results a ``mpsim run --out DIR`` wrote."""
+    from mpsim.engine import Results
+
+    text = (directory / "results.json").read_text()
+    return Results(json.loads(text), text)

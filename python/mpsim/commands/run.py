@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 console = Console()
 
@@ -19,10 +19,6 @@ class Format(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
-
-
-def _fmt_s(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
 
 
 def wall_seconds(text: str | None, option: str = "--time-limit") -> float | None:
@@ -41,83 +37,141 @@ def wall_seconds(text: str | None, option: str = "--time-limit") -> float | None
     return ns / 1e9
 
 
+def write_run(res: Any, out: Path, scenario: Any) -> list[Path]:
+    """Every table of a run as ``out/NAME.parquet`` and ``out/NAME.csv``, the core's results as
+    ``out/results.json`` and the resolved configuration as ``out/config.json``."""
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, table in res.tables().items():
+        pq.write_table(table, out / f"{name}.parquet")
+        pacsv.write_csv(table, out / f"{name}.csv")
+        written += [out / f"{name}.parquet", out / f"{name}.csv"]
+    (out / "results.json").write_text(json.dumps(res.raw))
+    (out / "config.json").write_text(json.dumps(scenario.to_core(res.seed), indent=1))
+    return [*written, out / "results.json", out / "config.json"]
+
+
+def _json_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row for JSON, which has no NaN: a value that is not a number is null."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
+
+
+def _summary(res: Any, scenario: Any, file: Path, max_rows: int | None) -> str:
+    """The flows, the UDP flows and the busiest links (every link that dropped or is traced, and the
+    four busiest), as text."""
+    import pyarrow as pa
+
+    from mpsim.textable import format_table
+
+    parts = [format_table(res.flows, title=f"{file}: flows (seed {res.seed})", max_rows=max_rows)]
+    if res.udp_flows.num_rows:
+        parts.append(format_table(res.udp_flows, title="UDP flows", max_rows=max_rows))
+    links = sorted(res.links.to_pylist(), key=lambda r: -r["utilisation"])
+    shown = [r for r in links if r["dropped_bytes"] > 0 or r["name"] in scenario.trace.queues] + links[:4]
+    rows = list({r["name"]: r for r in shown}.values())
+    columns = ["name", "utilisation", "delivered_pkts", "dropped_bytes", "max_queue_pkts", "mean_queue_pkts"]
+    busiest = pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows], schema=res.links.select(columns).schema)
+    parts.append(format_table(busiest, title="Busiest links"))
+    parts.append(f"{res.events_processed:,} events, {res.end_time_s:.3f} s simulated.")
+    return "\n\n".join(parts)
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def run(
         file: Annotated[Path, typer.Argument(help="Scenario file (TOML).", exists=False)],
         seed: Annotated[int | None, typer.Option(help="Master seed (overrides the file's).")] = None,
         format: Annotated[
-            Format, typer.Option("--format", "-f", help="table: readable; json: every result; csv: the flows table.")
+            Format,
+            typer.Option(
+                "--format",
+                "-f",
+                help="table: readable text; csv: one table (--table, default flows); json: every table, or --table.",
+            ),
         ] = Format.table,
+        table: Annotated[
+            str | None,
+            typer.Option("--table", "-t", help="The table to print (flows, links, tcp_traces, segment_traces, ...)."),
+        ] = None,
+        max_rows: Annotated[
+            int | None, typer.Option("--max-rows", help="Print at most this many rows of a table (text format).")
+        ] = 100_000,
+        out: Annotated[
+            Path | None,
+            typer.Option("--out", "-o", help="Also write every table as Parquet and CSV into this directory."),
+        ] = None,
         time_limit: Annotated[
             str | None, typer.Option("--time-limit", help="Stop the run after this much wall time (e.g. 30s, 5min).")
+        ] = None,
+        pcap: Annotated[
+            Path | None,
+            typer.Option(
+                "--pcap",
+                help="Write packet captures into this directory: one pcap per traced host and link "
+                "(every TCP end host when nothing is traced).",
+            ),
         ] = None,
     ) -> None:
         """Run one scenario and print its results (nothing if it is stopped)."""
         import mpsim
+        from mpsim import ConfigError
+        from mpsim._types import did_you_mean
 
         limit_s = wall_seconds(time_limit)
+        if max_rows is not None and max_rows < 1:
+            raise ConfigError(f"--max-rows: must be at least 1, got {max_rows}")
         scenario = mpsim.load(file)
-        res = mpsim.run(scenario, seed=seed, time_limit=limit_s)
+        res = mpsim.run(scenario, seed=seed, time_limit=limit_s, pcap=pcap)
+        tables = res.tables()
+        if table is not None and table not in tables:
+            known = list(tables)
+            hint = did_you_mean(table, known)
+            raise ConfigError(f"--table: unknown table {table!r}{hint} (known: {', '.join(known)})")
+        if out is not None:
+            write_run(res, out, scenario)
+            sys.stderr.write(f"every table as Parquet and CSV in {out}\n")
+        if pcap is not None:
+            files = sorted(p.name for p in pcap.glob("*.pcap"))
+            sys.stderr.write(f"packet captures in {pcap}: {', '.join(files) or 'none'}\n")
         if format is Format.json:
-            sys.stdout.write(json.dumps(res.raw) + "\n")
+            chosen = {table: tables[table]} if table else tables
+            rows = {name: [_json_row(r) for r in t.to_pylist()] for name, t in chosen.items()}
+            sys.stdout.write(json.dumps(rows[table] if table else rows, allow_nan=False) + "\n")
             return
         if format is Format.csv:
             import pyarrow.csv as pacsv
 
-            pacsv.write_csv(res.flows, sys.stdout.buffer)
+            pacsv.write_csv(tables[table or "flows"], sys.stdout.buffer)
             return
-        flows = Table(title=f"{file}: flows (seed {res.seed})")
-        for col in ("flow", "kind", "subflows", "start s", "completion s", "delivered B", "retransmissions", "RTOs"):
-            flows.add_column(col, justify="left" if col in ("flow", "kind") else "right")
-        for r in res.flows.to_pylist():
-            flows.add_row(
-                r["name"],
-                r["kind"],
-                str(r["subflows"]),
-                f"{r['start_s']:.3f}",
-                _fmt_s(r["fct_s"]),
-                f"{r['bytes_delivered']:,}",
-                str(r["retransmissions"]),
-                str(r["rto_count"]),
-            )
-        console.print(flows)
-        if res.udp_flows.num_rows:
-            udp = Table(title="UDP flows")
-            for col in ("flow", "sent pkts", "received pkts", "mean delay ms"):
-                udp.add_column(col, justify="left" if col == "flow" else "right")
-            for r in res.udp_flows.to_pylist():
-                udp.add_row(r["name"], str(r["sent_pkts"]), str(r["received_pkts"]), f"{r['delay_mean_ns'] / 1e6:.2f}")
-            console.print(udp)
-        links = sorted(res.links.to_pylist(), key=lambda r: -r["utilisation"])
-        shown = [r for r in links if r["dropped_bytes"] > 0 or r["name"] in scenario.trace.queues] + links[:4]
-        seen: set[str] = set()
-        table = Table(title="Busiest links")
-        for col in ("link", "utilisation", "delivered pkts", "drops", "max queue pkts", "mean queue pkts"):
-            table.add_column(col, justify="left" if col == "link" else "right")
-        for r in shown:
-            if r["name"] in seen:
-                continue
-            seen.add(r["name"])
-            drops = (
-                r["dropped_overflow_pkts"] + r["dropped_red_pkts"] + r["dropped_codel_pkts"] + r["dropped_loss_pkts"]
-            )
-            table.add_row(
-                r["name"],
-                f"{r['utilisation']:.3f}",
-                str(r["delivered_pkts"]),
-                str(drops),
-                str(r["max_queue_pkts"]),
-                f"{r['mean_queue_pkts']:.1f}",
-            )
-        console.print(table)
-        console.print(f"{res.events_processed:,} events, {res.end_time_s:.3f} s simulated.")
+        if table is not None:
+            from mpsim.textable import format_table
+
+            sys.stdout.write(format_table(tables[table], title=f"{file}: {table}", max_rows=max_rows) + "\n")
+            return
+        sys.stdout.write(_summary(res, scenario, file, max_rows) + "\n")
 
     @app.command()
-    def validate(file: Annotated[Path, typer.Argument(help="Scenario file (TOML).")]) -> None:
-        """Check a scenario file without running it: every problem, one line each."""
+    def validate(
+        file: Annotated[Path, typer.Argument(help="Scenario or sweep file (TOML).")],
+        resolved: Annotated[
+            bool,
+            typer.Option(
+                "--resolved",
+                help="Print the full resolved configuration: the network and flows in base units, and every "
+                "TCP parameter of each flow's profile with its overrides.",
+            ),
+        ] = False,
+    ) -> None:
+        """Check a scenario or sweep file without running it: every problem, one line each."""
         import mpsim
+        from mpsim.scenario import read_toml
 
+        if _is_sweep(read_toml(file)):
+            _validate_sweep(file, resolved)
+            return
         scenario = mpsim.load(file)
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
@@ -125,3 +179,47 @@ def register(app: typer.Typer) -> None:
         events, rows = mpsim.estimate_config(scenario.to_core())
         console.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
         console.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
+        if resolved:
+            sys.stdout.write(_resolved(scenario.to_core()) + "\n")
+
+
+def _is_sweep(data: dict[str, Any]) -> bool:
+    """Whether a TOML file is a sweep (a base scenario with axes, variants or seeds) rather than a scenario."""
+    return "base" in data and any(k in data for k in ("axes", "variants", "seeds", "runs", "extract"))
+
+
+def _resolved(config: dict[str, Any]) -> str:
+    """The configuration as the core runs it (JSON, base units), then each flow's resolved parameters."""
+    from mpsim._core import resolved_json
+
+    parts = ["# the configuration, in base units (ns, bit/s, bytes, packets)", json.dumps(config, indent=1)]
+    for flow in json.loads(resolved_json(json.dumps(config))):
+        parts.append(f"# flow {flow['name']}: TCP parameters (the profile's, with the flow's overrides)")
+        parts += [flow["tcp"], f"# flow {flow['name']}: congestion avoidance", flow["cc"]]
+        parts += [f"# flow {flow['name']}: slow start", flow["slow_start"]]
+    return "\n".join(parts)
+
+
+def _validate_sweep(file: Path, resolved: bool) -> None:
+    """Checks every point of a sweep: each variant with each combination of axis values."""
+    import mpsim
+    from mpsim.sweep import load_sweep
+
+    spec = load_sweep(file)
+    seeds = spec.seed_list
+    checked = 0
+    for point in spec.points():
+        if point.seed != seeds[0]:
+            continue  # the seed changes no setting
+        scenario = spec.scenario(point)
+        mpsim.validate_config(scenario.to_core(point.seed))
+        checked += 1
+        if resolved:
+            label = ", ".join([point.variant, *(f"{k} = {v!r}" for k, v in point.axes.items())])
+            sys.stdout.write(f"## {label}\n" + _resolved(scenario.to_core(point.seed)) + "\n")
+    n_axes = " × ".join(f"{len(v)} {k}" for k, v in spec.axes.items()) or "no axis"
+    console.print(
+        f"{file}: valid sweep ({len(spec.variant_names)} variants × {n_axes} = {checked} scenarios, "
+        f"{len(seeds)} seeds each: {checked * len(seeds)} runs)",
+        soft_wrap=True,
+    )

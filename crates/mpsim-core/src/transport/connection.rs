@@ -19,7 +19,7 @@ use super::{Io, Side, Transport, TransportTimer};
 use crate::cc::{Cc, CongestionAvoidance, SubflowCc};
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
-use crate::observe::{SubflowRef, TransportEvent};
+use crate::observe::{SegmentEvent, SubflowRef, TransportEvent};
 use crate::slowstart::{SlowStart, Ss};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::gaps::GapGenerator;
@@ -275,6 +275,14 @@ impl Connection {
                 &mut self.ss,
                 &mut wire,
             );
+        }
+        if io.ctx.observer.is_some() {
+            let ack = SegmentEvent::AckReceived {
+                header: hdr,
+                snd_una: self.subflows[r].sender.snd_una,
+                cwnd_bytes: self.ccs[r].cwnd,
+            };
+            io.ctx.observe_segment(self.subflow_ref(r), ack);
         }
         if !was_established && self.subflows[r].sender.state == SenderState::Established {
             self.data.on_established(&mut self.subflows[r]);

@@ -10,7 +10,7 @@ use super::Io;
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
-use crate::observe::{SubflowPhase, SubflowRef, TransportEvent};
+use crate::observe::{SegmentEvent, SubflowPhase, SubflowRef, TransportEvent};
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::TcpFlags;
 use crate::wire::{Packet, Payload};
@@ -49,6 +49,8 @@ pub struct Subflow {
     pub dst: AddrId,
     pub sender_ep: EndpointId,
     pub receiver_ep: EndpointId,
+    /// The sender's port (the receiver's is 5001), which the 5-tuple hashes cover.
+    pub sport: u16,
     /// 5-tuple hashes of the two directions.
     pub fwd_hash: u64,
     pub rev_hash: u64,
@@ -63,6 +65,9 @@ pub struct Subflow {
     /// Whether the scenario traces this subflow's sender (the trace itself
     /// is kept by [`crate::trace::TraceRecorder`]).
     pub traced: bool,
+    /// Whether the scenario traces this subflow's segments and ACKs
+    /// (`trace.segments`).
+    pub segments_traced: bool,
     /// What the tracing hook was last told of this subflow.
     pub(crate) reported: Reported,
     /// When a subflow event opened it (`None` for the path manager's subflows).
@@ -148,6 +153,11 @@ impl<N: Forward> SenderOutput for Wire<'_, N> {
             .params
             .wire_size(h.payload_bytes, h.n_sack, h.flags.has(TcpFlags::SYN))
             + options;
+        let sf = SubflowRef {
+            connection: self.conn,
+            subflow: self.subflow,
+        };
+        self.ctx.observe_segment(sf, SegmentEvent::Sent(h));
         let id = self.ctx.packets.alloc(Packet {
             size_bytes: size,
             src: self.src,
@@ -158,12 +168,8 @@ impl<N: Forward> SenderOutput for Wire<'_, N> {
             payload: Payload::Tcp(seg.header),
         });
         if h.payload_bytes > 0 {
-            let who = SubflowRef {
-                connection: self.conn,
-                subflow: self.subflow,
-            };
             let payload_bytes = h.payload_bytes as u64;
-            self.ctx.observe_transport(who, TransportEvent::Sent { payload_bytes });
+            self.ctx.observe_transport(sf, TransportEvent::Sent { payload_bytes });
         }
         self.net.send(self.ctx, id);
     }

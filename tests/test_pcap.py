@@ -1,0 +1,203 @@
+"""Packet captures (``mpsim run --pcap DIR``) read by tshark, Debian's: every packet decodes without
+error, the MPTCP options are there, and tshark's own TCP analysis counts as many retransmissions as
+mpsim on lossy runs. tshark is installed by ``make tools`` (a prerequisite of ``make test``)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import mpsim
+
+LOSSY_TCP = """
+seed = 3
+duration = "20s"
+hosts = ["A", "B"]
+
+[[links]]
+from = "A"
+to = "B"
+rate = "10Mbps"
+delay = "10ms"
+loss = "1%"
+queue = { type = "drop_tail", limit = "40pkt" }
+
+[[flows]]
+name = "f"
+type = "tcp"
+src = "A"
+dst = "B"
+size = "3MB"
+cc = "reno"
+"""
+
+LOSSY_MPTCP = """
+seed = 5
+duration = "20s"
+hosts = ["S", "D"]
+routers = ["R1", "R2"]
+
+[[links]]
+from = "S"
+to = "R1"
+rate = "10Mbps"
+delay = "10ms"
+loss = "1%"
+
+[[links]]
+from = "S"
+to = "R2"
+rate = "5Mbps"
+delay = "30ms"
+loss = "0.5%"
+
+[[links]]
+from = "R1"
+to = "D"
+rate = "100Mbps"
+delay = "1ms"
+
+[[links]]
+from = "R2"
+to = "D"
+rate = "100Mbps"
+delay = "1ms"
+
+[[addresses]]
+name = "S1"
+node = "S"
+out_link = "S-R1"
+in_link = "R1-S"
+
+[[addresses]]
+name = "S2"
+node = "S"
+out_link = "S-R2"
+in_link = "R2-S"
+
+[[flows]]
+name = "mp"
+type = "mptcp"
+src = ["S1", "S2"]
+dst = "D"
+size = "3MB"
+cc = "olia"
+
+[trace]
+segments = ["mp"]
+"""
+
+# At a sender's capture point every segment below the highest sequence number sent is a retransmission;
+# tshark calls some of them "out-of-order" or "spurious" by its timing heuristics, so all four count.
+RETRANSMISSIONS = (
+    "tcp.analysis.retransmission || tcp.analysis.fast_retransmission || "
+    "tcp.analysis.spurious_retransmission || tcp.analysis.out_of_order"
+)
+
+
+def tshark(pcap: Path, display_filter: str, *fields: str) -> list[str]:
+    """The lines tshark prints for the packets of ``pcap`` that match ``display_filter`` (their frame
+    numbers, or the fields asked for), with its two-pass TCP analysis."""
+    exe = shutil.which("tshark")
+    assert exe, "tshark is missing: `make tools` installs it (Debian's package)"
+    columns = [x for f in fields or ("frame.number",) for x in ("-e", f)]
+    out = subprocess.run(
+        [exe, "-r", str(pcap), "-2", "-Y", display_filter, "-T", "fields", *columns],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    # tshark warns when it runs as root; anything else on stderr is a problem with the file.
+    problems = [line for line in out.stderr.splitlines() if line.strip() and "could be dangerous" not in line]
+    assert problems == [], out.stderr
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def senders(pcap: Path) -> list[str]:
+    """The addresses that opened a connection (sent a SYN without ACK), sorted."""
+    return sorted(set(tshark(pcap, "tcp.flags.syn == 1 && tcp.flags.ack == 0", "ip.src")))
+
+
+def run_with_pcap(tmp_path: Path, text: str) -> tuple[mpsim.Results, Path]:
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(text)
+    out = tmp_path / "pcap"
+    return mpsim.run(scenario, pcap=out), out
+
+
+def assert_clean(pcap: Path) -> None:
+    """Every packet decodes: no malformed packet and no expert error."""
+    assert tshark(pcap, "frame") != []
+    assert tshark(pcap, "_ws.malformed || _ws.expert.severity == error") == []
+
+
+def test_tshark_counts_the_retransmissions_of_a_lossy_tcp_flow(tmp_path: Path) -> None:
+    res, out = run_with_pcap(tmp_path, LOSSY_TCP)
+    assert sorted(p.name for p in out.iterdir()) == ["host-A.pcap", "host-B.pcap"]
+    flow = res.tcp_flows.to_pylist()[0]
+    expected = flow["retransmits_fast"] + flow["retransmits_rto"] + flow["syn_retransmits"]
+    assert expected > 10
+    for pcap in out.iterdir():
+        assert_clean(pcap)
+    # A's capture holds what A sent (and the ACKs delivered to it).
+    a = out / "host-A.pcap"
+    (sender,) = senders(a)
+    sent = tshark(a, f"ip.src == {sender} && ({RETRANSMISSIONS})")
+    assert len(sent) == expected
+    # Every data segment is in A's capture, retransmissions included.
+    data = tshark(a, f"ip.src == {sender} && tcp.len > 0")
+    assert len(data) == flow["segments_sent"]
+
+
+def test_tshark_decodes_mptcp_and_counts_its_retransmissions(tmp_path: Path) -> None:
+    res, out = run_with_pcap(tmp_path, LOSSY_MPTCP)
+    assert sorted(p.name for p in out.iterdir()) == ["host-D.pcap", "host-S.pcap"]
+    for pcap in out.iterdir():
+        assert_clean(pcap)
+    s = out / "host-S.pcap"
+    subflows = res.mptcp_subflows.to_pylist()
+    expected = sum(r["retransmits_fast"] + r["retransmits_rto"] + r["syn_retransmits"] for r in subflows)
+    assert expected > 10
+    s1, s2 = senders(s)
+    sent = tshark(s, f"(ip.src == {s1} || ip.src == {s2}) && ({RETRANSMISSIONS})")
+    assert len(sent) == expected
+    # The handshakes: MP_CAPABLE on the first subflow, MP_JOIN on the second (subtypes 0 and 1).
+    subtypes = {line for line in tshark(s, "tcp.flags.syn == 1", "tcp.options.mptcp.subtype")}
+    assert subtypes == {"0", "1"}
+    # Every data segment maps its payload to the data sequence space; the segment trace has the same
+    # mappings, so tshark shows the data sequence numbers mpsim used.
+    dsns = tshark(s, "tcp.len > 0", "tcp.options.mptcp.rawdataseqno")
+    seg = res.segment_traces.to_pandas()
+    sent_data = seg[(seg.event == "send") & (seg.payload_bytes > 0)]
+    assert sorted(int(d) for d in dsns) == sorted(int(d) for d in sent_data.data_seq)
+    # The receiver's ACKs carry DATA_ACKs.
+    assert tshark(out / "host-D.pcap", "tcp.len == 0 && tcp.options.mptcp.dataackpresent.flag == 1") != []
+
+
+def test_mpsim_run_writes_the_captures(tmp_path: Path) -> None:
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(LOSSY_TCP.replace('size = "3MB"', 'size = "100KB"'))
+    out = tmp_path / "captures"
+    done = subprocess.run(
+        [sys.executable, "-m", "mpsim.cli", "run", str(scenario), "--pcap", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (out / "host-A.pcap").stat().st_size > 100 * 1000
+    assert "host-A.pcap" in done.stderr
+
+
+def test_a_traced_link_captures_every_packet_it_transmits(tmp_path: Path) -> None:
+    res, out = run_with_pcap(tmp_path, LOSSY_TCP + '\n[trace]\nqueues = ["A-B"]\n')
+    # The traced queue's link only: no flow is traced, so no host.
+    assert sorted(p.name for p in out.iterdir()) == ["link-A-B.pcap"]
+    pcap = out / "link-A-B.pcap"
+    assert_clean(pcap)
+    link = res.link("A-B")
+    # Every packet that left the queue for the wire, those the wire then lost included.
+    assert len(tshark(pcap, "frame")) == link["enqueued_pkts"] - link["queued_pkts_at_end"]
+    assert link["dropped_loss_pkts"] > 0
