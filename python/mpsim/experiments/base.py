@@ -74,6 +74,9 @@ class Experiment:
     error_bars: str = "std"
     """What the paper's error bars show: ``std`` or ``ci95`` (95 % confidence interval of the mean)."""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]] | None = None
+    """The row of one run from its results and configuration (a module-level function, so that workers
+    can run it); :func:`experiment_metrics` of the raw results when left out."""
 
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
         """Every (x, variant, run, core configuration) of the experiment."""
@@ -87,7 +90,8 @@ class Experiment:
         rows = []
         for run in runs:
             cfg = self.build(x, variant, run)
-            rows.append(experiment_metrics(run_config(cfg).raw, cfg))
+            res = run_config(cfg)
+            rows.append(self.extract(res, cfg) if self.extract else experiment_metrics(res.raw, cfg))
         return rows
 
 

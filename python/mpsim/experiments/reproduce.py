@@ -57,19 +57,20 @@ def reproduce(
     exp = get(name)
     directory = Path(out) / exp.name
     points: list[tuple[Point, dict[str, Any]]] = []
+    extract = exp.extract or experiment_row
     meta: dict[tuple[str, str], tuple[Any, str, int, int]] = {}
     for x, variant, run, cfg in exp.configs(quick, runs):
         point = Point(variant, {exp.x_name: x}, int(cfg.get("seed", run)))
         points.append((point, cfg))
         # A configuration that does not depend on x (e.g. `tcp` against the number of subflows) has one key
         # for every x: the stored point's x tells them apart.
-        meta[run_key(cfg, experiment_row), axis_text(x)] = (x, variant, run, point.seed)
+        meta[run_key(cfg, extract), axis_text(x)] = (x, variant, run, point.seed)
     stored = run_points(
         points,
         directory / "store",
         axes=[exp.x_name],
         variants=list(exp.variants),
-        extract=experiment_row,
+        extract=extract,
         jobs=jobs,
         executor=executor,
         scheduler=scheduler,

@@ -1,0 +1,378 @@
+"""Reproductions of the Couple+ paper (Xue et al., "Migrating Unfairness Among Subflows in MPTCP With
+Network Coding", IEEE TVT 2017), §V-B, Figs. 9, 10 and 14.
+
+Fig. 8's wired–wireless network: every link 1 Mbit/s and 10 ms, three links on every path (base RTT
+60 ms). Subflow 0 (S.0 → R0 → R2 → D) has a path of its own; subflow 1 (S.1 → R1 → R3 → D) shares the
+wired bottleneck R1 → R3 ("subnet 10.1.5.0") with a non-coded TCP flow (T → R1 → R3 → U) and then
+crosses the wireless hop R3 → D, which loses each packet with probability p. Subflow 1 is coded
+(online network coding under its TCP, W = 6) in every variant but ``lia``.
+
+Variants (the paper's legends, and Table I's coupled rules on the same MPTCP/NC):
+
+- ``lia``: standard MPTCP, LIA (RFC 6356), no coding;
+- ``mptcp_nc``: MPTCP/NC, LIA over the coded subflow (the paper's "RTT Compensator");
+- ``couple_plus``: MPTCP/NC with Couple+ (§IV);
+- ``ewtcp_nc``, ``coupled_nc``, ``semicoupled_nc``: MPTCP/NC with Table I's other rules.
+
+The readings this module had to choose are listed in docs/reproduction.md, section "Couple+".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mpsim.engine import Results
+from mpsim.experiments.base import MS, CoreConfig, Experiment, Panel, S, duplex, hosts, queue, routers
+
+PAPER = "Couple+: Xue et al., Migrating Unfairness Among Subflows in MPTCP With Network Coding, IEEE TVT 2017"
+RATE_BPS = 1_000_000
+HOP_NS = 10 * MS
+PKT = 1400
+BUFFER_PKTS = 100
+"""ns-3's default drop-tail queue (the paper gives none)."""
+WINDOW = 6
+SIZE_BYTES = 5_000_000
+COMPETITION_NS = 40 * S
+"""The competition period: both transfers run without end for the time 5 MB takes at 1 Mbit/s."""
+NONCONGESTED_LIMIT_NS = 200 * S
+
+# NewReno loss recovery without SACK (the coded subflow's ACKs carry no SACK blocks), no delayed ACKs
+# (the coding shim acknowledges every new degree of freedom at once; the other flows do the same).
+TCP = {"profile": "rfc", "mss": PKT, "sack": False, "recovery": "new_reno", "delayed_ack": False}
+
+VARIANTS: tuple[str, ...] = ("lia", "mptcp_nc", "couple_plus", "ewtcp_nc", "coupled_nc", "semicoupled_nc")
+_CC = {
+    "lia": "lia",
+    "mptcp_nc": "lia",
+    "couple_plus": "couple_plus",
+    "ewtcp_nc": "ewtcp",
+    "coupled_nc": "coupled",
+    "semicoupled_nc": "semicoupled",
+}
+REDUNDANCIES: tuple[float, ...] = (1.05, 1.1, 1.15, 1.2, 1.25, 1.3)
+
+
+def redundancies(p: float) -> tuple[float, ...]:
+    """The x values for wireless loss ``p``: only R ≥ 1/(1 − p), enough to cover the loss (Table II)."""
+    return tuple(r for r in REDUNDANCIES if r * (1.0 - p) >= 1.0)
+
+
+def fig8(p: float, competing: bool) -> CoreConfig:
+    """Fig. 8: the two paths of the MPTCP host S to D, and (``competing``) the TCP flow's hosts T and U
+    at the ends of subflow 1's wired bottleneck R1 → R3. The wireless hop R3 → D loses data packets with
+    probability ``p`` (its ACK direction does not)."""
+    links = [
+        *duplex("S0", "R0", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R0", "R2", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R2", "D", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("S1", "R1", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R1", "R3", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R3", "D", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+    ]
+    if competing:
+        links += duplex("T", "R1", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS))
+        links += duplex("R3", "U", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS))
+    for link in links:
+        for end in ("from", "to"):
+            if link[end] in ("S0", "S1"):
+                link[end] = "S"
+        if link["name"] == "R3-D":
+            link["loss"] = {"type": "bernoulli", "p": p}
+    return {
+        "nodes": hosts("S", "D", *(("T", "U") if competing else ())) + routers("R0", "R1", "R2", "R3"),
+        "links": links,
+        "addresses": [
+            {"name": "S.0", "node": "S", "out_link": "S0-R0", "in_link": "R0-S0"},
+            {"name": "S.1", "node": "S", "out_link": "S1-R1", "in_link": "R1-S1"},
+        ],
+    }
+
+
+def mptcp(variant: str, coding: Mapping[str, Mapping[str, Any]], size_bytes: int | None) -> dict[str, Any]:
+    """The measured MPTCP connection of ``variant``: subflow i from S.i to D; ``coding`` by source address,
+    used by every variant but ``lia``."""
+    if variant not in _CC:
+        raise ValueError(f"variant: unknown '{variant}'; allowed: {', '.join(VARIANTS)}")
+    conn: dict[str, Any] = {
+        "name": "measured",
+        "src_addrs": ["S.0", "S.1"],
+        "dst_addrs": ["D"],
+        "cc": {"type": _CC[variant]},
+        "tcp": dict(TCP),
+    }
+    if variant != "lia":
+        conn["coding"] = {src: dict(c) for src, c in coding.items()}
+    if size_bytes is not None:
+        conn["size_bytes"] = size_bytes
+    return conn
+
+
+def wired_wireless(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
+    """Figs. 9 and 10: the MPTCP connection and the TCP flow, both without end, for the competition period."""
+    cfg = fig8(p, competing=True)
+    cfg["seed"] = run
+    cfg["stop_time_ns"] = COMPETITION_NS
+    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, None)]
+    cfg["tcp_flows"] = [{"name": "competing", "src": "T", "dst": "U", "cc": {"type": "reno"}, "tcp": dict(TCP)}]
+    return cfg
+
+
+def noncongested(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
+    """Fig. 14: the MPTCP connection alone, 5 MB."""
+    cfg = fig8(p, competing=False)
+    cfg["seed"] = run
+    cfg["stop_time_ns"] = NONCONGESTED_LIMIT_NS
+    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
+    cfg["stop_when_complete"] = ["measured"]
+    return cfg
+
+
+def couple_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run's row: data-level goodput of each subflow, of the connection and of the competing TCP
+    flow over the whole run (kbit/s), each subflow's data volume (MB) and the completion time."""
+    raw = results.raw
+    seconds = float(raw["end_time_ns"]) / 1e9
+    conn = next(c for c in raw["mptcp_connections"] if c["name"] == "measured")
+    subflows = conn["subflows"]
+    competing = [f["bytes_delivered"] for f in raw["tcp_flows"] if f["name"].startswith("competing")]
+
+    def kbps(b: float) -> float:
+        return b * 8 / seconds / 1e3
+
+    fct = conn["fct_ns"]
+    return {
+        "sub0_kbps": kbps(subflows[0]["bytes_received"]),
+        "sub1_kbps": kbps(subflows[1]["bytes_received"]),
+        "mptcp_kbps": kbps(conn["bytes_delivered"]),
+        "tcp_kbps": kbps(sum(competing) / len(competing)) if competing else math.nan,
+        "sub0_mb": subflows[0]["bytes_received"] / 1e6,
+        "sub1_mb": subflows[1]["bytes_received"] / 1e6,
+        "tcp_mb": sum(competing) / len(competing) / 1e6 if competing else math.nan,
+        "fct_s": math.nan if fct is None else fct / 1e9,
+        "retransmissions": conn["retransmits_fast"] + conn["retransmits_rto"],
+    }
+
+
+SUB0 = Panel("sub0_kbps", "Subflow 0 throughput (kbit/s)")
+SUB1 = Panel("sub1_kbps", "Subflow 1 throughput (kbit/s)")
+TCP_FLOW = Panel("tcp_kbps", "TCP flow throughput (kbit/s)")
+VOLUME0 = Panel("sub0_mb", "Data sent by subflow 0 (MB)")
+VOLUME1 = Panel("sub1_mb", "Data sent by subflow 1 (MB)")
+
+_LOSSES = ((0.01, "p1", "a"), (0.05, "p5", "b"), (0.10, "p10", "c"))
+
+
+def _over_redundancy(
+    p: float,
+    name: str,
+    figure: str,
+    description: str,
+    build: Callable[[float, float, str, int], CoreConfig],
+    panels: tuple[Panel, ...],
+    claims: tuple[str, ...],
+    variants: tuple[str, ...],
+) -> Experiment:
+    """An experiment at wireless loss ``p`` whose x is the coded subflow's redundancy."""
+    xs = redundancies(p)
+    return Experiment(
+        name=name,
+        paper=PAPER,
+        figure=figure,
+        description=description,
+        x_name="redundancy",
+        x_label="Redundancy R",
+        x_values=xs,
+        quick_x_values=(xs[0], xs[-1]),
+        build=lambda x, variant, run: build(p, x, variant, run),
+        panels=panels,
+        claims=claims,
+        variants=variants,
+        runs=5,
+        quick_runs=1,
+        extract=couple_row,
+    )
+
+
+def _wired_wireless(p: float, tag: str, panel: str) -> Experiment:
+    return _over_redundancy(
+        p,
+        f"couple-wired-wireless-{tag}",
+        f"Figs. 9({panel}) and 10({panel})",
+        f"Fig. 8, wireless loss {p}: MPTCP (subflow 1 coded, W = {WINDOW}) against a TCP flow on subflow 1's "
+        "wired bottleneck; throughput of each subflow and of the TCP flow over a 40 s competition period.",
+        wired_wireless,
+        (SUB0, SUB1, TCP_FLOW),
+        (
+            "mptcp_nc: sub1_kbps is several times tcp_kbps (Fig. 9(a), R = 1.05, p = 0.01: about 700 "
+            "against below 100 kbit/s).",
+            "couple_plus: tcp_kbps within 20 % of sub1_kbps or above it, at every R (Fig. 10: Do No Harm).",
+            "couple_plus: tcp_kbps higher than under mptcp_nc at every R.",
+            "couple_plus: sub0_kbps − sub1_kbps larger than under mptcp_nc at every R (Balance Congestion).",
+            "couple_plus: mptcp_kbps (sub0 + sub1) above tcp_kbps at every R.",
+        ),
+        VARIANTS,
+    )
+
+
+def _noncongested(p: float, tag: str, panel: str) -> Experiment:
+    return _over_redundancy(
+        p,
+        f"couple-noncongested-{tag}",
+        f"Fig. 14({panel})",
+        f"Fig. 8 without the TCP flow, wireless loss {p}: data volume of each subflow for a 5 MB transfer, "
+        "Couple+ (subflow 1 coded) against standard MPTCP (both subflows uncoded).",
+        noncongested,
+        (VOLUME0, VOLUME1),
+        (
+            "couple_plus: sub1_mb above lia's sub1_mb at every R (coding masks the wireless loss).",
+            "couple_plus: fct_s below lia's fct_s at every R.",
+        ),
+        ("lia", "mptcp_nc", "couple_plus"),
+    )
+
+
+def sensed_loss(redundancy: float, variant: str, run: int) -> CoreConfig:
+    """Eqs. 4–6: two long TCP flows, A → B (``measured``: coded in ``tcp_nc``) and C → B (``competing``),
+    through one 1 Mbit/s, 10 ms bottleneck R1 → R2 of 20 packets (access links 10 Mbit/s, 10 ms; base RTT
+    60 ms), for 60 s. Only congestion loses packets."""
+    if variant not in ("tcp", "tcp_nc"):
+        raise ValueError(f"variant: unknown '{variant}'; allowed: tcp, tcp_nc")
+    links = [
+        *duplex("A", "R1", 10 * RATE_BPS, HOP_NS),
+        *duplex("C", "R1", 10 * RATE_BPS, HOP_NS),
+        *duplex("R1", "R2", RATE_BPS, HOP_NS, queue(20), queue(20)),
+        *duplex("R2", "B", 10 * RATE_BPS, HOP_NS),
+    ]
+    measured: dict[str, Any] = {"name": "measured", "src": "A", "dst": "B", "cc": {"type": "reno"}, "tcp": dict(TCP)}
+    if variant == "tcp_nc":
+        measured["coding"] = {"window": WINDOW, "redundancy": redundancy}
+    return {
+        "seed": run,
+        "stop_time_ns": 60 * S,
+        "nodes": hosts("A", "B", "C") + routers("R1", "R2"),
+        "links": links,
+        "tcp_flows": [
+            measured,
+            {"name": "competing", "src": "C", "dst": "B", "cc": {"type": "reno"}, "tcp": dict(TCP)},
+        ],
+    }
+
+
+def sensed_loss_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run's row: the loss rate the measured sender senses (loss events — fast recoveries and
+    timeouts — per segment sent) and the bottleneck's loss rate (drops per packet arriving)."""
+    raw = results.raw
+    f = next(f for f in raw["tcp_flows"] if f["name"] == "measured")
+    link = next(x for x in raw["links"] if x["name"] == "R1-R2")
+    sensed = (f["fast_recoveries"] + f["rto_count"]) / max(f["segments_sent"], 1)
+    return {
+        "sensed_loss": sensed,
+        "bottleneck_loss": link["dropped_overflow_pkts"] / max(link["arrived_pkts"], 1),
+        "goodput_kbps": f["bytes_delivered"] * 8 / (raw["end_time_ns"] / 1e9) / 1e3,
+    }
+
+
+# Fig. 11's mobile user, read onto Fig. 8's paths: subflow 0 is 4G (wireless loss 0.001, R = 1.05), subflow 1
+# WiFi (loss 0.05, R = 1.15), both coded with W = 6, the TCP flow on the WiFi path's wired bottleneck. The
+# user walks away from the access point at 20 s, is out of reach for 2 s at the farthest point and is back
+# at 32 s: the WiFi hop's loss rate climbs and falls in steps around a 2 s outage.
+WIFI_SCHEDULE: tuple[tuple[float, float | None], ...] = (
+    (20.0, 0.10),
+    (22.0, 0.20),
+    (24.0, 0.40),
+    (25.0, None),
+    (27.0, 0.40),
+    (28.0, 0.20),
+    (30.0, 0.10),
+    (32.0, 0.05),
+)
+"""(time in s, WiFi loss rate from then; ``None``: the link is down)."""
+MOBILE_TIMES: tuple[float, ...] = tuple(float(t) for t in range(4, 45, 2))
+
+
+def mobile(until_s: float, variant: str, run: int) -> CoreConfig:
+    """Figs. 12 and 13: the run up to ``until_s`` seconds (each x value is the same run stopped at that time,
+    so that the data each flow has delivered by then, a cumulative curve, gives its throughput over time)."""
+    if variant not in ("mptcp_nc", "couple_plus"):
+        raise ValueError(f"variant: unknown '{variant}'; allowed: mptcp_nc, couple_plus")
+    cfg = fig8(0.05, competing=True)
+    for link in cfg["links"]:
+        if link["name"] == "R2-D":
+            link["loss"] = {"type": "bernoulli", "p": 0.001}
+    cfg["seed"] = run
+    cfg["stop_time_ns"] = round(until_s * S)
+    coding = {"S.0": {"window": WINDOW, "redundancy": 1.05}, "S.1": {"window": WINDOW, "redundancy": 1.15}}
+    cfg["mptcp_connections"] = [mptcp(variant, coding, None)]
+    cfg["tcp_flows"] = [{"name": "competing", "src": "T", "dst": "U", "cc": {"type": "reno"}, "tcp": dict(TCP)}]
+    changes: list[dict[str, Any]] = []
+    for at_s, loss in WIFI_SCHEDULE:
+        change: dict[str, Any] = {"at_ns": round(at_s * S), "link": "R3-D"}
+        if loss is None:
+            change["up"] = False
+        else:
+            change["up"] = True
+            change["loss"] = {"type": "bernoulli", "p": loss}
+        changes.append(change)
+    cfg["link_changes"] = changes
+    return cfg
+
+
+MOBILE = Experiment(
+    name="couple-mobile",
+    paper=PAPER,
+    figure="Figs. 12 and 13",
+    description=(
+        "Fig. 11: 4G and WiFi subflows, both coded, a TCP flow on the WiFi bottleneck; the WiFi hop degrades "
+        "from 20 s, is down 25–27 s and is back at 32 s. Data delivered by each flow by time t (cumulative: "
+        "the slope is the instantaneous throughput)."
+    ),
+    x_name="time_s",
+    x_label="Time (s)",
+    x_values=MOBILE_TIMES,
+    quick_x_values=(20.0, 34.0),
+    build=mobile,
+    panels=(VOLUME0, VOLUME1, Panel("tcp_mb", "Data delivered by the TCP flow (MB)")),
+    claims=(
+        "couple_plus: sub1_mb grows less between 20 s and 32 s than under mptcp_nc (Figs. 12(b), 13(b): the "
+        "RTT Compensator keeps a large window on the failing WiFi path).",
+        "couple_plus: sub1_mb grows more between 32 s and 44 s than under mptcp_nc (faster recovery).",
+    ),
+    variants=("mptcp_nc", "couple_plus"),
+    runs=3,
+    quick_runs=1,
+    extract=couple_row,
+)
+
+
+SENSED = Experiment(
+    name="couple-sensed-loss",
+    paper=PAPER,
+    figure="Eqs. 4–6",
+    description=(
+        "A coded and an uncoded TCP flow (and, as the baseline, two uncoded ones) at one congested 1 Mbit/s "
+        "bottleneck: the loss rate each measured sender senses against the bottleneck's."
+    ),
+    x_name="redundancy",
+    x_label="Redundancy R of the coded flow",
+    x_values=(1.05, 1.1, 1.25, 1.5),
+    quick_x_values=(1.25,),
+    build=sensed_loss,
+    panels=(Panel("sensed_loss", "Loss rate sensed by the sender"), Panel("goodput_kbps", "Goodput (kbit/s)")),
+    claims=(
+        "tcp_nc: sensed_loss below tcp's sensed_loss at every R (Eq. 6: p_nc < p_c).",
+        "tcp_nc: goodput_kbps above tcp's goodput_kbps at every R (the coded flow is the greedier).",
+    ),
+    variants=("tcp", "tcp_nc"),
+    runs=5,
+    quick_runs=1,
+    extract=sensed_loss_row,
+)
+
+
+EXPERIMENTS: list[Experiment] = (
+    [_wired_wireless(p, tag, panel) for p, tag, panel in _LOSSES]
+    + [_noncongested(p, tag, panel) for p, tag, panel in _LOSSES]
+    + [SENSED, MOBILE]
+)
