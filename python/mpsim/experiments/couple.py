@@ -224,9 +224,11 @@ def _noncongested(p: float, tag: str, panel: str) -> Experiment:
         f"Fig. 8 without the TCP flow, wireless loss {p}: data volume of each subflow for a 5 MB transfer, "
         "Couple+ (subflow 1 coded) against standard MPTCP (both subflows uncoded).",
         noncongested,
-        (VOLUME0, VOLUME1),
+        (VOLUME0, VOLUME1, SUB1),
         (
-            "couple_plus: sub1_mb above lia's sub1_mb at every R (coding masks the wireless loss).",
+            "couple_plus: sub1_mb within 20 % of lia's sub1_mb at every R (§V-B3: the coded subflow sends 'only "
+            "a little less' data).",
+            "couple_plus: sub1_kbps above lia's sub1_kbps at every R (§V-B3: its throughput is 'much higher').",
             "couple_plus: fct_s below lia's fct_s at every R.",
         ),
         ("lia", "mptcp_nc", "couple_plus"),
