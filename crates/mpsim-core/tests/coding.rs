@@ -49,7 +49,7 @@ fn goodput_is_the_rate_over_r_less_headers() {
     for (p, r) in [(0.01, 1.05), (0.05, 1.25), (0.1, 1.3)] {
         let f = coded_flow(p, r, 20);
         // A coded packet: 1448 B payload + 40 B TCP/IP + 12 B timestamps +
-        // 14 B framing + 16 B NC header = 1530 B (framing per the profile).
+        // 16 B NC header = 1516 B (the profile's sizes).
         let params = Profile::Rfc.params();
         let wire = params.wire_size(1448, 0, false) as f64 + 16.0;
         let expected = RATE as f64 / 8.0 / r * 1448.0 / wire;
