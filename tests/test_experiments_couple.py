@@ -26,6 +26,7 @@ def test_the_catalogue_holds_every_figure() -> None:
         "couple-noncongested-p10",
         "couple-sensed-loss",
         "couple-mobile",
+        "couple-loss-pattern",
     }
 
 
@@ -80,3 +81,11 @@ def test_coding_masks_the_wireless_loss_of_a_lone_connection() -> None:
     (plus,) = exp.point(1.25, "couple_plus", [1])
     assert plus["sub1_mb"] > lia["sub1_mb"]
     assert plus["fct_s"] < lia["fct_s"]
+
+
+def test_the_loss_pattern_run_is_cut_after_whole_cycles() -> None:
+    """Each x value sends exactly 21 packets per cycle: 100 kbit/s of 1000-byte packets is one per 80 ms."""
+    exp = get("couple-loss-pattern")
+    for cycles in (1, 3):
+        (row,) = exp.point(cycles, "wifi_emulation", [1])
+        assert row["sent_pkts"] == 21 * cycles

@@ -372,7 +372,9 @@ mod tests {
         let mut s = two_subflows();
         cc.on_subflows_changed(&s);
         step(&mut cc, &mut s, report(true, 1, false));
-        // TCP's fast retransmit: LIA (Reno) halves the window that limits sending.
+        // TCP's fast retransmit with twnd (9000 B) in flight: LIA (Reno,
+        // RFC 5681 eq. (4)) halves the flight that twnd limited.
+        s[1].bytes_in_flight = s[1].cwnd;
         let ssthresh = cc.ssthresh_after_loss(&s, 1, SimTime::ZERO);
         assert_eq!(ssthresh, 4_500);
         assert_eq!(cc.subflows[1].phase, CouplePhase::Normal);
