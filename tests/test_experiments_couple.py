@@ -89,3 +89,37 @@ def test_the_loss_pattern_run_is_cut_after_whole_cycles() -> None:
     for cycles in (1, 3):
         (row,) = exp.point(cycles, "wifi_emulation", [1])
         assert row["sent_pkts"] == 21 * cycles
+
+
+def test_a_scenario_codes_a_tcp_flow_and_a_subflow_by_source_address() -> None:
+    data = {
+        "seed": 1,
+        "duration": "3s",
+        "hosts": ["S", "D"],
+        "addresses": [
+            {"name": "S.a", "node": "S", "out_link": "S-D", "in_link": "D-S"},
+        ],
+        "links": [{"from": "S", "to": "D", "rate": "10Mbps", "delay": "10ms", "loss": "2%"}],
+        "flows": [
+            {"name": "t", "type": "tcp", "src": "S", "dst": "D", "coding": {"window": 4, "redundancy": 1.1}},
+            {"name": "m", "type": "mptcp", "src": "S.a", "dst": "D", "cc": "couple_plus", "coding": {"S.a": {}}},
+        ],
+    }
+    scenario = mpsim.Scenario.from_dict(data)
+    core = scenario.to_core()
+    (tcp,) = core["tcp_flows"]
+    assert tcp["coding"] == {"window": 4, "redundancy": 1.1, "header_bytes": 16, "ack_header_bytes": 8}
+    (conn,) = core["mptcp_connections"]
+    assert conn["coding"] == {"S.a": {"window": 6, "redundancy": 1.25, "header_bytes": 16, "ack_header_bytes": 8}}
+    res = mpsim.run(scenario)
+    assert all(f["bytes_delivered"] > 0 for f in res.raw["tcp_flows"] + res.raw["mptcp_connections"])
+
+
+def test_a_coding_problem_names_the_field() -> None:
+    cfg = couple.wired_wireless(0.01, 1.05, "mptcp_nc", 1)
+    cfg["mptcp_connections"][0]["coding"] = {"S.9": {"window": 0, "redundancy": 0.5}}
+    with pytest.raises(mpsim.ConfigError) as e:
+        mpsim.validate_config(cfg)
+    text = str(e.value)
+    for expected in ("mptcp_connections[0].coding", "S.9", "coding.S.9.window", "coding.S.9.redundancy"):
+        assert expected in text, text
