@@ -351,7 +351,8 @@ MOBILE = Experiment(
 # Fig. 7's WiFi trace, emulated: a Gilbert–Elliott link whose losses are rare and isolated (the paper: "the
 # number of lost packets in a redundant cycle is one with extremely high probability"): a bad state entered
 # with probability 0.01 per packet and left with 0.95 (mean burst 1.05 packets), loss 1 in it and 0 outside,
-# about 1 % loss in all (R = 1.05 then covers it, as the paper chose). A 100 kbit/s UDP flow of 1000-byte packets (12.5 per second) crosses it.
+# about 1 % loss in all (R = 1.05 then covers it, as the paper chose). A 100 kbit/s UDP flow of 1000-byte
+# packets (12.5 per second) crosses it.
 GE_LOSS = {"type": "gilbert_elliott", "p_gb": 0.01, "p_bg": 0.95, "loss_good": 0.0, "loss_bad": 1.0}
 CYCLE_PACKETS = 21
 """The redundant cycle at R = 1.05: 1.05/0.05 = 21 packets."""
