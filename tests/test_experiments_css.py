@@ -37,12 +37,22 @@ def test_every_flow_runs_reno_recovery_with_65535_byte_ssthresh() -> None:
                     assert c["slow_start"] == {"type": "lisa", "ignore_acks": False}
 
 
-def test_css_halves_mptcp_retransmissions_and_completes_sooner_at_400_packets() -> None:
-    """Fig. 3 at 400 packets, buffer 47: CSS retransmits less than half of MPTCP's packets and completes
-    sooner (full mode: 11.2 vs 30.3 retransmissions, 5.44 vs 7.43 s)."""
-    css = mean("css-shared-filesize", 400, "css", "retransmissions")
-    mptcp = mean("css-shared-filesize", 400, "mptcp", "retransmissions")
-    assert css < mptcp / 2
+def test_css_halves_mptcp_retransmissions_at_400_packets() -> None:
+    """Fig. 3 at 400 packets, buffer 47: CSS retransmits less than half of MPTCP's packets (15.6 against 37.5
+    over the paper's 10 runs)."""
+    assert (
+        mean("css-shared-filesize", 400, "css", "retransmissions")
+        < mean("css-shared-filesize", 400, "mptcp", "retransmissions") / 2
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="docs/reproduction.md, the legacy ns-3 stack: with each subflow held to the 65 535-byte window and "
+    "timeouts of SRTT + 4·RTTVAR (at least 200 ms), MPTCP's losses cost little and CSS is slower (4.83 vs 3.93 s)",
+)
+def test_css_completes_sooner_than_mptcp_at_400_packets() -> None:
+    """Fig. 3: CSS completes about 0.5 s sooner than MPTCP on average."""
     assert mean("css-shared-filesize", 400, "css", "fct_s") < mean("css-shared-filesize", 400, "mptcp", "fct_s")
 
 

@@ -11,6 +11,7 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments import gsam as g
+from mpsim.experiments.stacks import min_rtt_ns
 
 MS = 1_000_000
 GSAM_NAMES = [n for n in CATALOGUE if n.startswith("gsam-")]
@@ -63,7 +64,12 @@ def test_iw_applies_to_every_variant_and_lisa_bounds_follow_it() -> None:
     tcp = e.build(4, "tcp", 1)
     assert all(f["tcp"]["initial_cwnd_segments"] == 4 for f in tcp["tcp_flows"])
     lisa = e.build(4, "lisa", 1)["mptcp_connections"][0]
-    assert lisa["slow_start"] == {"type": "lisa", "max_credit_segments": 4, "min_credit_segments": 3}
+    assert lisa["slow_start"] == {
+        "type": "lisa",
+        "ignore_acks": False,
+        "max_credit_segments": 4,
+        "min_credit_segments": 3,
+    }
     assert lisa["path_manager"]["subflows"] == 6
 
 
@@ -98,7 +104,7 @@ def test_k_is_eq15_upper_end_unclamped() -> None:
     # D = 40 ms propagation + a 1440 B segment and a 40 B ACK serialised on each link of the path:
     # 1480·8 bits at 5 Mbit/s (2.368 ms) and twice at 1 Gbit/s (2 × 11.84 µs).
     d = 40 * MS + 2_368_000 + 2 * 11_840
-    assert g._min_rtt_ns(g.data_path(get("gsam-shared").build(20, "gsam", 1)), 1440, 40) == d
+    assert min_rtt_ns(g.data_path(get("gsam-shared").build(20, "gsam", 1)), 1440, 40) == d
     for buffer_pkts in (5, 20, 100):
         cfg = get("gsam-shared").build(buffer_pkts, "gsam", 1)
         k = cfg["mptcp_connections"][0]["slow_start"]["k_ns"]

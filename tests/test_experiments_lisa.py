@@ -13,7 +13,9 @@ import mpsim
 from mpsim.experiments import CATALOGUE, experiment_metrics, lisa
 from mpsim.experiments.base import MS, VARIANTS
 
-LISA_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("lisa-")]
+OTHER_SETTINGS = ("lisa-motivation", "lisa-datacenter", "lisa-datacenter-filesize")
+LISA_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("lisa-") and name not in OTHER_SETTINGS]
+"""The multi-homed server experiments of §IV-A (Figs. 3, 4): all but the motivation and the data centre."""
 
 
 def ser_ns(wire_bytes: int, rate_bps: int) -> int:
@@ -108,6 +110,10 @@ def test_the_shared_bottleneck_is_the_client_downlink_with_buffer_x(name: str) -
         assert sorted(slow) == ["Client-Rc", "Rc-Client"]
 
 
+FIRST_PATH = ("Server.eth0-Rc", "Rc-Client", "Server.eth0-R1", "R1-Client")
+"""The links of the first subflow's data path, in the shared and in the non-shared topology."""
+
+
 @pytest.mark.parametrize("name", LISA_EXPERIMENTS)
 def test_every_variant_builds_a_valid_configuration(name: str) -> None:
     exp = CATALOGUE[name]
@@ -137,8 +143,13 @@ def test_every_variant_builds_a_valid_configuration(name: str) -> None:
                             for link in cfg["links"]
                             if link["rate_bps"] == FIVE and link["from"] in ("Rc", "Server")
                         }
-                        assert buffers == {conn["slow_start"]["bottleneck_buffer_pkts"]}
-                        assert conn["slow_start"]["bottleneck_rate_bps"] == FIVE
+                        (buffer,) = buffers
+                        # GSAM's K as its authors compute it: D/2 + B·1500·8/(2·5 Mbit/s), D the first path's
+                        # propagation both ways plus a 1500-byte segment and a 40-byte ACK serialised at
+                        # 5 Mbit/s and 1 Gbit/s (2 464 000 + 12 320 ns).
+                        d = 2 * sum(link["delay_ns"] for link in cfg["links"] if link["name"] in FIRST_PATH)
+                        d += 2_476_320
+                        assert conn["slow_start"] == {"type": "gsam", "k_ns": d // 2 + buffer * 1_200_000}
 
 
 def test_pooled_experiments_give_each_buffer_a_third_of_the_runs() -> None:
@@ -179,3 +190,19 @@ def test_lisa_retransmits_less_than_mptcp_before_slow_start_ends_at_buffer_17() 
         assert all(r["sum_cwnd_ss_exit_pkts"] > 0 for r in rows)  # both subflows left slow start
         r_ss[variant] = statistics.mean(r["r_ss"] for r in rows)
     assert r_ss["lisa"] < r_ss["mptcp"], r_ss
+
+
+def test_the_motivation_runs_x_subflows_through_a_2_5_mbit_70_ms_downlink() -> None:
+    """Figs. 1–2: 300 KB, a 2.5 Mbit/s client downlink with a 15-packet queue, 70 ms base RTT; the multipath
+    variants open x subflows together (ndiffports), TCP is CUBIC."""
+    e = CATALOGUE["lisa-motivation"]
+    for x in e.x_values:
+        cfg = e.build(x, "lisa", 1)
+        down = next(link for link in cfg["links"] if link["name"] == "Rc-Client")
+        assert (down["rate_bps"], down["queue"]["limit_pkts"]) == (2_500_000, 15)
+        rtt = 2 * sum(link["delay_ns"] for link in cfg["links"] if link["name"] in ("Server.eth0-Rc", "Rc-Client"))
+        assert rtt == 70 * MS
+        (conn,) = cfg["mptcp_connections"]
+        assert conn["path_manager"] == {"type": "ndiffports", "subflows": x}
+        assert conn["size_bytes"] == 300_000
+    assert e.build(2, "tcp", 1)["tcp_flows"][0]["cc"] == {"type": "cubic"}

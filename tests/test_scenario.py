@@ -187,7 +187,8 @@ INVALID: list[tuple[str, Mutation, str]] = [
     (
         "unknown profile",
         _set("flows", 0, "tcp", "profile", value="linus"),
-        "flows[0].tcp.profile: 'linus' is not allowed; did you mean 'linux'? (allowed: linux, linux_3_14, ns3, rfc)",
+        "flows[0].tcp.profile: 'linus' is not allowed; did you mean 'linux'? "
+        "(allowed: linux, linux_3_14, ns3, rfc, ns2)",
     ),
     (
         "unknown slow start",

@@ -10,7 +10,7 @@ from mpsim.engine import Results, estimate_config, run_config, validate_config
 from mpsim.errors import Problem, ScenarioError
 from mpsim.fingerprint import engine_id
 from mpsim.scenario import Scenario, load, run
-from mpsim.topologies import dumbbell, fat_tree, non_shared, shared_bottleneck
+from mpsim.topologies import dumbbell, fat_tree, non_shared, parallel_links, shared_bottleneck, triangle
 
 __all__ = [
     "ConfigError",
@@ -26,8 +26,10 @@ __all__ = [
     "fat_tree",
     "load",
     "non_shared",
+    "parallel_links",
     "run",
     "run_config",
     "shared_bottleneck",
+    "triangle",
     "validate_config",
 ]

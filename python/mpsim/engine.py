@@ -106,7 +106,7 @@ class Results:
 
     def tables(self) -> dict[str, pa.Table]:
         """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
-        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``)."""
+        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``, ``throughput``)."""
         if self._tables is None:
             text = self._text if self._text is not None else json.dumps(self.raw)
             self._tables = {t["name"]: _arrow(t) for t in json.loads(tables_json(text))}
@@ -146,6 +146,16 @@ class Results:
     def queue_traces(self) -> pa.Table:
         """Long form: one row per queue sample of every traced link."""
         return self.tables()["queue_traces"]
+
+    @property
+    def throughput(self) -> pa.Table:
+        """Windowed throughput in long form (empty unless the scenario asks for it): one row per bin
+        of each flow and subflow. Columns: ``flow``, ``kind`` (``tcp``, ``mptcp`` — a connection at
+        its data level —, ``mptcp_subflow``, ``udp``), ``subflow`` (null but for a subflow), ``bin``,
+        ``start_ns`` / ``end_ns`` and ``start_s`` / ``end_s`` (the last bin may be shorter),
+        ``bytes_sent`` (payload, retransmissions included; UDP: on the wire), ``bytes_delivered`` (in
+        order at the receiver: goodput; UDP: received), ``sent_bps`` and ``delivered_bps``."""
+        return self.tables()["throughput"]
 
     @property
     def flows(self) -> pa.Table:

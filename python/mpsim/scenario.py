@@ -39,6 +39,7 @@ from mpsim.units import UnitError, format_time, parse_time
 __all__ = [
     "CC_ALGORITHMS",
     "DEFAULT_MSS",
+    "PROFILE_MSS",
     "SLOW_STARTS",
     "CongestionControl",
     "Limits",
@@ -48,6 +49,7 @@ __all__ = [
     "SlowStart",
     "TcpFlow",
     "TcpOptions",
+    "Throughput",
     "Trace",
     "UdpFlow",
     "UniformStart",
@@ -56,8 +58,11 @@ __all__ = [
 ]
 
 DEFAULT_MSS = 1400
-"""Payload bytes per segment of every profile (``linux``, ``linux_3_14``, ``ns3``, ``rfc``), used for sizes in
-packets."""
+"""Payload bytes per segment of the profiles ``linux``, ``linux_3_14``, ``ns3`` and ``rfc``, used for sizes in
+packets (``ns2``: :data:`PROFILE_MSS`)."""
+
+PROFILE_MSS = {"ns2": 1000}
+"""Payload bytes per segment of the profiles whose segments are not :data:`DEFAULT_MSS` long."""
 
 # ---------------------------------------------------------------------------------------------- algorithms
 
@@ -188,11 +193,12 @@ Start = Annotated[int | UniformStart, PlainValidator(_start), PlainSerializer(_s
 class TcpOptions(Model):
     """TCP settings; every field left out takes the profile's value (docs/algorithms.md)."""
 
-    profile: Literal["linux", "linux_3_14", "ns3", "rfc"] = "linux"
+    profile: Literal["linux", "linux_3_14", "ns3", "rfc", "ns2"] = "linux"
     """The stack whose defaults the flow takes: ``linux`` (6.x), ``linux_3_14`` (the kernel of MPTCP v0.89),
-    ``ns3`` (ns-3.44) or ``rfc`` (docs/algorithms.md has every setting of each)."""
+    ``ns3`` (ns-3.44), ``rfc`` or ``ns2`` (ns-2.35's Sack1 as the MPCubic paper ran it; docs/algorithms.md has
+    every setting of each)."""
     mss: int | None = Field(None, ge=64, le=65_535)
-    """Payload bytes per segment (1400 in every profile)."""
+    """Payload bytes per segment (1400 in every profile but ``ns2``: 1000)."""
     framing_bytes: int | None = Field(None, ge=0, le=1_000)
     """Link-layer bytes per packet on the wire (profiles: ``ns3`` 2, PPP; else 0; Ethernet is 14)."""
     option_layout: Literal["aligned", "packed"] | None = None
@@ -259,6 +265,10 @@ class TcpOptions(Model):
     send_buffer: Size | None = None
     """Sending socket buffer: data sent and not acknowledged never exceeds it, in whole segments (ns3: 128 KiB;
     rfc, linux: none; ``"0B"`` for none)."""
+    receive_window: Size | None = None
+    """A constant window advertised on the TCP flow or on each MPTCP subflow: the sender keeps at most this much
+    unacknowledged on it (``"65535B"``, the 16-bit window without scaling, as the legacy ns-3 MPTCP model); none
+    unless given."""
     sacked_retransmissions_in_pipe: Flag | None = None
     """A retransmission that is then SACKed stays in pipe until cumulatively acknowledged (ns3: on)."""
     grow_on_recovery_exit: Flag | None = None
@@ -277,7 +287,7 @@ class TcpOptions(Model):
 
     @property
     def mss_bytes(self) -> int:
-        return self.mss or DEFAULT_MSS
+        return self.mss or PROFILE_MSS.get(self.profile, DEFAULT_MSS)
 
     def to_core(self) -> dict[str, Any]:
         out: dict[str, Any] = {"profile": self.profile}
@@ -328,6 +338,8 @@ class TcpOptions(Model):
             out["rwnd_bytes"] = self.rwnd.to_bytes(self.mss_bytes)
         if self.send_buffer is not None:
             out["send_buffer_bytes"] = self.send_buffer.to_bytes(self.mss_bytes)
+        if self.receive_window is not None:
+            out["receive_window_bytes"] = self.receive_window.to_bytes(self.mss_bytes)
         for key in ("delack_timeout", "min_rto", "initial_rto"):
             if getattr(self, key) is not None:
                 out[f"{key}_ns"] = getattr(self, key)
@@ -493,6 +505,24 @@ class Trace(Model):
     """One queue sample per interval; every change when left out."""
 
 
+class Throughput(Model):
+    """Windowed throughput (docs/scenarios.md): bytes each flow and subflow sent and delivered in
+    bins of ``interval`` from ``start`` to ``end``."""
+
+    interval: PositiveDuration
+    """Width of a bin."""
+    start: Duration = 0
+    """Start of the first bin."""
+    end: Duration | None = None
+    """End of the last bin (the run's duration when left out; the last bin is cut there)."""
+
+    def to_core(self) -> dict[str, int]:
+        out = {"interval_ns": self.interval, "start_ns": self.start}
+        if self.end is not None:
+            out["end_ns"] = self.end
+        return out
+
+
 class Limits(Model):
     """Bounds on what a run may cost (docs/scenarios.md, Limits): a run estimated above them is
     refused before it starts, and a run that reaches them stops with an error."""
@@ -517,6 +547,7 @@ _CORE_FIELDS = {
     "min_th_pkts": "min_th",
     "max_th_pkts": "max_th",
     "mean_pkt_size_bytes": "mean_pkt_size",
+    "target_delay_ns": "target_delay",
     "target_ns": "target",
     "interval_ns": "interval",
     "size_bytes": "size",
@@ -530,6 +561,7 @@ _CORE_FIELDS = {
     "initial_rto_ns": "initial_rto",
     "rwnd_bytes": "rwnd",
     "send_buffer_bytes": "send_buffer",
+    "receive_window_bytes": "receive_window",
     "rcv_buffer_bytes": "rcv_buffer",
     "join_delay_ns": "join_delay",
     "packet_size_bytes": "packet_size",
@@ -538,6 +570,7 @@ _CORE_FIELDS = {
     "queue_links": "queues",
     "queue_sample_interval_ns": "queue_interval",
     "stop_time_ns": "duration",
+    "end_ns": "end",
 }
 
 
@@ -556,6 +589,8 @@ class Scenario(Model):
     link_changes: list[LinkChange] = []
     flows: list[Flow] = []
     trace: Trace = Trace()
+    throughput: Throughput | None = None
+    """Windowed throughput: ``{interval = "5s", start = "10s", end = "60s"}`` (Results.throughput)."""
     stop_when_complete: list[str] = []
     """Names of TCP / MPTCP flows: the run ends as soon as they have all completed, even while
     long-lived or UDP background traffic goes on (their results are what they would be anyway)."""
@@ -690,6 +725,9 @@ class Scenario(Model):
             "mptcp_connections": mptcp,
             "trace": trace,
         }
+        if self.throughput is not None:
+            paths["throughput"] = "throughput"
+            cfg["throughput"] = self.throughput.to_core()
         if self.stop_when_complete:
             cfg["stop_when_complete"] = list(self.stop_when_complete)
         if self.limits.to_core():

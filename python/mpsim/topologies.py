@@ -28,6 +28,7 @@ from mpsim._types import (
 from mpsim.units import Buffer, SizeSpec, format_rate, format_time
 
 __all__ = [
+    "TRIANGLE_FLOWS",
     "Address",
     "Bernoulli",
     "Codel",
@@ -40,14 +41,18 @@ __all__ = [
     "Network",
     "NoLoss",
     "NonShared",
+    "ParallelLinks",
     "Preset",
     "Red",
     "Route",
     "SharedBottleneck",
+    "Triangle",
     "dumbbell",
     "fat_tree",
     "non_shared",
+    "parallel_links",
     "shared_bottleneck",
+    "triangle",
 ]
 
 # ---------------------------------------------------------------------------------------------- queues
@@ -66,40 +71,61 @@ class DropTail(Model):
 
 
 class Red(Model):
-    """Random Early Detection (Floyd & Jacobson 1993), gentle by default; thresholds in packets."""
+    """Random Early Detection (Floyd & Jacobson 1993), gentle by default; thresholds in packets.
+
+    ``adaptive = true`` is Adaptive RED (Floyd, Gummadi, Shenker 2001; ns-2's ``adaptive_ 1``): min_th,
+    max_th and weight follow from the link's rate and ``target_delay`` unless given, and max_p (its
+    starting value) adapts every ``interval``."""
 
     type: Literal["red"]
     limit: Packets
-    min_th: PacketsFloat
-    max_th: PacketsFloat
+    min_th: PacketsFloat | None = None
+    max_th: PacketsFloat | None = None
     max_p: Probability = 0.1
-    weight: Probability = 0.002
+    weight: Probability | None = None
+    """0.002 unless adaptive (then 1 - exp(-1/C), C the link's rate in packets per second)."""
     gentle: Flag = True
     mean_pkt_size: Size = SizeSpec(1500, "bytes")
+    adaptive: Flag = False
+    target_delay: PositiveDuration | None = None
+    """Adaptive: the average queueing delay aimed at (5 ms)."""
+    interval: PositiveDuration | None = None
+    """Adaptive: how often max_p adapts (0.5 s)."""
 
     @model_validator(mode="after")
     def _thresholds(self) -> Red:
-        if self.max_th <= self.min_th:
+        if not self.adaptive and (self.min_th is None or self.max_th is None):
+            raise PydanticCustomError("red", "min_th and max_th are needed unless adaptive = true")
+        if not self.adaptive and (self.target_delay is not None or self.interval is not None):
+            raise PydanticCustomError("red", "target_delay and interval are for adaptive = true only")
+        if (self.min_th is None) != (self.max_th is None):
+            raise PydanticCustomError("red", "give both min_th and max_th, or neither (adaptive)")
+        if self.min_th is not None and self.max_th is not None and self.max_th <= self.min_th:
             raise PydanticCustomError(
                 "red",
                 "max_th ({max_th}) must be greater than min_th ({min_th})",
                 {"max_th": self.max_th, "min_th": self.min_th},
             )
-        if self.max_p <= 0 or self.weight <= 0:
+        if self.max_p <= 0 or (self.weight is not None and self.weight <= 0):
             raise PydanticCustomError("red", "max_p and weight must be greater than 0")
         return self
 
     def to_core(self) -> dict[str, Any]:
-        return {
-            "type": "red",
+        out: dict[str, Any] = {
+            "type": "adaptive_red" if self.adaptive else "red",
             "limit_pkts": self.limit,
-            "min_th_pkts": self.min_th,
-            "max_th_pkts": self.max_th,
             "max_p": self.max_p,
-            "weight": self.weight,
             "gentle": self.gentle,
             "mean_pkt_size_bytes": self.mean_pkt_size.to_bytes(1),
         }
+        given = {
+            "min_th_pkts": self.min_th,
+            "max_th_pkts": self.max_th,
+            "weight": self.weight if self.adaptive or self.weight is not None else 0.002,
+            "target_delay_ns": self.target_delay,
+            "interval_ns": self.interval,
+        }
+        return out | {k: v for k, v in given.items() if v is not None}
 
 
 class Codel(Model):
@@ -564,8 +590,141 @@ class FatTree(Model):
         return Network(hosts=hosts, routers=routers, links=links)
 
 
-Preset = Annotated[Dumbbell | SharedBottleneck | NonShared | FatTree, Field(discriminator="preset")]
-PRESET_NAMES = ("dumbbell", "shared_bottleneck", "non_shared", "fat_tree")
+def _per_link(value: Any) -> Any:
+    """One value for every link, or a list of one per link."""
+    return value if isinstance(value, list) else None if value is None else [value]
+
+
+class _Links(Model):
+    """Bottleneck links, each with its own rate and one-way delay, and fast access links around them."""
+
+    rates: Annotated[list[Rate], BeforeValidator(_per_link)]
+    """Rate of each bottleneck link (one value: the same for all)."""
+    delays: Annotated[list[Duration], BeforeValidator(_per_link)]
+    """One-way propagation delay of each bottleneck link (one value: the same for all)."""
+    buffer: BufferSize | None = None
+    """Drop-tail buffer of every bottleneck; 100 packets when neither this nor queue is given."""
+    queue: Queue | None = None
+    """Any queue for every bottleneck instead of ``buffer`` (e.g. Adaptive RED)."""
+    loss: Loss | None = None
+    """Random loss on every bottleneck's data direction (exogenous drops)."""
+    access: Rate = 1_000_000_000
+    """Rate of every access link (1 Gbit/s: never the bottleneck)."""
+    access_delay: Duration = 0
+    """One-way delay of every access link (0: the bottleneck's delay is the path's)."""
+
+    def _n_links(self) -> int:
+        return max(len(self.rates), len(self.delays))
+
+    def _check_links(self, n: int) -> None:
+        _one_queue(self.buffer, self.queue)
+        for field in ("rates", "delays"):
+            given = len(getattr(self, field))
+            if given not in (1, n):
+                raise PydanticCustomError(
+                    "per_link",
+                    "{field} has {given} entries for {n} links",
+                    {"field": field, "given": given, "n": n},
+                )
+
+    def _bottleneck(self, i: int, a: str, b: str, name: str | None = None) -> Link:
+        rate = self.rates[i if len(self.rates) > 1 else 0]
+        delay = self.delays[i if len(self.delays) > 1 else 0]
+        link = _link(a, b, rate, delay, buffer=self.buffer, queue=self.queue, loss=self.loss)
+        if name is None:
+            return link
+        return link.model_copy(update={"name": name, "reverse": LinkDirection(name=f"{name}-back", loss=NoLoss())})
+
+    def _access(self, a: str, b: str) -> Link:
+        return _link(a, b, self.access, self.access_delay)
+
+
+class ParallelLinks(_Links):
+    """A multi-homed sender ``S0`` whose path ``i`` (address ``S0.i``) crosses its own bottleneck
+    ``Ai-Bi`` (rate ``rates[i]``, delay ``delays[i]``) to the receiver ``D0``, and ``background[i]``
+    single-path pairs on link ``i``, numbered on from 1 (MPCubic Fig. 2a and 2c, and Fig. 7's
+    heterogeneous links). With one link it is the one shared link of Fig. 2b.
+    """
+
+    preset: Literal["parallel_links"] = "parallel_links"
+    background: Annotated[list[int], BeforeValidator(_per_link)] = [0]
+    """Single-path sender-receiver pairs crossing each link (one value: the same on every link)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> ParallelLinks:
+        n = max(self._n_links(), len(self.background))
+        self._check_links(n)
+        if len(self.background) not in (1, n) or any(b < 0 for b in self.background):
+            raise PydanticCustomError("per_link", "background needs 1 or {n} counts >= 0", {"n": n})
+        return self
+
+    def expand(self) -> Network:
+        n = max(self._n_links(), len(self.background))
+        hosts = ["S0", "D0"]
+        routers: list[str] = []
+        links: list[Link] = []
+        addresses = []
+        k = 0
+        for i in range(n):
+            a, b, addr = f"A{i + 1}", f"B{i + 1}", f"S0.{i + 1}"
+            routers += [a, b]
+            access = self._access("S0", a).model_copy(
+                update={"name": f"{addr}-{a}", "reverse": LinkDirection(name=f"{a}-{addr}")}
+            )
+            links += [access, self._bottleneck(i, a, b), self._access(b, "D0")]
+            addresses.append(Address(name=addr, node="S0", interface=f"{addr}-{a}"))
+            for _ in range(self.background[i if len(self.background) > 1 else 0]):
+                k += 1
+                hosts += [f"S{k}", f"D{k}"]
+                links += [self._access(f"S{k}", a), self._access(b, f"D{k}")]
+        return Network(hosts=hosts, routers=routers, links=links, addresses=addresses)
+
+
+TRIANGLE_FLOWS = {"A": (1, 2), "B": (2, 3), "C": (3, 1)}
+"""The links each two-path flow of the resource-pooling triangle crosses (MPCubic Fig. 2d; Wischik
+et al., NSDI'11)."""
+
+
+class Triangle(_Links):
+    """Three bottleneck links ``L1``, ``L2``, ``L3`` (routers ``Xi`` → ``Yi``) and three multi-homed
+    senders ``SA``, ``SB``, ``SC``, each with one address per link it uses: flow A on links 1 and 2
+    (``SA.1``, ``SA.2``, to ``DA``), B on 2 and 3, C on 3 and 1 (:data:`TRIANGLE_FLOWS`). A
+    receiver ``Dx`` is reached from the far end of both of its flow's links.
+    """
+
+    preset: Literal["triangle"] = "triangle"
+    rates: Annotated[list[Rate], BeforeValidator(_per_link)] = [50_000_000]
+    delays: Annotated[list[Duration], BeforeValidator(_per_link)] = [20_000_000]
+
+    @model_validator(mode="after")
+    def _check(self) -> Triangle:
+        self._check_links(3)
+        return self
+
+    def expand(self) -> Network:
+        routers = [r for i in (1, 2, 3) for r in (f"X{i}", f"Y{i}")]
+        links = [self._bottleneck(i - 1, f"X{i}", f"Y{i}", name=f"L{i}") for i in (1, 2, 3)]
+        hosts: list[str] = []
+        addresses = []
+        for flow, pair in TRIANGLE_FLOWS.items():
+            s, d = f"S{flow}", f"D{flow}"
+            hosts += [s, d]
+            for i in pair:
+                addr = f"{s}.{i}"
+                links.append(
+                    self._access(s, f"X{i}").model_copy(
+                        update={"name": f"{addr}-X{i}", "reverse": LinkDirection(name=f"X{i}-{addr}")}
+                    )
+                )
+                links.append(self._access(f"Y{i}", d))
+                addresses.append(Address(name=addr, node=s, interface=f"{addr}-X{i}"))
+        return Network(hosts=hosts, routers=routers, links=links, addresses=addresses)
+
+
+Preset = Annotated[
+    Dumbbell | SharedBottleneck | NonShared | FatTree | ParallelLinks | Triangle, Field(discriminator="preset")
+]
+PRESET_NAMES = ("dumbbell", "shared_bottleneck", "non_shared", "fat_tree", "parallel_links", "triangle")
 
 
 def dumbbell(pairs: int = 1, **settings: Any) -> Dumbbell:
@@ -581,6 +740,16 @@ def shared_bottleneck(paths: int = 2, **settings: Any) -> SharedBottleneck:
 def non_shared(paths: int = 2, **settings: Any) -> NonShared:
     """``non_shared(paths=2, bottleneck="5Mbps", delay="30ms", buffer="47pkt", background=2)``."""
     return NonShared.model_validate({"paths": paths, **settings})
+
+
+def parallel_links(rates: Any, delays: Any, **settings: Any) -> ParallelLinks:
+    """``parallel_links(["100Mbps", "80Mbps"], ["40ms", "160ms"], background=[12, 6], queue=...)``."""
+    return ParallelLinks.model_validate({"rates": rates, "delays": delays, **settings})
+
+
+def triangle(**settings: Any) -> Triangle:
+    """``triangle(rates=["25Mbps", "50Mbps", "50Mbps"], delays="20ms", queue=...)``."""
+    return Triangle.model_validate(settings)
 
 
 def fat_tree(k: int = 4, **settings: Any) -> FatTree:

@@ -83,6 +83,7 @@ pub fn dumbbell(n: usize) -> ScenarioConfig {
         tcp_flows: flows,
         mptcp_connections: vec![],
         trace: TraceConfig::default(),
+        throughput: None,
         stop_when_complete: vec![],
         limits: Default::default(),
     }

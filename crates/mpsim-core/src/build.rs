@@ -15,6 +15,7 @@ use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::hystart_linux::HyStartLinuxOption;
 use crate::slowstart::{HyStartLinuxConfig, HyStartNs3Config};
+use crate::throughput::{Bins, ThroughputRecorder};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::QueueTrace;
 use crate::traffic::gaps::GapGenerator;
@@ -187,6 +188,12 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     if let Some(b) = f.send_buffer_bytes {
         t.send_buffer_bytes = (b > 0).then_some(b);
     }
+    if let Some(b) = f.receive_window_bytes {
+        t.receive_window_bytes = Some(b);
+        // A TCP flow's receiver advertises it (an MPTCP subflow's header
+        // carries the connection's window; its sender applies the cap).
+        t.receiver.rwnd_bytes = t.receiver.rwnd_bytes.min(b);
+    }
     if let Some(v) = f.sacked_retransmissions_in_pipe {
         t.sacked_retransmissions_in_pipe = v;
     }
@@ -227,6 +234,7 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
             t.slow_start.abc_limit_mss = None;
         }
         t.cwnd_validation = true;
+        t.cwnd_limited_at_send = true;
     }
     t.hystart_linux = resolve_hystart_linux(f, &cc);
     // ns-3.44 `TcpCubic` has its slow start and HyStart inside (attribute
@@ -508,7 +516,7 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         }
     }
 
-    Simulator {
+    let mut sim = Simulator {
         ctx: SimContext {
             watch: !cfg.stop_when_complete.is_empty(),
             watched_remaining,
@@ -527,5 +535,16 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         stopped_by_limit: false,
         max_events: cfg.limits.max_events(),
         max_trace_rows: cfg.limits.max_trace_rows(),
+    };
+    if let Some(t) = &cfg.throughput {
+        let bins = Bins {
+            start: SimTime(t.start_ns),
+            interval: SimDuration(t.interval_ns),
+            end: SimTime(t.end_ns.unwrap_or(cfg.stop_time_ns)),
+        };
+        let subflows = sim.connections.iter().map(|c| c.is_mptcp().then_some(c.subflows.len()));
+        let recorder = ThroughputRecorder::new(bins, subflows, sim.udp_sources.len());
+        sim.observe(Box::new(recorder));
     }
+    sim
 }

@@ -50,6 +50,10 @@ pub struct ScenarioConfig {
     pub mptcp_connections: Vec<MptcpConnectionConfig>,
     #[serde(default)]
     pub trace: TraceConfig,
+    /// Windowed throughput: bytes sent and delivered per flow and subflow
+    /// in bins of fixed width (`crate::throughput`); none when left out.
+    #[serde(default)]
+    pub throughput: Option<ThroughputConfig>,
     /// Names of TCP flows (a sequence counts as a whole) and MPTCP
     /// connections: the run ends as soon as all of them have completed,
     /// even if other traffic (long-lived flows, UDP) would go on until
@@ -188,6 +192,12 @@ pub struct TcpOptions {
     /// (whole segments); `0` for no limit.
     #[serde(default)]
     pub send_buffer_bytes: Option<u64>,
+    /// A constant receive window, bytes, advertised on the TCP flow or on
+    /// each subflow of the MPTCP connection: the sender keeps at most this
+    /// much unacknowledged on it. At most 65 535 without window scaling
+    /// (RFC 7323 §2.2), 65 535·2^14 with it.
+    #[serde(default)]
+    pub receive_window_bytes: Option<u64>,
     /// A SACKed retransmission stays in pipe until cumulatively
     /// acknowledged (ns-3's count).
     #[serde(default)]
@@ -444,6 +454,22 @@ pub struct TraceConfig {
     /// per interval.
     #[serde(default)]
     pub queue_sample_interval_ns: Option<u64>,
+}
+
+/// The bins of the windowed-throughput table: `[start, start + interval)`,
+/// `[start + interval, start + 2 interval)`, … up to `end` (the last bin is
+/// shorter when `end - start` is not a multiple of the interval).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThroughputConfig {
+    /// Width of a bin, nanoseconds.
+    pub interval_ns: u64,
+    /// Start of the first bin, nanoseconds (0 unless given).
+    #[serde(default)]
+    pub start_ns: u64,
+    /// End of the last bin, nanoseconds (the stop time unless given).
+    #[serde(default)]
+    pub end_ns: Option<u64>,
 }
 
 impl ScenarioConfig {

@@ -31,6 +31,7 @@ pub mod sim;
 pub mod slowstart;
 pub mod stop;
 pub mod tables;
+pub mod throughput;
 pub mod time;
 pub mod trace;
 pub mod traffic;

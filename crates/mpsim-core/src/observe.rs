@@ -77,11 +77,19 @@ pub enum SubflowPhase {
     Closed,
 }
 
-/// What happened at a transport's sender. Every variant is reported after
-/// the sender has processed the event (an ACK, a timer, a subflow event)
-/// that caused it, at that event's time.
+/// What happened at a transport's sender. Every variant but `Sent` and
+/// `Delivered` is reported after the sender has processed the event (an
+/// ACK, a timer, a subflow event) that caused it, at that event's time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TransportEvent {
+    /// The subflow's sender put a segment carrying `payload_bytes` of data
+    /// on the network (a retransmission too), reported as it is sent.
+    Sent { payload_bytes: u64 },
+    /// A data segment reached the subflow's receiver and moved the in-order
+    /// point: `subflow_bytes` newly delivered in order in the subflow's own
+    /// sequence space, `data_bytes` at the connection's data level (MPTCP:
+    /// by data sequence number; plain TCP: the same as `subflow_bytes`).
+    Delivered { subflow_bytes: u64, data_bytes: u64 },
     /// The congestion window or the slow-start threshold changed, bytes.
     Window { cwnd_bytes: u64, ssthresh_bytes: u64 },
     /// The smoothed RTT changed (RFC 6298 §2).
@@ -106,6 +114,13 @@ pub enum TransportEvent {
     },
 }
 
+/// What happened to a UDP flow's packet, with its size on the wire.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UdpEvent {
+    Sent { bytes: u64 },
+    Received { bytes: u64 },
+}
+
 /// Watches a run. Every method has a default that does nothing: implement
 /// only what you need. An observer must not change what it watches; it is
 /// told, after the fact, and cannot act.
@@ -123,6 +138,9 @@ pub trait Observer: Any {
 
     /// A transport event of subflow `subflow`.
     fn on_transport(&mut self, _now: SimTime, _subflow: SubflowRef, _event: TransportEvent) {}
+
+    /// A packet of UDP flow `flow` (its index in the run) was sent or received.
+    fn on_udp(&mut self, _now: SimTime, _flow: u32, _event: UdpEvent) {}
 }
 
 /// Two observers watching the same run, told in order.
@@ -144,6 +162,10 @@ impl Observer for Tee {
     fn on_transport(&mut self, now: SimTime, subflow: SubflowRef, event: TransportEvent) {
         self.0.on_transport(now, subflow, event);
         self.1.on_transport(now, subflow, event);
+    }
+    fn on_udp(&mut self, now: SimTime, flow: u32, event: UdpEvent) {
+        self.0.on_udp(now, flow, event);
+        self.1.on_udp(now, flow, event);
     }
 }
 

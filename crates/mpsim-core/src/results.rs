@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::net::queue::DropCause;
+use crate::observe;
 use crate::sim::Simulator;
+use crate::throughput::{BinnedBytes, ThroughputRecorder};
 use crate::transport::data_level::DataLevel;
 use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
 
@@ -168,6 +170,31 @@ pub struct QueueTraceResult {
     pub queue_bytes: Vec<u64>,
 }
 
+/// One flow's or subflow's windowed throughput, bin by bin.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ThroughputSeries {
+    /// The TCP flow, MPTCP connection or UDP flow.
+    pub flow: String,
+    /// `tcp`, `mptcp` (a connection's data level), `mptcp_subflow` or `udp`.
+    pub kind: String,
+    /// The subflow's index (`mptcp_subflow` only).
+    pub subflow: Option<u32>,
+    /// Payload bytes sent in each bin, retransmissions included (UDP: bytes
+    /// on the wire).
+    pub bytes_sent: Vec<u64>,
+    /// Bytes delivered in order in each bin (UDP: bytes received).
+    pub bytes_delivered: Vec<u64>,
+}
+
+/// Windowed throughput (`crate::throughput`): the bins and every series.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ThroughputResult {
+    pub start_ns: u64,
+    pub interval_ns: u64,
+    pub end_ns: u64,
+    pub series: Vec<ThroughputSeries>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunResults {
     pub seed: u64,
@@ -181,6 +208,9 @@ pub struct RunResults {
     pub mptcp_connections: Vec<MptcpConnectionResult>,
     pub queue_traces: Vec<QueueTraceResult>,
     pub tcp_traces: Vec<TcpTraceResult>,
+    /// When the scenario asks for it (left out of the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<ThroughputResult>,
 }
 
 impl Simulator {
@@ -392,6 +422,37 @@ impl Simulator {
             mptcp_connections,
             queue_traces,
             tcp_traces,
+            throughput: self.throughput(),
         }
+    }
+
+    /// The windowed-throughput table's series, if the scenario asks for it:
+    /// each TCP flow, each MPTCP connection followed by its subflows, each UDP flow.
+    fn throughput(&self) -> Option<ThroughputResult> {
+        let r = observe::find::<ThroughputRecorder>(self.ctx.observer.as_deref()?)?;
+        let series = |flow: &str, kind: &str, subflow: Option<u32>, b: &BinnedBytes| ThroughputSeries {
+            flow: flow.to_string(),
+            kind: kind.to_string(),
+            subflow,
+            bytes_sent: b.sent.clone(),
+            bytes_delivered: b.delivered.clone(),
+        };
+        let mut out = Vec::new();
+        for (c, conn) in self.connections.iter().enumerate() {
+            let kind = if conn.is_mptcp() { "mptcp" } else { "tcp" };
+            out.push(series(&conn.name, kind, None, &r.connections[c]));
+            for (s, b) in r.subflows[c].iter().enumerate() {
+                out.push(series(&conn.name, "mptcp_subflow", Some(s as u32), b));
+            }
+        }
+        for (u, b) in self.udp_sources.iter().zip(&r.udp) {
+            out.push(series(&u.name, "udp", None, b));
+        }
+        Some(ThroughputResult {
+            start_ns: r.bins.start.nanos(),
+            interval_ns: r.bins.interval.nanos(),
+            end_ns: r.bins.end.nanos(),
+            series: out,
+        })
     }
 }

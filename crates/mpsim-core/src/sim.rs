@@ -7,7 +7,7 @@ use crate::context::SimContext;
 use crate::event::Event;
 use crate::ids::{EndpointId, LinkId, PacketId};
 use crate::net::{LossModel, Network};
-use crate::observe::{self, Observer, Tee};
+use crate::observe::{self, Observer, Tee, UdpEvent};
 use crate::stop::{Interrupt, Stop, Stopped, CHECK_EVERY_EVENTS};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{QueueTrace, TraceRecorder};
@@ -254,7 +254,12 @@ impl Simulator {
     fn deliver(&mut self, ep: EndpointId, pkt: PacketId) {
         match self.endpoints[ep.idx()] {
             Endpoint::UdpSink(i) => {
-                self.udp_sinks[i as usize].receive(self.ctx.now, self.ctx.packets.get(pkt));
+                let packet = self.ctx.packets.get(pkt);
+                if let Some(o) = self.ctx.observer.as_deref_mut() {
+                    let bytes = packet.size_bytes as u64;
+                    o.on_udp(self.ctx.now, i, UdpEvent::Received { bytes });
+                }
+                self.udp_sinks[i as usize].receive(self.ctx.now, packet);
                 self.ctx.packets.free(pkt);
             }
             Endpoint::TcpSender(c, r) | Endpoint::TcpReceiver(c, r) => {
@@ -281,6 +286,10 @@ impl Simulator {
         let src = &mut self.udp_sources[i as usize];
         let next = match src.wake(now) {
             SourceAction::Send(packet, next) => {
+                if let Some(o) = self.ctx.observer.as_deref_mut() {
+                    let bytes = packet.size_bytes as u64;
+                    o.on_udp(now, i, UdpEvent::Sent { bytes });
+                }
                 let id = self.ctx.packets.alloc(packet);
                 self.net.send(&mut self.ctx, id);
                 next

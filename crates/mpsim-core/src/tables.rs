@@ -7,7 +7,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::results::{RunResults, TcpFlowResult};
+use crate::results::{RunResults, TcpFlowResult, ThroughputResult};
+use crate::throughput::Bins;
+use crate::time::{SimDuration, SimTime};
 
 /// The Arrow type of a column.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -39,7 +41,7 @@ pub struct Table {
 }
 
 /// The tables' names, in the order [`RunResults::tables`] gives them.
-pub const TABLES: [&str; 8] = [
+pub const TABLES: [&str; 9] = [
     "flows",
     "tcp_flows",
     "mptcp_connections",
@@ -48,6 +50,7 @@ pub const TABLES: [&str; 8] = [
     "links",
     "tcp_traces",
     "queue_traces",
+    "throughput",
 ];
 
 /// Builds a table column by column over its rows.
@@ -325,6 +328,8 @@ impl RunResults {
             .col("queue_bytes", Int64, |(t, k)| t.queue_bytes[*k])
             .done("queue_traces");
 
+        let throughput = self.throughput_table();
+
         vec![
             flows,
             tcp_flows,
@@ -334,7 +339,45 @@ impl RunResults {
             links,
             tcp_traces,
             queue_traces,
+            throughput,
         ]
+    }
+
+    /// The windowed throughput in long form: one row per bin of each flow
+    /// and subflow (no rows when the scenario does not ask for it).
+    fn throughput_table(&self) -> Table {
+        let empty = ThroughputResult {
+            start_ns: 0,
+            interval_ns: 1,
+            end_ns: 0,
+            series: Vec::new(),
+        };
+        let t = self.throughput.as_ref().unwrap_or(&empty);
+        let bins = Bins {
+            start: SimTime(t.start_ns),
+            interval: SimDuration(t.interval_ns),
+            end: SimTime(t.end_ns),
+        };
+        let span = |k: usize| bins.span_ns(k);
+        let rate_bps = |bytes: u64, k: usize| {
+            let (from, to) = span(k);
+            bytes as f64 * 8.0 * 1e9 / (to - from) as f64
+        };
+        let rows = samples(&t.series, |s| s.bytes_sent.len());
+        Builder::new(&rows)
+            .col("flow", Str, |(s, _)| s.flow.clone())
+            .col("kind", Str, |(s, _)| s.kind.clone())
+            .opt("subflow", Int64, |(s, _)| s.subflow)
+            .col("bin", Int64, |(_, k)| *k)
+            .col("start_ns", Int64, |(_, k)| span(*k).0)
+            .col("end_ns", Int64, |(_, k)| span(*k).1)
+            .col("start_s", Float64, |(_, k)| span(*k).0 as f64 / 1e9)
+            .col("end_s", Float64, |(_, k)| span(*k).1 as f64 / 1e9)
+            .col("bytes_sent", Int64, |(s, k)| s.bytes_sent[*k])
+            .col("bytes_delivered", Int64, |(s, k)| s.bytes_delivered[*k])
+            .col("sent_bps", Float64, |(s, k)| rate_bps(s.bytes_sent[*k], *k))
+            .col("delivered_bps", Float64, |(s, k)| rate_bps(s.bytes_delivered[*k], *k))
+            .done("throughput")
     }
 }
 

@@ -13,6 +13,10 @@ use crate::time::SimTime;
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
 use crate::transport::path_manager::ManagePaths;
 
+/// The largest window TCP can advertise: 65 535 shifted by the largest
+/// window scale, 14 (RFC 7323 §2.3).
+const MAX_SCALED_WINDOW_BYTES: u64 = 65_535 << 14;
+
 /// Every problem of `cfg`, or `Ok` when it can be built.
 pub fn validate(cfg: &ScenarioConfig) -> Result<(), ConfigErrors> {
     let mut p = Problems::default();
@@ -294,6 +298,10 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
     }
     if cfg.trace.queue_sample_interval_ns == Some(0) {
         p.out_of("trace.queue_sample_interval_ns", 0, "positive");
+    }
+
+    if let Some(t) = &cfg.throughput {
+        check_throughput(t, cfg.stop_time_ns, p);
     }
 
     // A flow of a sequence is named `name#k`: `name` stands for all of them.
@@ -629,6 +637,19 @@ pub(crate) fn check_tcp(flow: &str, f: &TcpOptions, cc: &Option<CcConfig>, p: &m
             format!("at least one MSS ({mss} bytes)"),
         );
     }
+    if let Some(b) = f
+        .receive_window_bytes
+        .filter(|&b| b < mss as u64 || b > MAX_SCALED_WINDOW_BYTES)
+    {
+        p.out_of(
+            format!("{path}.receive_window_bytes"),
+            b,
+            format!(
+                "at least one MSS ({mss} bytes) and at most {MAX_SCALED_WINDOW_BYTES} \
+                 (the 16-bit window scaled by 2^14, RFC 7323 §2.3)"
+            ),
+        );
+    }
     if let Some(b) = f.send_buffer_bytes.filter(|&b| b != 0 && b < mss as u64) {
         p.out_of(
             format!("{path}.send_buffer_bytes"),
@@ -706,26 +727,42 @@ fn check_queue(path: &str, q: &QueueConfig, p: &mut Problems) {
             mean_pkt_size_bytes,
             ..
         } => {
-            if limit_pkts == 0 {
-                p.out_of(format!("{path}.limit_pkts"), 0, "at least 1 packet");
+            let thresholds = (Some(min_th_pkts), Some(max_th_pkts));
+            check_red(
+                path,
+                limit_pkts,
+                thresholds,
+                max_p,
+                Some(weight),
+                mean_pkt_size_bytes,
+                p,
+            );
+        }
+        QueueConfig::AdaptiveRed {
+            limit_pkts,
+            target_delay_ns,
+            interval_ns,
+            max_p,
+            mean_pkt_size_bytes,
+            min_th_pkts,
+            max_th_pkts,
+            weight,
+            ..
+        } => {
+            check_red(
+                path,
+                limit_pkts,
+                (min_th_pkts, max_th_pkts),
+                max_p,
+                weight,
+                mean_pkt_size_bytes,
+                p,
+            );
+            if target_delay_ns == 0 {
+                p.out_of(format!("{path}.target_delay_ns"), 0, "positive");
             }
-            if !min_th_pkts.is_finite() || min_th_pkts < 0.0 {
-                p.out_of(format!("{path}.min_th_pkts"), min_th_pkts, "a finite number >= 0");
-            } else if !max_th_pkts.is_finite() || max_th_pkts <= min_th_pkts {
-                p.out_of(
-                    format!("{path}.max_th_pkts"),
-                    max_th_pkts,
-                    format!("finite and greater than min_th_pkts ({min_th_pkts})"),
-                );
-            }
-            if !max_p.is_finite() || max_p <= 0.0 || max_p > 1.0 {
-                p.out_of(format!("{path}.max_p"), max_p, "in (0, 1]");
-            }
-            if !weight.is_finite() || weight <= 0.0 || weight > 1.0 {
-                p.out_of(format!("{path}.weight"), weight, "in (0, 1]");
-            }
-            if mean_pkt_size_bytes == 0 {
-                p.out_of(format!("{path}.mean_pkt_size_bytes"), 0, "at least 1 byte");
+            if interval_ns == 0 {
+                p.out_of(format!("{path}.interval_ns"), 0, "positive");
             }
         }
         QueueConfig::Codel {
@@ -743,6 +780,50 @@ fn check_queue(path: &str, q: &QueueConfig, p: &mut Problems) {
                 p.out_of(format!("{path}.limit_pkts"), 0, "at least 1 packet");
             }
         }
+    }
+}
+
+/// RED's parameters, plain or adaptive (whose thresholds and weight, when
+/// left out, follow from the link).
+fn check_red(
+    path: &str,
+    limit_pkts: u32,
+    (min_th_pkts, max_th_pkts): (Option<f64>, Option<f64>),
+    max_p: f64,
+    weight: Option<f64>,
+    mean_pkt_size_bytes: u32,
+    p: &mut Problems,
+) {
+    if limit_pkts == 0 {
+        p.out_of(format!("{path}.limit_pkts"), 0, "at least 1 packet");
+    }
+    match (min_th_pkts, max_th_pkts) {
+        (Some(lo), _) if !lo.is_finite() || lo < 0.0 => {
+            p.out_of(format!("{path}.min_th_pkts"), lo, "a finite number >= 0");
+        }
+        (Some(lo), Some(hi)) if !hi.is_finite() || hi <= lo => {
+            p.out_of(
+                format!("{path}.max_th_pkts"),
+                hi,
+                format!("finite and greater than min_th_pkts ({lo})"),
+            );
+        }
+        (Some(_), None) | (None, Some(_)) => p.say(
+            format!("{path}.max_th_pkts"),
+            format!("{max_th_pkts:?}"),
+            "both min_th_pkts and max_th_pkts, or neither",
+            "give both thresholds or let both follow from the link",
+        ),
+        _ => {}
+    }
+    if !max_p.is_finite() || max_p <= 0.0 || max_p > 1.0 {
+        p.out_of(format!("{path}.max_p"), max_p, "in (0, 1]");
+    }
+    if let Some(w) = weight.filter(|w| !w.is_finite() || *w <= 0.0 || *w > 1.0) {
+        p.out_of(format!("{path}.weight"), w, "in (0, 1]");
+    }
+    if mean_pkt_size_bytes == 0 {
+        p.out_of(format!("{path}.mean_pkt_size_bytes"), 0, "at least 1 byte");
     }
 }
 
@@ -772,6 +853,42 @@ fn check_udp_pattern(path: &str, pattern: &UdpPattern, p: &mut Problems) {
                 }
             }
         }
+    }
+}
+
+/// Most bins the windowed-throughput table may have per flow (each flow and
+/// subflow holds two counters per bin from the start of the run).
+pub const MAX_THROUGHPUT_BINS: u64 = 100_000;
+
+fn check_throughput(t: &ThroughputConfig, stop_time_ns: u64, p: &mut Problems) {
+    let end_ns = t.end_ns.unwrap_or(stop_time_ns);
+    if t.interval_ns == 0 {
+        p.out_of("throughput.interval_ns", 0, "positive");
+    }
+    if t.end_ns.is_some_and(|e| e > stop_time_ns) {
+        p.out_of(
+            "throughput.end_ns",
+            end_ns,
+            format!("at most the stop time ({stop_time_ns} ns)"),
+        );
+    }
+    if t.start_ns >= end_ns {
+        p.out_of(
+            "throughput.start_ns",
+            t.start_ns,
+            format!("before the end ({end_ns} ns)"),
+        );
+    } else if t.interval_ns > 0 && (end_ns - t.start_ns).div_ceil(t.interval_ns) > MAX_THROUGHPUT_BINS {
+        p.say(
+            "throughput.interval_ns",
+            t.interval_ns,
+            format!("at least (end - start) / {MAX_THROUGHPUT_BINS}"),
+            format!(
+                "{} bins from {} ns to {end_ns} ns; at most {MAX_THROUGHPUT_BINS} are allowed: widen the interval",
+                (end_ns - t.start_ns).div_ceil(t.interval_ns),
+                t.start_ns
+            ),
+        );
     }
 }
 

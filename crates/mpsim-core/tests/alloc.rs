@@ -226,3 +226,19 @@ fn the_tracing_hook_allocates_nothing_per_event() {
     assert!(seen.packet_events > events, "{} packet events", seen.packet_events);
     assert!(seen.queue_lengths > 0 && seen.transport_events > 0);
 }
+
+#[test]
+fn windowed_throughput_allocates_nothing_per_packet() {
+    let mut cfg = dumbbell(10);
+    cfg.throughput = Some(ThroughputConfig {
+        interval_ns: 100 * MS,
+        start_ns: 0,
+        end_ns: None,
+    });
+    let (allocations, events) = allocations_in_steady_state(&cfg, 10, 20);
+    assert!(events > 500_000, "{events} events");
+    assert!(
+        allocations * 10_000 < events,
+        "{allocations} allocations in {events} events"
+    );
+}

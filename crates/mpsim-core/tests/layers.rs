@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     // The tracing hook, and the traces kept through it.
     "observe",
     "trace",
+    "throughput",
     // What every component receives: clock, events, packets, observer.
     "context",
     // The network: links, queues, loss, routing, forwarding.

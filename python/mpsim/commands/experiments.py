@@ -32,7 +32,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def reproduce(
-        name: Annotated[str, typer.Argument(help="Experiment to run (`mpsim experiments` lists them).")],
+        name: Annotated[str | None, typer.Argument(help="Experiment to run (`mpsim experiments` lists them).")] = None,
+        all_: Annotated[
+            bool, typer.Option("--all", help="Every experiment, then OUT/scorecard.json and .md: each claim's verdict.")
+        ] = False,
         runs: Annotated[int | None, typer.Option(min=1, help="Runs per point (default: the paper's).")] = None,
         jobs: Annotated[int | None, typer.Option(min=1, help="Local worker processes (default: all cores).")] = None,
         out: Annotated[Path, typer.Option(help="Directory; results go to OUT/NAME/.")] = Path("results"),
@@ -40,23 +43,85 @@ def register(app: typer.Typer) -> None:
         executor: Annotated[Executor, typer.Option(help="local processes, or a Dask cluster.")] = Executor.local,
         scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (with --executor dask).")] = None,
     ) -> None:
-        """Reproduce one paper figure: run its sweep, write results.parquet/.csv and the figure (PNG, SVG)."""
+        """Reproduce one paper figure: run its sweep, write results.parquet/.csv and the figure (PNG, SVG), and
+        judge the paper's claims on the table (holds / partly / fails, with the numbers)."""
         from mpsim import ConfigError
         from mpsim.experiments import CATALOGUE
         from mpsim.experiments.reproduce import reproduce as run
+        from mpsim.experiments.reproduce import reproduce_all
 
+        mode = "quick" if quick else "full"
+        if all_:
+            if name is not None:
+                raise ConfigError(f"reproduce: give an experiment name or --all, not both (got '{name}')")
+            card, files = reproduce_all(
+                out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler
+            )
+            from mpsim.experiments.scorecard import tally
+
+            for paper, counts in tally(card).items():
+                console.print(f"{paper}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+            for path in files:
+                console.print(f"  {path}")
+            return
+        if name is None:
+            raise ConfigError("reproduce: give an experiment name (`mpsim experiments` lists them) or --all")
         if name not in CATALOGUE:
             raise ConfigError(f"reproduce: unknown experiment '{name}'; known: {', '.join(CATALOGUE)}")
         exp = CATALOGUE[name]
-        mode = "quick" if quick else "full"
         console.print(f"[bold]{exp.name}[/bold] ({mode}): {exp.paper}, {exp.figure}")
         started = time.perf_counter()
         result = run(name, out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler)
         wall = time.perf_counter() - started
         _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
+        _verdicts(exp, result.table.to_pylist())
         console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
         for path in result.files:
             console.print(f"  {path}")
+
+    @app.command()
+    def scorecard(
+        source: Annotated[Path, typer.Option("--from", help="A scorecard.json.")] = Path("docs/scorecard.json"),
+        docs: Annotated[Path, typer.Option(help="The Markdown file with scorecard markers.")] = Path(
+            "docs/reproduction.md"
+        ),
+        check: Annotated[bool, typer.Option("--check", help="Only report whether the tables are current.")] = False,
+    ) -> None:
+        """Write the verdict tables of docs/reproduction.md (between its scorecard markers) from a scorecard."""
+        from mpsim.experiments.scorecard import load, update_docs
+
+        text = docs.read_text()
+        new = update_docs(load(source), text)
+        if check:
+            if new != text:
+                _fail_stale(docs, source)
+            console.print(f"{docs} is current with {source}")
+            return
+        docs.write_text(new)
+        console.print(f"{docs}: tables written from {source}")
+
+
+def _fail_stale(docs: Path, source: Path) -> None:
+    console.print(f"{docs}: its tables differ from {source}; run `mpsim scorecard --from {source} --docs {docs}`")
+    raise typer.Exit(1)
+
+
+def _verdicts(exp: object, rows: list[dict[str, object]]) -> None:
+    """Each claim of the experiment, its verdict and its numbers."""
+    from mpsim.experiments.base import Experiment
+    from mpsim.experiments.claims import check_all
+
+    assert isinstance(exp, Experiment)
+    style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim"}
+    for claim, outcome in check_all(exp.checks, rows):
+        console.print(
+            f"[{style[outcome.verdict]}]{outcome.verdict}[/] ({outcome.passed}/{outcome.total}) {claim.text}\n"
+            f"    {claim.statement()}\n    {outcome.numbers()}"
+        )
+    checked = {c.text for c in exp.checks}
+    for text in exp.claims:
+        if text not in checked:
+            console.print(f"[dim]not stated as a check[/] {text}")
 
 
 def _summary(table: object, x_name: str, metrics: list[str], variants: list[str]) -> None:

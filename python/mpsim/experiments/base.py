@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mpsim.engine import Results, run_config
+from mpsim.experiments.claims import Claim
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -67,16 +68,32 @@ class Experiment:
     quick_x_values: tuple[Any, ...]
     build: Callable[[Any, str, int], CoreConfig]
     panels: tuple[Panel, ...]
-    claims: tuple[str, ...]
+    claims: tuple[str, ...] = ()
+    """The paper's claims in its words; those of ``checks`` are added to them."""
     variants: tuple[str, ...] = VARIANTS
     runs: int = 10
     quick_runs: int = 3
     error_bars: str = "std"
     """What the paper's error bars show: ``std`` or ``ci95`` (95 % confidence interval of the mean)."""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    stack: str | None = None
+    """The stack the paper ran, by its name in :data:`mpsim.experiments.stacks.STACKS`; every flow of the
+    experiment runs it."""
+    trace_x: tuple[Any, ...] = ()
+    """x values whose run 1 is also drawn as time series (cwnd and SRTT of each subflow, one column per
+    variant; :mod:`mpsim.experiments.timeseries`), the papers' trace figures."""
+    checks: tuple[Claim, ...] = ()
+    """The paper's claims as checkable statements over the result table (:mod:`mpsim.experiments.claims`);
+    ``claims`` keeps the words of those that have none."""
+    measures: str = "completion"
+    """What its figures measure: ``completion`` (finite transfers, :func:`experiment_metrics`) or ``rates``
+    (long-lived flows over a window of the run, whose rows say nothing of completion)."""
     extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]] | None = None
-    """The row of one run from its results and configuration (a module-level function, so that workers
-    can run it); :func:`experiment_metrics` of the raw results when left out."""
+    """The row of one run when not :func:`experiment_metrics`' (a module-level function, so workers can run it)."""
+
+    def __post_init__(self) -> None:
+        stated = tuple(dict.fromkeys(c.text for c in self.checks if c.text not in self.claims))
+        object.__setattr__(self, "claims", stated + self.claims)
 
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
         """Every (x, variant, run, core configuration) of the experiment."""
@@ -179,9 +196,11 @@ def transfer(
     join_delay_ns: int = 0,
     gsam: Mapping[str, Any] | None = None,
     lisa: Mapping[str, Any] | None = None,
+    coupled: Mapping[str, Any] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """One transfer of ``variant``: ``("tcp_flows", …)`` on the first address pair for ``tcp``, else
-    ``("mptcp_connections", …)`` over every address pair with LIA and the variant's slow start."""
+    ``("mptcp_connections", …)`` over every address pair with the variant's slow start and ``coupled``
+    congestion avoidance (LIA unless given)."""
     if variant == "tcp":
         flow = {
             "name": name,
@@ -200,7 +219,7 @@ def transfer(
         "dst_addrs": list(dst_addrs),
         "start_ns": start_ns,
         "join_delay_ns": join_delay_ns,
-        "cc": {"type": "lia"},
+        "cc": dict(coupled) if coupled is not None else {"type": "lia"},
         "slow_start": slow_start(variant, gsam, lisa),
         "tcp": dict(tcp),
     }

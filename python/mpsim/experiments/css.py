@@ -28,6 +28,8 @@ from mpsim.experiments.base import (
     run_random,
     transfer,
 )
+from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend
+from mpsim.experiments.stacks import LISA_CREDIT_ONLY, gsam_on_path, legacy_ns3
 
 PAPER = "CSS: Wang et al., Coupled Slow-Start, GLOBECOM 2017"
 PKT = 1400
@@ -35,33 +37,27 @@ ACCESS_BPS = 100_000_000
 BOTTLENECK_BPS = 5_000_000
 SSTHRESH_BYTES = 65_535
 
-# The paper's simulator is the ns-3 MPTCP code it cites ([9], code.google.com/p/mptcp-ns3), whose TCP
-# (also used for the single-path flows) has plain Reno loss recovery: fast retransmit on the third
-# duplicate ACK, no NewReno partial-ACK retransmission, no SACK, no timestamps. Per-ACK slow start (ns-3
-# profile), delayed ACKs (CSS §III-B: alpha 1.5 assumes them), ssthresh 65535 bytes.
-TCP = {
-    "profile": "ns3",
-    "mss": PKT,
-    "initial_cwnd_segments": 10,
-    "initial_ssthresh_bytes": SSTHRESH_BYTES,
-    "sack": False,
-    "recovery": "reno",
-    "timestamps": False,
-    # The old model is not ns-3.44: it halves FlightSize and delays the first ACK like any other.
-    "loss_flight": "flight_size",
-    "quickack_segments": 0,
-}
-# LISA as the paper compares it (§I: the new subflow's IW is subtracted from an existing subflow's cwnd):
-# the credit only, without Alg. 1's ACKs to ignore, which neither of LISA's authors' implementations has.
-LISA = {"ignore_acks": False}
+# The paper's simulator is the legacy ns-3 MPTCP model it cites ([9]), for the single-path flows too, with
+# the paper's 1400-byte packets, IW 10 (§III-B) and ssthresh 65535 bytes; LISA beside it as the paper
+# describes it (§I: the new subflow's IW is subtracted from an existing subflow's cwnd).
+TCP = legacy_ns3(PKT, 10, SSTHRESH_BYTES)
+LISA = LISA_CREDIT_ONLY
 # Fig. 1(c): the second subflow starts about 0.25 s after the first, i.e. ~0.15 s after the first
 # subflow's handshake (one 100 ms RTT).
 JOIN_DELAY_NS = 150 * MS
 RUN_LIMIT_NS = 70 * S
 
 
-def _gsam(buffer_pkts: int) -> dict[str, Any]:
-    return {"bottleneck_rate_bps": BOTTLENECK_BPS, "bottleneck_buffer_pkts": buffer_pkts}
+WIRE_BYTES = PKT + 42
+"""A full segment on the wire: IP and TCP headers without options, ns-3's 2-byte PPP framing."""
+
+
+def _gsam(cfg: CoreConfig, buffer_pkts: int) -> dict[str, Any]:
+    """GSAM's K (its authors' reading) from the first subflow's path S0a → R1 → R2 → D0 (also R1a → R2a
+    in the non-shared topology, of equal rate and delay)."""
+    names = {link["name"] for link in cfg["links"]}
+    route = ["S0a-R1", "R1-R2", "R2-D0"] if "R1-R2" in names else ["S0a-R1a", "R1a-R2a", "R2a-D0"]
+    return gsam_on_path(cfg["links"], route, buffer_pkts, BOTTLENECK_BPS, WIRE_BYTES, 42)
 
 
 def shared(buffer_pkts: int) -> CoreConfig:
@@ -142,7 +138,7 @@ def _short_transfer(name: str, variant: str, run: int, size_pkts: int, buffer_pk
             start,
             TCP,
             JOIN_DELAY_NS,
-            gsam=_gsam(buffer_pkts),
+            gsam=_gsam(cfg, buffer_pkts),
             lisa=LISA,
         ),
     )
@@ -214,7 +210,7 @@ def _css_longlived(x: Any, variant: str, run: int) -> CoreConfig:
                 int(t * S),
                 TCP,
                 JOIN_DELAY_NS,
-                gsam=_gsam(buffer_pkts),
+                gsam=_gsam(cfg, buffer_pkts),
                 lisa=LISA,
             ),
         )
@@ -224,10 +220,16 @@ def _css_longlived(x: Any, variant: str, run: int) -> CoreConfig:
     return cfg
 
 
+SCHEMES = ("tcp", "mptcp", "lisa", "css")
+"""The schemes the paper compares."""
+FALL = "Retransmissions and completion times fall as the buffer grows, for every scheme."
+CUTS = "Above 30 packets CSS cuts packet loss drastically and completes sooner than MPTCP."
+
 EXPERIMENTS = [
     Experiment(
         name="css-shared-filesize",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 3 (a, b), §IV-B",
         description="Shared 5 Mbit/s bottleneck, buffer 47 packets: completion time and retransmissions vs file size",
         x_name="file_size_pkts",
@@ -236,16 +238,47 @@ EXPERIMENTS = [
         quick_x_values=QUICK_FILE_SIZES,
         build=_css_shared_filesize,
         panels=(FCT, RETX),
-        claims=(
-            "TCP completes sooner than MPTCP and LISA for files under 400 packets.",
-            "CSS cuts MPTCP's retransmissions by about half.",
-            "CSS completes about 0.5 s sooner than MPTCP on average (up to 1.5 s).",
-            "LISA and MPTCP give nearly the same results.",
+        checks=(
+            Order(
+                "TCP completes sooner than MPTCP and LISA for files under 400 packets.",
+                "fct_s",
+                ranking=("tcp",),
+                rest=("mptcp", "lisa"),
+                x_max=399,
+            ),
+            Ratio(
+                "CSS cuts MPTCP's retransmissions by about half.",
+                "retransmissions",
+                left="css",
+                right="mptcp",
+                low=0.3,
+                high=0.7,
+                x_min=100,
+            ),
+            Difference(
+                "CSS completes about 0.5 s sooner than MPTCP on average (up to 1.5 s).",
+                "fct_s",
+                left="css",
+                right="mptcp",
+                low=0.25,
+                high=1.0,
+            ),
+            Compare(
+                "LISA and MPTCP give nearly the same results.",
+                "fct_s",
+                left="lisa",
+                op="≈",
+                right="mptcp",
+                tolerance=0.1,
+                x_min=100,
+                criterion="significant",
+            ),
         ),
     ),
     Experiment(
         name="css-shared-buffer",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 5 (a, b, c), §IV-B",
         description="Shared bottleneck, 400-packet file: completion time, retransmissions, sum of cwnd vs buffer",
         x_name="buffer_pkts",
@@ -254,16 +287,32 @@ EXPERIMENTS = [
         quick_x_values=(20, 30, 47, 70, 100, 130),
         build=_css_shared_buffer,
         panels=(FCT, RETX, SUM_CWND),
-        claims=(
-            "Retransmissions and completion times fall as the buffer grows, for every scheme.",
-            "Above 30 packets CSS cuts packet loss drastically and completes sooner than MPTCP.",
-            "Above 70 packets CSS and TCP lose no packets.",
-            "Above 115 packets MPTCP's and LISA's sum of cwnd exceeds CSS's (about 2·ssthresh against ssthresh).",
+        checks=(
+            Trend(FALL, "retransmissions", variants=SCHEMES),
+            Trend(FALL, "fct_s", variants=SCHEMES),
+            Ratio(CUTS, "retransmissions", left="css", right="mptcp", high=0.5, x_min=35),
+            Compare(CUTS, "fct_s", left="css", op="<", right="mptcp", x_min=35),
+            Bound(
+                "Above 70 packets CSS and TCP lose no packets.",
+                "retransmissions",
+                variants=("css", "tcp"),
+                value=0,
+                tolerance=0.5,
+                x_min=75,
+            ),
+            Order(
+                "Above 115 packets MPTCP's and LISA's sum of cwnd exceeds CSS's (about 2·ssthresh against ssthresh).",
+                "sum_cwnd_pkts",
+                ranking=("css",),
+                rest=("mptcp", "lisa"),
+                x_min=120,
+            ),
         ),
     ),
     Experiment(
         name="css-longlived",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 4, §IV-B",
         description="Completion time of a 4000-packet TCP flow while 80 short transfers of each scheme come and go",
         x_name="buffer_pkts",
@@ -272,15 +321,36 @@ EXPERIMENTS = [
         quick_x_values=(20, 45, 70, 95),
         build=_css_longlived,
         panels=(FCT,),
-        claims=(
-            "At 45 packets the long flow takes 265 % of its TCP-neighbour time when the short flows use MPTCP or LISA.",
-            "With CSS short flows the long flow fares about as with TCP short flows.",
+        checks=(
+            *(
+                Ratio(
+                    "At 45 packets the long flow takes 265 % of its TCP-neighbour time when the short flows use "
+                    "MPTCP or LISA.",
+                    "fct_s",
+                    left=v,
+                    right="tcp",
+                    low=2.0,
+                    high=3.3,
+                    x_min=45,
+                    x_max=45,
+                )
+                for v in ("mptcp", "lisa")
+            ),
+            Compare(
+                "With CSS short flows the long flow fares about as with TCP short flows.",
+                "fct_s",
+                left="css",
+                op="≈",
+                right="tcp",
+                tolerance=0.15,
+            ),
         ),
         quick_runs=2,
     ),
     Experiment(
         name="css-nonshared-buffer",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 6 (a, b, c), §IV-C",
         description="Two disjoint 5 Mbit/s bottlenecks, 400-packet file: completion, retransmissions, cwnd vs buffer",
         x_name="buffer_pkts",
@@ -289,14 +359,33 @@ EXPERIMENTS = [
         quick_x_values=(20, 35, 50, 65, 70),
         build=_css_nonshared_buffer,
         panels=(FCT, RETX, SUM_CWND),
-        claims=(
-            "Below 65 packets CSS cuts packet loss significantly, with up to 45 % goodput gain over MPTCP.",
-            "Above 65 packets MPTCP and LISA complete sooner than CSS.",
+        checks=(
+            Compare(
+                "Below 65 packets CSS cuts packet loss significantly, with up to 45 % goodput gain over MPTCP.",
+                "retransmissions",
+                left="css",
+                op="<",
+                right="mptcp",
+                x_max=64,
+                criterion="significant",
+            ),
+            *(
+                Compare(
+                    "Above 65 packets MPTCP and LISA complete sooner than CSS.",
+                    "fct_s",
+                    left=v,
+                    op="<",
+                    right="css",
+                    x_min=66,
+                )
+                for v in ("mptcp", "lisa")
+            ),
         ),
     ),
     Experiment(
         name="css-nonshared-filesize",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 7 (a, b), §IV-C",
         description="Two disjoint bottlenecks, buffer 47 packets: completion time and retransmissions vs file size",
         x_name="file_size_pkts",
@@ -305,9 +394,24 @@ EXPERIMENTS = [
         quick_x_values=QUICK_FILE_SIZES,
         build=_css_nonshared_filesize,
         panels=(FCT, RETX),
-        claims=(
-            "CSS completes about 1.2 s sooner than MPTCP on average.",
-            "CSS cuts packet loss by 50-67 % for files above 100 packets.",
+        checks=(
+            Difference(
+                "CSS completes about 1.2 s sooner than MPTCP on average.",
+                "fct_s",
+                left="css",
+                right="mptcp",
+                low=0.6,
+                high=1.8,
+            ),
+            Ratio(
+                "CSS cuts packet loss by 50-67 % for files above 100 packets.",
+                "retransmissions",
+                left="css",
+                right="mptcp",
+                low=0.25,
+                high=0.6,
+                x_min=101,
+            ),
         ),
     ),
 ]

@@ -38,9 +38,18 @@ from mpsim.experiments.base import (
     run_random,
     transfer,
 )
+from mpsim.experiments.claims import Bound, Claim, Compare, Order, Ratio, Trend
+from mpsim.experiments.stacks import (
+    IP_TCP_HEADER_BYTES,
+    LINUX_3_14_LIA,
+    LISA_CREDIT_ONLY,
+    gsam_k_ns,
+    legacy_ns3,
+    linux_3_14,
+    min_rtt_ns,
+)
 
 PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
-IP_TCP_HEADER_BYTES = 40
 RUN_LIMIT_NS = 120 * S
 """Cap of every run: a run ends when its measured and competing flows have completed."""
 START_SPREAD_S = 0.010
@@ -48,28 +57,9 @@ START_SPREAD_S = 0.010
 
 FCT_LOG = Panel("fct_s", "Completion time (s)", log_y=True)
 RTO = Panel("rto_count", "Retransmission timeouts per connection")
+R_SS = Panel("r_ss", "Retransmissions up to the last slow-start exit (packets)")
+"""Fig. 15: a connection's retransmissions until the last of its subflows has left slow start."""
 COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
-
-
-def k_ns(buffer_pkts: int, wire_bytes: int, rate_bps: int, d_ns: int) -> int:
-    """GSAM's RTT threshold, Eq. 15's upper end, **not** clamped to D: K = D/2 + B·S·8/(2C), nanoseconds.
-
-    B is the bottleneck buffer in packets, S a full segment's wire size, C the bottleneck rate and D the
-    path's round-trip time without queueing. Both author implementations compute this value and use it
-    as it is, also where it falls below D (B < C·D); the core's derived K would be max(D, …).
-    """
-    return d_ns // 2 + buffer_pkts * wire_bytes * 8 * S // (2 * rate_bps)
-
-
-def _min_rtt_ns(path: Sequence[Mapping[str, Any]], data_wire: int, ack_wire: int) -> int:
-    """The smallest RTT a full segment can measure on ``path`` (its links in the data direction, each
-    used back by an ACK on its reverse link of equal rate and delay): propagation both ways plus the
-    serialisation of the segment forward and of its ACK back. This is what a sender's min_RTT converges to."""
-    total = 0
-    for link in path:
-        total += 2 * link["delay_ns"]
-        total += (data_wire + ack_wire) * 8 * S // link["rate_bps"]
-    return total
 
 
 def _rename(links: list[dict[str, Any]], nodes: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -111,26 +101,13 @@ def ns3_k_ns(buffer_pkts: int) -> int:
     """GSAM's K in the ns-3 setting with a ``buffer_pkts`` bottleneck buffer: 98.1 ms < D at 50 packets, so
     GSAM smooths from the first ACK. D is the authors' RTT_min, initialised to the path's configured 0.15 s
     and only lowered by samples, which never fall below it (each includes serialisation)."""
-    return k_ns(buffer_pkts, NS3_WIRE_BYTES, NS3_BOTTLENECK_BPS, NS3_BASE_RTT_NS)
+    return gsam_k_ns(buffer_pkts, NS3_WIRE_BYTES, NS3_BOTTLENECK_BPS, NS3_BASE_RTT_NS)
 
 
 def ns3_tcp(iw: int) -> dict[str, Any]:
-    """The old ns-3 MPTCP stack (Fig. 8 shows its subflow constructor, that of the ns-3 MPTCP code the
-    CSS paper cites): per-ACK growth, IW ``iw`` (1 in Fig. 2, Fig. 8), plain Reno recovery (no NewReno
-    partial ACKs, no SACK), no timestamps or delayed ACK; RTO per RFC 6298 with a 200 ms floor."""
-    return {
-        "profile": "ns3",
-        "mss": NS3_MSS,
-        "initial_cwnd_segments": iw,
-        "sack": False,
-        "recovery": "reno",
-        "timestamps": False,
-        "delayed_ack": False,
-        "min_rto_ns": 200 * MS,
-        "initial_rto_ns": 1 * S,
-        # The old model is not ns-3.44: it halves FlightSize.
-        "loss_flight": "flight_size",
-    }
+    """The legacy ns-3 MPTCP model (Fig. 8 shows its subflow constructor) with the authors' 536-byte segments
+    and IW ``iw`` (1 in Fig. 2, Fig. 8)."""
+    return legacy_ns3(NS3_MSS, iw)
 
 
 def ns3_topology(buffer_pkts: int = NS3_BUFFER_PKTS) -> CoreConfig:
@@ -162,7 +139,7 @@ def _ns3_run(
     tcp = ns3_tcp(iw)
     # LISA in ns-3: credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
     # packet from a donor of at least 2 and otherwise starts alone with 1, the paper's §II account.
-    lisa = {"max_credit_segments": iw, "min_credit_segments": min(3, iw)}
+    lisa = {**LISA_CREDIT_ONLY, "max_credit_segments": iw, "min_credit_segments": min(3, iw)}
     names = []
     for i, start in enumerate(_starts(experiment, run, "transfers", 2)):
         kind, flow = transfer(
@@ -235,31 +212,28 @@ JOIN_DELAY_NS = 2 * BASE_RTT_NS
 """The second subflow's SYN leaves 3 RTTs after the first's (as LISA §III measured on Linux):
 one RTT of handshake, then this delay."""
 
-# Linux 3.14, the testbed's kernel (MPTCP v0.89): the ``linux_3_14`` profile (IW 10, infinite initial
-# ssthresh, growth per acknowledged segment, SACK with PRR, FACK, delayed early retransmit, the 3.x tail loss
-# probe, F-RTO, 200 ms minimum RTO); the receiver ACKs every segment (quick-ACK in slow start); no
-# timestamps, so a segment is 1440 bytes on the wire as the paper's arithmetic (360 packets = 100 Mbit/s ×
-# 40 ms) assumes.
-TCP = {
-    "profile": "linux_3_14",
-    "mss": MSS,
-    "timestamps": False,
-    "delayed_ack": False,
-}
+TCP = linux_3_14(MSS)
+"""Linux 3.14 with MPTCP v0.89, the testbed's kernel, with the paper's 1400-byte segments: 1440 bytes on the
+wire without timestamps, as the paper's arithmetic (360 packets = 100 Mbit/s × 40 ms) assumes."""
 
 DEFAULT_BUFFER_PKTS = 20
 DEFAULT_FILE_KB = 80
 DEFAULT_NCF = 5
 
 
-def shared(bottleneck_queue: Mapping[str, Any], competing: bool = False, rate_bps: int = BOTTLENECK_BPS) -> CoreConfig:
+def shared(
+    bottleneck_queue: Mapping[str, Any],
+    competing: bool = False,
+    rate_bps: int = BOTTLENECK_BPS,
+    loss: Mapping[str, Any] = LOSS,
+) -> CoreConfig:
     """Fig. 11a: S2.eth0 and S2.eth1 → R1 → (5 Mbit/s, 18 ms, queue, loss) → R2 → C2; with ``competing``
     Fig. 11b, which adds S1 → R1 and R2 → C1 for the regular TCP (or UDP) traffic. Access links 1 Gbit/s,
     1 ms, so the base RTT is 2·(1 + 18 + 1) = 40 ms on either interface."""
     links = [
         *duplex("S2a", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
         *duplex("S2b", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
-        *duplex("R1", "R2", rate_bps, BOTTLENECK_DELAY_NS, bottleneck_queue, bottleneck_queue, LOSS),
+        *duplex("R1", "R2", rate_bps, BOTTLENECK_DELAY_NS, bottleneck_queue, bottleneck_queue, loss),
         *duplex("R2", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
     ]
     nodes = hosts("S2", "C2")
@@ -309,8 +283,8 @@ def data_path(cfg: CoreConfig) -> list[Mapping[str, Any]]:
 def _gsam(cfg: CoreConfig, buffer_pkts: int, rate_bps: int) -> dict[str, Any]:
     """GSAM's parameters for the subflows of ``cfg``: K from the subflow's bottleneck (B, C) and its
     min RTT D (equal on every path of these topologies)."""
-    d = _min_rtt_ns(data_path(cfg), WIRE_BYTES, ACK_WIRE_BYTES)
-    return {"k_ns": k_ns(buffer_pkts, WIRE_BYTES, rate_bps, d)}
+    d = min_rtt_ns(data_path(cfg), WIRE_BYTES, ACK_WIRE_BYTES)
+    return {"k_ns": gsam_k_ns(buffer_pkts, WIRE_BYTES, rate_bps, d)}
 
 
 def _multipath(
@@ -328,7 +302,19 @@ def _multipath(
         name = f"measured{i}"
         add(
             cfg,
-            transfer(variant, name, ["S2.eth0", "S2.eth1"], ["C2"], size_bytes, start, TCP, JOIN_DELAY_NS, gsam=gsam),
+            transfer(
+                variant,
+                name,
+                ["S2.eth0", "S2.eth1"],
+                ["C2"],
+                size_bytes,
+                start,
+                TCP,
+                JOIN_DELAY_NS,
+                gsam=gsam,
+                lisa=LISA_CREDIT_ONLY,
+                coupled=LINUX_3_14_LIA,
+            ),
         )
         names.append(name)
     return names
@@ -452,6 +438,19 @@ def _gsam_nonshared_flows(x: Any, variant: str, run: int) -> CoreConfig:
     return _nonshared_run("gsam-nonshared-flows", variant, run, ncf=int(x))
 
 
+LOSS_NCF = 20
+LOSS_FILE_KB = 300
+
+
+def _gsam_loss(x: Any, variant: str, run: int) -> CoreConfig:
+    """Fig. 16: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a), buffer 20 packets, with
+    WANem's random loss at ``x`` per cent both ways."""
+    loss = {"type": "bernoulli", "p": float(x) / 100}
+    cfg: CoreConfig = {"seed": run, **shared(queue(DEFAULT_BUFFER_PKTS), loss=loss)}
+    gsam = _gsam(cfg, DEFAULT_BUFFER_PKTS, BOTTLENECK_BPS)
+    return _finish(cfg, _multipath(cfg, "gsam-loss", variant, run, LOSS_NCF, LOSS_FILE_KB * KB, gsam))
+
+
 CODEL_NCF = 20
 CODEL_FILE_KB = 300
 CODEL_TARGET_NS = 5 * MS
@@ -495,13 +494,51 @@ COMPETING_NOTE = (
 NONSHARED_NOTE = "Non-shared bottlenecks (Fig. 11c): two disjoint 100 Mbit/s paths, RTT 40 ms, loss 0.01 % both ways."
 
 
+SCHEMES = ("tcp", "mptcp", "lisa", "gsam")
+"""The schemes the paper compares."""
+BUFFER_CLAIM = (
+    "With 8 subflows GSAM completes sooner than MPTCP while the buffer is small enough for the two "
+    "transfers to overflow it (pipe 162 segments); with room for both (50 packets) MPTCP is sooner."
+)
+GSAM_THEN_TCP = "Completion time falls as the buffer grows; GSAM is best, then TCP."
+LISA_BEATS = "LISA beats MPTCP for buffers up to 35 packets; above 35 MPTCP is slightly better than LISA."
+RETX_CLAIM = "MPTCP retransmits most at small buffers; every scheme's retransmissions fall to 0 as the buffer grows."
+FILESIZE_CLAIM = "Completion time grows with the file size, with the same order as against the buffer (GSAM best)."
+FLOWS_CLAIM = "Completion time grows with the number of concurrent flows, with the same order (GSAM best)."
+COMPETING_CLAIM = "Up to 20 packets GSAM is best, then LISA; with larger buffers LISA is slightly worse than MPTCP."
+LOSS_CLAIM = (
+    "The completion time of each algorithm increases with the loss rate, and GSAM outperforms the existing "
+    "algorithms, followed by LISA and MPTCP."
+)
+CODEL_CLAIM = "Completion time falls as the interval grows; GSAM is best, then LISA."
+
+
+def lisa_slightly_slower(text: str, x_min: float) -> Claim:
+    """ "LISA is slightly worse than MPTCP" from ``x_min`` on: its completion time 0–10 % above MPTCP's."""
+    return Ratio(text, "fct_s", left="lisa", right="mptcp", low=1.0, high=1.1, x_min=x_min)
+
+
+def _nonshared_checks(trend: str, direction: str) -> tuple[Claim, ...]:
+    """Fig. 22's two claims, against any of its x: the trend, and the order MPTCP, GSAM, LISA, TCP."""
+    return (
+        Trend(trend, "fct_s", variants=SCHEMES, direction="falls" if direction == "falls" else "grows"),
+        Order(
+            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
+            "fct_s",
+            ranking=("mptcp", "gsam", "lisa", "tcp"),
+        ),
+    )
+
+
 def _fig2_changed(
     name: str, change: str, setting: str, build: Callable[[Any, str, int], CoreConfig], claim: str
 ) -> Experiment:
+    """GSAM sooner than MPTCP and LISA at 6 and 8 subflows is the claim of each."""
     """Fig. 2's layout (completion time against 2–8 subflows) with one setting changed: not a paper figure."""
     return Experiment(
         name=name,
         paper=PAPER,
+        stack="legacy_ns3",
         figure=f"Fig. 2 setting with {change} (not a paper figure), §II",
         description=f"Fig. 2's ns-3 setting with {setting}: completion time vs number of subflows",
         x_name="subflows",
@@ -510,7 +547,7 @@ def _fig2_changed(
         quick_x_values=(2, 8),
         build=build,
         panels=(FCT_LOG, RTO, RETX),
-        claims=(claim,),
+        checks=(Order(claim, "fct_s", ranking=("gsam",), rest=("mptcp", "lisa"), x_min=6),),
     )
 
 
@@ -518,19 +555,36 @@ EXPERIMENTS = [
     Experiment(
         name="gsam-subflows",
         paper=PAPER,
-        figure="Fig. 2 (Fig. 7: RTOs), §II",
+        stack="legacy_ns3",
+        figure="Fig. 2 (Fig. 7: RTOs; Figs. 3, 5, 6: traces at 6 and 4 subflows), §II",
         description="ns-3 setting: two concurrent 55 KB transfers over N subflows of one 5 Mbit/s, 150 ms, "
         "50-packet bottleneck: completion time vs number of subflows",
         x_name="subflows",
         x_label="Number of subflows",
         x_values=(2, 4, 6, 8),
         quick_x_values=(2, 4, 8),
+        trace_x=(4, 6),
         build=_gsam_subflows,
         panels=(FCT_LOG, RTO, RETX),
-        claims=(
-            "With 2 and 4 subflows MPTCP, LISA and GSAM complete sooner than TCP, MPTCP soonest "
-            "(except LISA at 4 subflows, slower than TCP).",
-            "With 6 and 8 subflows MPTCP and LISA take sharply longer than TCP and GSAM, through frequent RTOs.",
+        checks=(
+            Order(
+                "With 2 and 4 subflows MPTCP, LISA and GSAM complete sooner than TCP, MPTCP soonest "
+                "(except LISA at 4 subflows, slower than TCP).",
+                "fct_s",
+                ranking=("mptcp", "gsam", "tcp"),
+                x_max=4,
+            ),
+            *(
+                Order(
+                    "With 6 and 8 subflows MPTCP and LISA take sharply longer than TCP and GSAM, through frequent "
+                    "RTOs.",
+                    "fct_s",
+                    ranking=(v,),
+                    rest=("mptcp", "lisa"),
+                    x_min=6,
+                )
+                for v in ("tcp", "gsam")
+            ),
         ),
     ),
     _fig2_changed(
@@ -552,6 +606,7 @@ EXPERIMENTS = [
     Experiment(
         name="gsam-subflows-buffer",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 2 setting with 8 subflows and the buffer varied (not a paper figure), §II",
         description="Fig. 2's ns-3 setting with 8 subflows: completion time vs bottleneck buffer",
         x_name="buffer_pkts",
@@ -560,14 +615,15 @@ EXPERIMENTS = [
         quick_x_values=(10, 20, 50),
         build=_gsam_subflows_buffer,
         panels=(FCT_LOG, RTO, RETX),
-        claims=(
-            "With 8 subflows GSAM completes sooner than MPTCP while the buffer is small enough for the two "
-            "transfers to overflow it (pipe 162 segments); with room for both (50 packets) MPTCP is sooner.",
+        checks=(
+            Compare(BUFFER_CLAIM, "fct_s", left="gsam", op="<", right="mptcp", x_max=20),
+            Compare(BUFFER_CLAIM, "fct_s", left="mptcp", op="<", right="gsam", x_min=50),
         ),
     ),
     Experiment(
         name="gsam-iw",
         paper=PAPER,
+        stack="legacy_ns3",
         figure="Fig. 9, §II",
         description="ns-3 setting with 6 subflows: completion time vs initial window",
         x_name="initial_cwnd_segments",
@@ -576,14 +632,24 @@ EXPERIMENTS = [
         quick_x_values=(1, 4, 10),
         build=_gsam_iw,
         panels=(FCT_LOG, RTO),
-        claims=(
-            "TCP's and GSAM's completion times fall as the initial window grows.",
-            "A larger initial window makes MPTCP and LISA worse.",
+        checks=(
+            Trend(
+                "TCP's and GSAM's completion times fall as the initial window grows.",
+                "fct_s",
+                variants=("tcp", "gsam"),
+            ),
+            Trend(
+                "A larger initial window makes MPTCP and LISA worse.",
+                "fct_s",
+                variants=("mptcp", "lisa"),
+                direction="grows",
+            ),
         ),
     ),
     Experiment(
         name="gsam-shared",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 12 (buffer panel) and Fig. 13, §V-B-1",
         description="Shared bottleneck, 5 transfers of 80 KB: completion time and retransmissions vs router buffer",
         x_name="buffer_pkts",
@@ -592,30 +658,45 @@ EXPERIMENTS = [
         quick_x_values=QUICK_BUFFERS,
         build=_gsam_shared,
         panels=(FCT, RETX),
-        claims=(
-            "Completion time falls as the buffer grows; GSAM is best, then TCP.",
-            "LISA beats MPTCP for buffers up to 35 packets; above 35 MPTCP is slightly better than LISA.",
-            "MPTCP retransmits most at small buffers; every scheme's retransmissions fall to 0 as the buffer grows.",
+        checks=(
+            Trend(GSAM_THEN_TCP, "fct_s", variants=SCHEMES),
+            Order(GSAM_THEN_TCP, "fct_s", ranking=("gsam", "tcp"), rest=("mptcp", "lisa")),
+            Compare(LISA_BEATS, "fct_s", left="lisa", op="<", right="mptcp", x_max=35),
+            Compare(LISA_BEATS, "fct_s", left="mptcp", op="<", right="lisa", x_min=36),
+            Order(
+                RETX_CLAIM,
+                "retransmissions",
+                ranking=("mptcp",),
+                rest=("tcp", "lisa", "gsam"),
+                higher_is_better=True,
+                x_max=10,
+            ),
+            Bound(RETX_CLAIM, "retransmissions", variants=SCHEMES, value=0, tolerance=0.5, x_min=100),
         ),
         notes=(SHARED_NOTE,),
     ),
     Experiment(
         name="gsam-shared-filesize",
         paper=PAPER,
-        figure="Fig. 12 (flow-size panel), §V-B-1",
+        stack="linux_3_14",
+        figure="Fig. 12 (flow-size panel) and Fig. 15, §V-B-1",
         description="Shared bottleneck, buffer 20, 5 concurrent transfers: completion time vs file size",
         x_name="file_size_kb",
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_gsam_shared_filesize,
-        panels=(FCT, RETX),
-        claims=("Completion time grows with the file size, with the same order as against the buffer (GSAM best).",),
+        panels=(FCT, RETX, R_SS),
+        checks=(
+            Trend(FILESIZE_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
+            Order(FILESIZE_CLAIM, "fct_s", ranking=("gsam",), rest=("tcp", "mptcp", "lisa")),
+        ),
         notes=(SHARED_NOTE,),
     ),
     Experiment(
         name="gsam-shared-flows",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 12 (NCF panel), §V-B-1",
         description="Shared bottleneck, buffer 20, 80 KB transfers: completion time vs number of concurrent flows",
         x_name="ncf",
@@ -624,48 +705,68 @@ EXPERIMENTS = [
         quick_x_values=QUICK_NCFS,
         build=_gsam_shared_flows,
         panels=(FCT, RETX),
-        claims=("Completion time grows with the number of concurrent flows, with the same order (GSAM best).",),
+        checks=(
+            Trend(FLOWS_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
+            Order(FLOWS_CLAIM, "fct_s", ranking=("gsam",), rest=("tcp", "mptcp", "lisa")),
+        ),
         notes=(SHARED_NOTE,),
     ),
     Experiment(
         name="gsam-competing",
         paper=PAPER,
-        figure="Fig. 17(a) (with Fig. 21's measure), §V-B-2",
+        stack="linux_3_14",
+        figure="Fig. 17(a) (with Fig. 21's measure; Fig. 18: traces at 800 KB), §V-B-2",
         description="Multipath transfers competing with as many TCP transfers, buffer 20, NCF 5: "
         "completion time vs file size",
         x_name="file_size_kb",
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
+        trace_x=(800,),
         build=_gsam_competing,
         panels=(FCT, COMPETING_FCT),
-        claims=(
-            "Below 200 KB GSAM is best, then LISA.",
-            "Above 200 KB LISA is slightly slower than MPTCP.",
+        checks=(
+            Order(
+                "Below 200 KB GSAM is best, then LISA.", "fct_s", ranking=("gsam", "lisa"), rest=("mptcp",), x_max=199
+            ),
+            lisa_slightly_slower("Above 200 KB LISA is slightly slower than MPTCP.", x_min=201),
         ),
         notes=(COMPETING_NOTE,),
     ),
     Experiment(
         name="gsam-competing-buffer",
         paper=PAPER,
-        figure="Figs. 17(b) and 21, §V-B-2",
+        stack="linux_3_14",
+        figure="Figs. 17(b) and 21 (Fig. 19: traces at buffer 10), §V-B-2",
         description="Multipath transfers competing with as many TCP transfers, 80 KB, NCF 5: completion time of "
         "the multipath and of the TCP transfers vs router buffer",
         x_name="buffer_pkts",
         x_label="Router buffer (packets)",
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
+        trace_x=(10,),
         build=_gsam_competing_buffer,
         panels=(FCT, COMPETING_FCT, RETX),
-        claims=(
-            "Up to 20 packets GSAM is best, then LISA; with larger buffers LISA is slightly worse than MPTCP.",
-            "Fig. 21: the regular TCP flows complete sooner when competing with GSAM or LISA than with MPTCP.",
+        checks=(
+            Order(COMPETING_CLAIM, "fct_s", ranking=("gsam", "lisa"), rest=("mptcp",), x_max=20),
+            lisa_slightly_slower(COMPETING_CLAIM, x_min=21),
+            *(
+                Compare(
+                    "Fig. 21: the regular TCP flows complete sooner when competing with GSAM or LISA than with MPTCP.",
+                    "competing_fct_s",
+                    left=v,
+                    op="<",
+                    right="mptcp",
+                )
+                for v in ("gsam", "lisa")
+            ),
         ),
         notes=(COMPETING_NOTE,),
     ),
     Experiment(
         name="gsam-competing-flows",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 17(c) and Fig. 20, §V-B-2",
         description="Multipath transfers competing with as many TCP transfers, 80 KB, buffer 20: completion time "
         "vs number of concurrent flows",
@@ -675,12 +776,23 @@ EXPERIMENTS = [
         quick_x_values=QUICK_NCFS,
         build=_gsam_competing_flows,
         panels=(FCT, RETX, COMPETING_FCT),
-        claims=("As the number of concurrent flows grows, GSAM and LISA both beat MPTCP.",),
+        checks=tuple(
+            Compare(
+                "As the number of concurrent flows grows, GSAM and LISA both beat MPTCP.",
+                "fct_s",
+                left=v,
+                op="<",
+                right="mptcp",
+                x_min=5,
+            )
+            for v in ("gsam", "lisa")
+        ),
         notes=(COMPETING_NOTE,),
     ),
     Experiment(
         name="gsam-udp",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 25, §V-B-2",
         description="Five 80 KB multipath transfers with five 5 Mbit/s UDP streams of 80 KB through the shared "
         "bottleneck: completion time vs router buffer",
@@ -690,10 +802,18 @@ EXPERIMENTS = [
         quick_x_values=QUICK_BUFFERS,
         build=_gsam_udp,
         panels=(FCT, RETX),
-        claims=(
-            "Completion time falls as the buffer grows.",
-            "Up to 35 packets GSAM is best, then LISA.",
-            "With larger buffers the schemes converge and LISA is slightly worse than MPTCP.",
+        checks=(
+            Trend("Completion time falls as the buffer grows.", "fct_s", variants=SCHEMES),
+            Order(
+                "Up to 35 packets GSAM is best, then LISA.",
+                "fct_s",
+                ranking=("gsam", "lisa"),
+                rest=("mptcp",),
+                x_max=35,
+            ),
+            lisa_slightly_slower(
+                "With larger buffers the schemes converge and LISA is slightly worse than MPTCP.", x_min=36
+            ),
         ),
         notes=(
             "UDP: iperf2 `-u -b 5M -F 80k -P 5` read as five streams of 5 Mbit/s each, 1470-byte datagrams, "
@@ -703,24 +823,24 @@ EXPERIMENTS = [
     Experiment(
         name="gsam-nonshared",
         paper=PAPER,
-        figure="Fig. 22(a) (Fig. 23: the operating point), §V-B-3",
+        stack="linux_3_14",
+        figure="Fig. 22(a) (Fig. 23: traces at buffer 200), §V-B-3",
         description="Non-shared 100 Mbit/s bottlenecks, 30 transfers of 100 KB: completion time vs router buffer",
         x_name="buffer_pkts",
         x_label="Router buffer (packets)",
         x_values=(25, 50, 100, 200, 360, 500, 800),
         quick_x_values=(25, 200, 800),
+        trace_x=(200,),
         build=_gsam_nonshared,
         panels=(FCT, RETX),
-        claims=(
-            "Completion time falls as the buffer grows.",
-            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
-        ),
+        checks=_nonshared_checks("Completion time falls as the buffer grows.", "falls"),
         notes=(NONSHARED_NOTE,),
         quick_runs=2,
     ),
     Experiment(
         name="gsam-nonshared-filesize",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 22(b), §V-B-3",
         description="Non-shared 100 Mbit/s bottlenecks, buffer 200, 30 concurrent transfers: completion time vs "
         "file size",
@@ -730,16 +850,14 @@ EXPERIMENTS = [
         quick_x_values=(50, 100, 1000),
         build=_gsam_nonshared_filesize,
         panels=(FCT, RETX),
-        claims=(
-            "Completion time grows with the file size.",
-            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
-        ),
+        checks=_nonshared_checks("Completion time grows with the file size.", "grows"),
         notes=(NONSHARED_NOTE,),
         quick_runs=2,
     ),
     Experiment(
         name="gsam-nonshared-flows",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 22(c), §V-B-3",
         description="Non-shared 100 Mbit/s bottlenecks, buffer 200, 100 KB transfers: completion time vs number of "
         "concurrent flows",
@@ -749,31 +867,57 @@ EXPERIMENTS = [
         quick_x_values=(1, 10, 30),
         build=_gsam_nonshared_flows,
         panels=(FCT, RETX),
-        claims=(
-            "Completion time grows with the number of concurrent flows.",
-            "TCP is worst, MPTCP best; GSAM is a little slower than MPTCP and LISA slower than GSAM.",
-        ),
+        checks=_nonshared_checks("Completion time grows with the number of concurrent flows.", "grows"),
         notes=(NONSHARED_NOTE,),
         quick_runs=2,
     ),
     Experiment(
+        name="gsam-loss",
+        paper=PAPER,
+        stack="linux_3_14",
+        figure="Fig. 16, §V-B-1",
+        description="Shared bottleneck, buffer 20, 20 transfers of 300 KB: completion time vs random loss rate",
+        x_name="loss_pct",
+        x_label="Random loss rate, both ways (%)",
+        x_values=(0.01, 0.05, 0.1, 0.5, 1.0, 2.0),
+        quick_x_values=(0.01, 1.0),
+        build=_gsam_loss,
+        panels=(FCT, RETX),
+        checks=(
+            Trend(LOSS_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
+            Order(LOSS_CLAIM, "fct_s", ranking=("gsam", "lisa", "mptcp")),
+        ),
+        runs=50,
+        quick_runs=2,
+        notes=(
+            SHARED_NOTE.replace("loss 0.01 % both ways", "the loss rate of x both ways"),
+            "The paper's grid of loss rates is not given; this one spans its 0.01 % to 2 %.",
+        ),
+    ),
+    Experiment(
         name="gsam-codel-interval",
         paper=PAPER,
-        figure="Fig. 27, §V-B-4",
+        stack="linux_3_14",
+        figure="Fig. 27 (Fig. 28: RTT traces at 40 ms), §V-B-4",
         description="Shared bottleneck with CoDel (limit 20, target 5 ms), 20 transfers of 300 KB: completion time "
         "vs CoDel interval",
         x_name="interval_ms",
         x_label="CoDel interval (ms)",
         x_values=(20, 40, 60, 80, 100, 150, 200),
         quick_x_values=(20, 40, 100, 200),
+        trace_x=(40,),
         build=_gsam_codel_interval,
         panels=(FCT, RETX),
-        claims=("Completion time falls as the interval grows; GSAM is best, then LISA.",),
+        checks=(
+            Trend(CODEL_CLAIM, "fct_s", variants=SCHEMES),
+            Order(CODEL_CLAIM, "fct_s", ranking=("gsam", "lisa"), rest=("mptcp",)),
+        ),
         quick_runs=2,
     ),
     Experiment(
         name="gsam-codel-limit",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 29, §V-B-4",
         description="Shared bottleneck with CoDel (interval 100 ms, target 5 ms), 20 transfers of 300 KB: "
         "completion time vs CoDel limit",
@@ -783,9 +927,17 @@ EXPERIMENTS = [
         quick_x_values=(5, 10, 20, 50, 100),
         build=_gsam_codel_limit,
         panels=(FCT, RETX),
-        claims=(
-            "With small limits GSAM is best, then LISA.",
-            "As the limit grows the schemes converge and LISA is slightly worse than MPTCP.",
+        checks=(
+            Order(
+                "With small limits GSAM is best, then LISA.",
+                "fct_s",
+                ranking=("gsam", "lisa"),
+                rest=("mptcp",),
+                x_max=20,
+            ),
+            lisa_slightly_slower(
+                "As the limit grows the schemes converge and LISA is slightly worse than MPTCP.", x_min=21
+            ),
         ),
         quick_runs=2,
     ),

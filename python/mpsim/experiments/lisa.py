@@ -43,6 +43,8 @@ from mpsim.experiments.base import (
     run_random,
     transfer,
 )
+from mpsim.experiments.claims import Compare, Ratio
+from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES, LINUX_3_14_LIA, LINUX_3_14_LISA, gsam_on_path, linux_3_14
 
 PAPER = "LISA: Barik et al., LISA: A Linked Slow-Start Algorithm for MPTCP, ICC 2016"
 MSS = 1460
@@ -54,16 +56,8 @@ BOTTLENECK_DELAY_NS = 19 * MS
 BASE_RTT_NS = 2 * (ACCESS_DELAY_NS + BOTTLENECK_DELAY_NS)
 """40 ms (§IV-A): 2·(1 + 19) ms without serialisation."""
 
-# Linux 3.14 as emulated: the kernel's profile, with no timestamps so that a full segment is 1500 B on the
-# wire, and an ACK for every packet.
-TCP: dict[str, Any] = {
-    "profile": "linux_3_14",
-    "mss": MSS,
-    "timestamps": False,
-    "delayed_ack": False,
-}
-LIA_LINUX = {"type": "lia", "flavour": "linux"}
-"""MPTCP v0.89's default coupled congestion control, with the kernel's arithmetic."""
+TCP = linux_3_14(MSS)
+"""Linux 3.14 with MPTCP v0.89, the emulator's kernel: the stack's settings with the paper's 1500-byte packets."""
 
 JOIN_RTTS = 3
 JOIN_JITTER = 0.25
@@ -114,6 +108,7 @@ def shared(
     eth_delays_ns: tuple[int, int] = (ACCESS_DELAY_NS, ACCESS_DELAY_NS),
     bottleneck_delay_ns: int = BOTTLENECK_DELAY_NS,
     competing_host: bool = False,
+    bottleneck_bps: int = BOTTLENECK_BPS,
 ) -> CoreConfig:
     """Fig. 3: Server.eth0 and Server.eth1 (1 Gbit/s) → router Rc → Client over the client's 5 Mbit/s
     downlink, the shared bottleneck with a drop-tail queue of ``buffer_pkts``. The ACK direction and every
@@ -122,7 +117,7 @@ def shared(
     links = [
         *_nic("Server", "eth0", "Rc", ACCESS_BPS, eth_delays_ns[0]),
         *_nic("Server", "eth1", "Rc", ACCESS_BPS, eth_delays_ns[1]),
-        *duplex("Rc", "Client", BOTTLENECK_BPS, bottleneck_delay_ns, queue(buffer_pkts), queue(1000)),
+        *duplex("Rc", "Client", bottleneck_bps, bottleneck_delay_ns, queue(buffer_pkts), queue(1000)),
     ]
     names = ["Server", "Client"]
     if competing_host:
@@ -152,8 +147,14 @@ def nonshared(buffer_pkts: int) -> CoreConfig:
 # ---------------------------------------------------------------------------------------------- runs
 
 
-def _gsam(buffer_pkts: int) -> dict[str, Any]:
-    return {"bottleneck_rate_bps": BOTTLENECK_BPS, "bottleneck_buffer_pkts": buffer_pkts}
+def _gsam(cfg: CoreConfig, buffer_pkts: int) -> dict[str, Any]:
+    """GSAM's K (its authors' reading) from the first subflow's path (Server.eth0 → … → Client) and its
+    bottleneck, the path's slowest link."""
+    names = {link["name"] for link in cfg["links"]}
+    route = ["Server.eth0-Rc", "Rc-Client"] if "Rc-Client" in names else ["Server.eth0-R1", "R1-Client"]
+    wire = MSS + IP_TCP_HEADER_BYTES
+    rate = min(link["rate_bps"] for link in cfg["links"] if link["name"] in route)
+    return gsam_on_path(cfg["links"], route, buffer_pkts, rate, wire, IP_TCP_HEADER_BYTES)
 
 
 def timing(experiment: str, run: int, rtt1_ns: int = BASE_RTT_NS) -> tuple[int, int]:
@@ -176,20 +177,22 @@ def _measured(
 ) -> int:
     """Adds the measured transfer Server → Client; returns its start time."""
     start, join_delay = timing(experiment, run, rtt1_ns)
-    kind, flow = transfer(
-        variant,
-        "measured",
-        ["Server.eth0", "Server.eth1"],
-        ["Client"],
-        size_bytes,
-        start,
-        TCP,
-        join_delay,
-        gsam=_gsam(buffer_pkts),
+    add(
+        cfg,
+        transfer(
+            variant,
+            "measured",
+            ["Server.eth0", "Server.eth1"],
+            ["Client"],
+            size_bytes,
+            start,
+            TCP,
+            join_delay,
+            gsam=_gsam(cfg, buffer_pkts),
+            lisa=LINUX_3_14_LISA,
+            coupled=LINUX_3_14_LIA,
+        ),
     )
-    if kind == "mptcp_connections":
-        flow["cc"] = dict(LIA_LINUX)
-    add(cfg, (kind, flow))
     cfg["stop_when_complete"] = ["measured"]
     return start
 
@@ -265,6 +268,31 @@ def _lisa_nonshared_filesize_b20(x: Any, variant: str, run: int) -> CoreConfig:
     return _file_run(nonshared(b), "lisa-nonshared-filesize-b20", int(x), b, variant, run)
 
 
+MOTIVATION_BPS = 2_500_000
+MOTIVATION_DELAY_NS = 34 * MS
+"""Figs. 1–2: a 2.5 Mbit/s bottleneck and a 70 ms base RTT, 2·(1 + 34) ms."""
+MOTIVATION_BUFFER_PKTS = 15
+"""Not given: the path's BDP, 2.5 Mbit/s × 70 ms = 14.6 packets of 1500 B, as §IV's "common choice"."""
+MOTIVATION_FILE_BYTES = 300 * KB
+
+
+def _lisa_motivation(x: Any, variant: str, run: int) -> CoreConfig:
+    """Figs. 1–2: 300 KB from the server to the client over ``x`` subflows that all join at once after the
+    first (ndiffports, footnote 4), through the shared 2.5 Mbit/s downlink; TCP is CUBIC (Fig. 1a)."""
+    b = MOTIVATION_BUFFER_PKTS
+    topo = shared(b, bottleneck_delay_ns=MOTIVATION_DELAY_NS, bottleneck_bps=MOTIVATION_BPS)
+    cfg: CoreConfig = {"seed": run, **topo}
+    rtt1 = 2 * (ACCESS_DELAY_NS + MOTIVATION_DELAY_NS)
+    start = _measured(cfg, "lisa-motivation", variant, run, MOTIVATION_FILE_BYTES, b, rtt1)
+    (flow,) = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
+    if variant == "tcp":
+        flow["cc"] = {"type": "cubic"}
+    else:
+        flow["path_manager"] = {"type": "ndiffports", "subflows": int(x)}
+    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
+    return cfg
+
+
 R_SS = Panel("r_ss", "Retransmissions before the last subflow leaves slow start, R_ss (packets)")
 CWND_SS = Panel("sum_cwnd_ss_exit_pkts", "Sum of cwnd when the last subflow leaves slow start (packets)")
 FCT = Panel("fct_s", "Mean completion time (s)")
@@ -282,8 +310,57 @@ TIMING_NOTE = (
 
 EXPERIMENTS = [
     Experiment(
+        name="lisa-motivation",
+        paper=PAPER,
+        stack="linux_3_14",
+        figure="Figs. 1 and 2, §II",
+        description="300 KB over a shared 2.5 Mbit/s, 70 ms bottleneck with 2 and 3 subflows: retransmissions, "
+        "completion time and the cwnd of each subflow",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 3),
+        quick_x_values=(2, 3),
+        build=_lisa_motivation,
+        panels=(RETX, FCT),
+        checks=(
+            Compare(
+                "TCP (CUBIC) completes the 300 KB transfer about 50 ms earlier than MPTCP, whose second subflow's "
+                "join overshoots and costs more retransmissions.",
+                "fct_s",
+                left="tcp",
+                op="<",
+                right="mptcp",
+                x_max=2,
+            ),
+            Compare(
+                "TCP (CUBIC) completes the 300 KB transfer about 50 ms earlier than MPTCP, whose second subflow's "
+                "join overshoots and costs more retransmissions.",
+                "retransmissions",
+                left="mptcp",
+                op=">",
+                right="tcp",
+                x_max=2,
+            ),
+            Compare(
+                "LISA retransmits less than MPTCP, and more so with 3 subflows, whose overshoot is larger.",
+                "retransmissions",
+                left="lisa",
+                op="<",
+                right="mptcp",
+            ),
+        ),
+        trace_x=(2, 3),
+        quick_runs=2,
+        notes=(
+            "Buffer 15 packets (the BDP; not given). All subflows leave on Server.eth0 (ndiffports) and join "
+            "together 3 RTTs after the first SYN, as footnote 4 allows; the bottleneck is the client's downlink.",
+            TIMING_NOTE,
+        ),
+    ),
+    Experiment(
         name="lisa-shared-buffer",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 6 (a, b), §V-A",
         description="Shared 5 Mbit/s, 40 ms bottleneck, long file: R_ss and sum of cwnd at the last SS exit vs buffer",
         x_name="buffer_pkts",
@@ -292,11 +369,33 @@ EXPERIMENTS = [
         quick_x_values=QUICK_BUFFERS,
         build=_lisa_shared_buffer,
         panels=(R_SS, CWND_SS),
-        claims=(
-            "LISA has fewer retransmissions before the last slow-start exit (R_ss) than MPTCP at every buffer "
-            "except the very small ones.",
-            "Below 8 packets the first subflow leaves slow start before the join, and LISA's R_ss is like MPTCP's.",
-            "LISA has a larger total cwnd at the end of slow start for almost all buffer sizes.",
+        checks=(
+            Compare(
+                "LISA has fewer retransmissions before the last slow-start exit (R_ss) than MPTCP at every buffer "
+                "except the very small ones.",
+                "r_ss",
+                left="lisa",
+                op="<",
+                right="mptcp",
+                x_min=8,
+            ),
+            Compare(
+                "Below 8 packets the first subflow leaves slow start before the join, and LISA's R_ss is like MPTCP's.",
+                "r_ss",
+                left="lisa",
+                op="≈",
+                right="mptcp",
+                tolerance=0.2,
+                x_max=7,
+                criterion="significant",
+            ),
+            Compare(
+                "LISA has a larger total cwnd at the end of slow start for almost all buffer sizes.",
+                "sum_cwnd_ss_exit_pkts",
+                left="lisa",
+                op=">",
+                right="mptcp",
+            ),
         ),
         notes=(
             "A 2 MB file (the run ends when it completes); only the slow-start phase is reported.",
@@ -306,6 +405,7 @@ EXPERIMENTS = [
     Experiment(
         name="lisa-shared-filesize",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 6 (c, d), §V-A",
         description="Shared bottleneck, buffers 9/17/30 pooled: completion time and retransmissions vs file size",
         x_name="file_size_kb",
@@ -314,10 +414,36 @@ EXPERIMENTS = [
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_lisa_shared_filesize,
         panels=(FCT, RETX),
-        claims=(
-            "LISA completes up to 17 % sooner than MPTCP (300 KB), and more than 10 % sooner for files up to 500 KB.",
-            "Up to 200 KB LISA gives no gain: there is only one subflow.",
-            "Above 500 KB the gain decreases as congestion avoidance weighs more.",
+        checks=(
+            Ratio(
+                "LISA completes up to 17 % sooner than MPTCP (300 KB), and more than 10 % sooner for files up to "
+                "500 KB.",
+                "fct_s",
+                left="lisa",
+                right="mptcp",
+                low=0.8,
+                high=0.92,
+                x_min=300,
+                x_max=500,
+            ),
+            Compare(
+                "Up to 200 KB LISA gives no gain: there is only one subflow.",
+                "fct_s",
+                left="lisa",
+                op="≈",
+                right="mptcp",
+                tolerance=0.05,
+                x_max=200,
+            ),
+            Ratio(
+                "Above 500 KB the gain decreases as congestion avoidance weighs more.",
+                "fct_s",
+                left="lisa",
+                right="mptcp",
+                low=0.9,
+                high=1.02,
+                x_min=600,
+            ),
         ),
         runs=30,
         quick_runs=6,
@@ -326,6 +452,7 @@ EXPERIMENTS = [
     Experiment(
         name="lisa-competing",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 7 (a), §V-A",
         description="Shared bottleneck with a competing Reno flow of the same size: its retransmissions vs file size",
         x_name="file_size_kb",
@@ -334,7 +461,15 @@ EXPERIMENTS = [
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_lisa_competing,
         panels=(COMPETING_RETX, FCT),
-        claims=("The competing TCP flow has fewer retransmissions when the multipath transfer uses LISA.",),
+        checks=(
+            Compare(
+                "The competing TCP flow has fewer retransmissions when the multipath transfer uses LISA.",
+                "competing_retransmissions",
+                left="lisa",
+                op="<",
+                right="mptcp",
+            ),
+        ),
         runs=30,
         quick_runs=6,
         notes=(
@@ -347,6 +482,7 @@ EXPERIMENTS = [
     Experiment(
         name="lisa-hetero-rtt",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 7 (b), §V-A",
         description="Shared 5 Mbit/s bottleneck, RTTs 200 ms (first path) and 20 ms, 500 KB: completion time vs buffer",
         x_name="buffer_pkts",
@@ -355,8 +491,16 @@ EXPERIMENTS = [
         quick_x_values=(5, 20, 50, 92),
         build=_lisa_hetero_rtt,
         panels=(FCT,),
-        claims=(
-            "Giving packets to the shorter-RTT subflow costs LISA a little completion time, a very small difference.",
+        checks=(
+            Ratio(
+                "Giving packets to the shorter-RTT subflow costs LISA a little completion time, a very small "
+                "difference.",
+                "fct_s",
+                left="lisa",
+                right="mptcp",
+                low=1.0,
+                high=1.05,
+            ),
         ),
         notes=(
             "Server.eth0-Rc 95 ms, Server.eth1-Rc 5 ms, Rc-Client 5 Mbit/s 5 ms: RTTs 200 and 20 ms, BDPs 83 and 8 "
@@ -367,6 +511,7 @@ EXPERIMENTS = [
     Experiment(
         name="lisa-nonshared-buffer",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 8 (a, b), §V-A",
         description="Two disjoint 5 Mbit/s, 40 ms bottlenecks, long file: R_ss, sum of cwnd at last SS exit vs buffer",
         x_name="buffer_pkts",
@@ -388,6 +533,7 @@ EXPERIMENTS = [
     Experiment(
         name="lisa-nonshared-filesize",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 8 (c), §V-A",
         description="Two disjoint bottlenecks, buffers 9/17/30 pooled: completion time vs file size",
         x_name="file_size_kb",
@@ -396,7 +542,17 @@ EXPERIMENTS = [
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_lisa_nonshared_filesize,
         panels=(FCT, RETX),
-        claims=("With the buffers pooled, LISA's completion time shows no clear trend against MPTCP's.",),
+        checks=(
+            Compare(
+                "With the buffers pooled, LISA's completion time shows no clear trend against MPTCP's.",
+                "fct_s",
+                left="lisa",
+                op="≈",
+                right="mptcp",
+                tolerance=0.05,
+                criterion="significant",
+            ),
+        ),
         runs=30,
         quick_runs=6,
         notes=(POOLED_NOTE, TIMING_NOTE),
@@ -404,6 +560,7 @@ EXPERIMENTS = [
     Experiment(
         name="lisa-nonshared-filesize-b20",
         paper=PAPER,
+        stack="linux_3_14",
         figure="Fig. 8 (c), second series (shown here as a panel 8(d)), §V-A",
         description="Two disjoint bottlenecks, buffer 20 packets: completion time vs file size",
         x_name="file_size_kb",
@@ -412,9 +569,23 @@ EXPERIMENTS = [
         quick_x_values=QUICK_FILE_SIZES_KB,
         build=_lisa_nonshared_filesize_b20,
         panels=(FCT, RETX),
-        claims=(
-            "At the favourable buffer of 20 packets LISA's transfer time is consistently smaller than MPTCP's.",
-            "LISA does not harm transfer delay with non-shared bottlenecks.",
+        checks=(
+            Compare(
+                "At the favourable buffer of 20 packets LISA's transfer time is consistently smaller than MPTCP's.",
+                "fct_s",
+                left="lisa",
+                op="<",
+                right="mptcp",
+                x_min=300,
+            ),
+            Compare(
+                "LISA does not harm transfer delay with non-shared bottlenecks.",
+                "fct_s",
+                left="lisa",
+                op="<",
+                right="mptcp",
+                tolerance=0.02,
+            ),
         ),
         notes=(
             "The paper's text puts this series and the pooled one both in Fig. 8(c); here it is its own experiment.",

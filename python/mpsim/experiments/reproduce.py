@@ -22,11 +22,11 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from mpsim.engine import Results
-from mpsim.experiments import get
+from mpsim.experiments import CATALOGUE, get, scorecard, timeseries
 from mpsim.experiments.base import Experiment, experiment_metrics
 from mpsim.sweep import Point, axis_text, run_key, run_points
 
-__all__ = ["Reproduction", "experiment_row", "reproduce"]
+__all__ = ["Reproduction", "experiment_row", "reproduce", "reproduce_all"]
 
 
 def experiment_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,9 +55,9 @@ def reproduce(
 ) -> Reproduction:
     """Runs experiment ``name`` (its quick form with fewer x values and runs when ``quick``)."""
     exp = get(name)
+    extract = exp.extract or experiment_row
     directory = Path(out) / exp.name
     points: list[tuple[Point, dict[str, Any]]] = []
-    extract = exp.extract or experiment_row
     meta: dict[tuple[str, str], tuple[Any, str, int, int]] = {}
     for x, variant, run, cfg in exp.configs(quick, runs):
         point = Point(variant, {exp.x_name: x}, int(cfg.get("seed", run)))
@@ -81,6 +81,8 @@ def reproduce(
     pq.write_table(table, files[0])
     pacsv.write_csv(table, files[1])
     files += figure(exp, table, directory / "figure")
+    for x in exp.trace_x:
+        files += timeseries.figure(exp, x, directory / f"traces-{x}")
     return Reproduction(exp, directory, table, tuple(files))
 
 
@@ -126,3 +128,29 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
     title = f"{exp.name}: {exp.paper}, {exp.figure} (error bars {bars})"
     fig.suptitle(textwrap.fill(title, width=int(12 * fig.get_figwidth())), fontsize=10)
     return save(fig, path)
+
+
+def reproduce_all(
+    out: str | Path = "results",
+    *,
+    quick: bool = False,
+    runs: int | None = None,
+    jobs: int | None = None,
+    executor: Literal["local", "dask"] = "local",
+    scheduler: str | None = None,
+    progress: bool = True,
+    names: list[str] | None = None,
+) -> tuple[dict[str, Any], list[Path]]:
+    """Runs every experiment of the catalogue (or ``names``) and writes ``OUT/scorecard.json`` and
+    ``OUT/scorecard.md``: each claim's verdict on its table. Returns the scorecard and its files."""
+    card: dict[str, Any] = {
+        "mode": "quick" if quick else "full",
+        "source": "mpsim reproduce --all" + (" --quick" if quick else "") + (f" --runs {runs}" if runs else ""),
+        "experiments": {},
+    }
+    for name in names or list(CATALOGUE):
+        result = reproduce(
+            name, out, quick=quick, runs=runs, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+        )
+        card["experiments"][name] = scorecard.entry(result.experiment, result.table.to_pylist())
+    return card, scorecard.write(card, Path(out))

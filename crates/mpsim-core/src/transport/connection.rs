@@ -495,13 +495,23 @@ impl Connection {
         if self.subflows[r].coding.is_some() {
             return self.on_coded_packet(io, r, hdr);
         }
+        let delivered_before = self.delivered(r);
         let sf = &mut self.subflows[r];
         if sf.ts_to_echo.is_none() {
             sf.ts_to_echo = Some(hdr.ts_val);
         }
         self.data.on_data(hdr, sf);
         let fin = hdr.flags.has(TcpFlags::FIN);
-        match sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin) {
+        let decision = sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin);
+        if io.ctx.observer.is_some() {
+            let (subflow_after, data_after) = self.delivered(r);
+            let delivered = TransportEvent::Delivered {
+                subflow_bytes: subflow_after - delivered_before.0,
+                data_bytes: data_after - delivered_before.1,
+            };
+            io.ctx.observe_transport(self.subflow_ref(r), delivered);
+        }
+        match decision {
             RxDecision::AckNow => self.send_ack(io, r),
             RxDecision::ArmDelayedAck { at, generation } => {
                 io.ctx
@@ -527,6 +537,7 @@ impl Connection {
                 .on_packet(NcHeader::read(hdr), |k| sender.segment(k).copied())
         };
         let decoded = coding.receiver.take_decoded();
+        let delivered_before = self.delivered(r);
         for seg in &decoded {
             let sf = &mut self.subflows[r];
             self.data.on_data(seg, sf);
@@ -534,6 +545,14 @@ impl Connection {
             let _ = sf
                 .receiver
                 .on_segment(now, seg.seq, seg.payload_bytes, seg.flags.has(TcpFlags::FIN));
+        }
+        if io.ctx.observer.is_some() && !decoded.is_empty() {
+            let (subflow_after, data_after) = self.delivered(r);
+            let delivered = TransportEvent::Delivered {
+                subflow_bytes: subflow_after - delivered_before.0,
+                data_bytes: data_after - delivered_before.1,
+            };
+            io.ctx.observe_transport(self.subflow_ref(r), delivered);
         }
         let Some(coding) = self.subflows[r].coding.as_mut() else {
             return;
@@ -557,6 +576,13 @@ impl Connection {
         report.write(&mut ack);
         self.subflows[r].acks_sent += 1;
         self.send_to_sender(io, r, ack);
+    }
+
+    /// Bytes delivered in order so far: by subflow `r` in its own sequence
+    /// space, and by the connection at its data level.
+    fn delivered(&self, r: usize) -> (u64, u64) {
+        let subflow = self.subflows[r].receiver.delivered_bytes();
+        (subflow, self.data.receiver().map_or(subflow, |rx| rx.delivered_bytes()))
     }
 
     fn advertised_window(&self, r: usize) -> u64 {

@@ -13,7 +13,7 @@ use super::Io;
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
-use crate::observe::SubflowPhase;
+use crate::observe::{SubflowPhase, SubflowRef, TransportEvent};
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::TcpFlags;
 use crate::wire::{Packet, Payload};
@@ -186,6 +186,14 @@ impl<N: Forward> Wire<'_, N> {
             sent_at: self.ctx.now,
             payload: Payload::Tcp(header),
         });
+        if h.payload_bytes > 0 {
+            let who = SubflowRef {
+                connection: self.conn,
+                subflow: self.subflow,
+            };
+            let payload_bytes = h.payload_bytes as u64;
+            self.ctx.observe_transport(who, TransportEvent::Sent { payload_bytes });
+        }
         self.net.send(self.ctx, id);
     }
 }

@@ -78,6 +78,7 @@ pub fn scenario(seed: u64, stop_time_ns: u64, nodes: Vec<NodeConfig>, links: Vec
         tcp_flows: vec![],
         mptcp_connections: vec![],
         trace: TraceConfig::default(),
+        throughput: None,
         stop_when_complete: vec![],
         limits: Default::default(),
     }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub use codel::Codel;
 pub use droptail::DropTail;
-pub use red::Red;
+pub use red::{AdaptiveParameters, Red};
 
 use crate::ids::PacketId;
 use crate::observe::DropReason;
@@ -140,6 +140,34 @@ pub enum QueueConfig {
         #[serde(default = "red_mean_pkt")]
         mean_pkt_size_bytes: u32,
     },
+    /// Adaptive RED (Floyd, Gummadi, Shenker 2001; ns-2's `adaptive_ 1`):
+    /// RED whose thresholds and weight follow from the link's rate and a
+    /// target delay, and whose max_p adapts every `interval_ns`.
+    AdaptiveRed {
+        /// Hard limit on packets waiting.
+        limit_pkts: u32,
+        /// Target average queueing delay (the paper's 5 ms).
+        #[serde(default = "adaptive_red_target")]
+        target_delay_ns: u64,
+        /// How often max_p adapts (the paper's 0.5 s).
+        #[serde(default = "adaptive_red_interval")]
+        interval_ns: u64,
+        /// max_p at the start (then adapted).
+        #[serde(default = "red_max_p")]
+        max_p: f64,
+        #[serde(default = "yes")]
+        gentle: bool,
+        /// Typical packet size: C in packets/s, and the idle aging.
+        #[serde(default = "red_mean_pkt")]
+        mean_pkt_size_bytes: u32,
+        /// Overrides of the automatic min_th, max_th (packets) and w_q.
+        #[serde(default)]
+        min_th_pkts: Option<f64>,
+        #[serde(default)]
+        max_th_pkts: Option<f64>,
+        #[serde(default)]
+        weight: Option<f64>,
+    },
     /// Controlled Delay (RFC 8289).
     Codel {
         /// Acceptable standing queue delay (RFC 8289 §4.3: 5 ms).
@@ -162,6 +190,12 @@ fn red_weight() -> f64 {
 }
 fn red_mean_pkt() -> u32 {
     1500
+}
+fn adaptive_red_target() -> u64 {
+    5_000_000
+}
+fn adaptive_red_interval() -> u64 {
+    500_000_000
 }
 fn codel_target() -> u64 {
     5_000_000
@@ -220,6 +254,30 @@ impl Queue {
                 gentle,
                 crate::time::serialization_time(mean_pkt_size_bytes, link_rate_bps.max(1)),
             )),
+            QueueConfig::AdaptiveRed {
+                limit_pkts,
+                target_delay_ns,
+                interval_ns,
+                max_p,
+                gentle,
+                mean_pkt_size_bytes,
+                min_th_pkts,
+                max_th_pkts,
+                weight,
+            } => {
+                let auto =
+                    AdaptiveParameters::of_link(link_rate_bps, mean_pkt_size_bytes, SimDuration(target_delay_ns));
+                let red = Red::new(
+                    limit_pkts,
+                    min_th_pkts.unwrap_or(auto.min_th),
+                    max_th_pkts.unwrap_or(auto.max_th),
+                    max_p,
+                    weight.unwrap_or(auto.w_q),
+                    gentle,
+                    crate::time::serialization_time(mean_pkt_size_bytes, link_rate_bps.max(1)),
+                );
+                Queue::Red(red.adaptive(SimDuration(interval_ns)))
+            }
             QueueConfig::Codel {
                 target_ns,
                 interval_ns,

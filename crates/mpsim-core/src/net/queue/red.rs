@@ -17,6 +17,22 @@
 //!   Floyd's ns-2 `red.cc`, every arrival first updates `avg` and takes RED's
 //!   decision (so `count` counts every arrival, accepted or not); an arrival
 //!   RED lets through is then tail-dropped if `limit_pkts` packets wait.
+//!
+//! Adaptive RED (Floyd, Gummadi, Shenker, "Adaptive RED: An Algorithm for
+//! Increasing the Robustness of RED's Active Queue Management", 2001), what
+//! ns-2 runs with `adaptive_ 1`, is this RED with its parameters set from the
+//! link ([`AdaptiveParameters`]) and `max_p` adapted ([`Adaptation`]):
+//!
+//! - parameters: w_q = 1 − exp(−1/C), C the link's rate in typical packets per
+//!   second (a time constant of one second); min_th = max(5, delay_target·C/2)
+//!   packets, max_th = 3·min_th, so that the middle of the target range,
+//!   2·min_th, is delay_target of queueing;
+//! - the adaptive algorithm, every `interval` (0.5 s): with target = [min_th + 0.4(max_th −
+//!   min_th), min_th + 0.6(max_th − min_th)], if avg > target and max_p ≤ 0.5,
+//!   max_p ← max_p + α with α = min(0.01, max_p/4); if avg < target and
+//!   max_p ≥ 0.01, max_p ← β·max_p with β = 0.9. As ns-2's `updateMaxP`, the
+//!   interval is checked at arrivals, after the average is updated: the first
+//!   arrival at least `interval` after the last adaptation adapts.
 
 use super::{Fifo, QueuedPacket};
 use crate::math;
@@ -67,6 +83,69 @@ pub struct Red {
     /// `count`: arrivals since the last drop while `avg >= min_th`; -1 while
     /// `avg < min_th` (Fig. 2 initialises it to -1).
     count: i64,
+    /// Adaptive RED's adaptation of `max_p`, if on.
+    adaptation: Option<Adaptation>,
+}
+
+/// Adaptive RED's automatic parameters of a link (Floyd et al. 2001, its parameter settings).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct AdaptiveParameters {
+    /// min_th, packets.
+    pub min_th: f64,
+    /// max_th = 3 min_th, packets.
+    pub max_th: f64,
+    /// w_q = 1 − exp(−1/C).
+    pub w_q: f64,
+}
+
+impl AdaptiveParameters {
+    /// For a link of `rate_bps` carrying packets of `mean_pkt_size_bytes`,
+    /// with an average queueing delay target of `delay_target`.
+    pub fn of_link(rate_bps: u64, mean_pkt_size_bytes: u32, delay_target: SimDuration) -> Self {
+        // C, typical packets per second.
+        let c = rate_bps as f64 / (8.0 * mean_pkt_size_bytes.max(1) as f64);
+        // min_th = max(5, delay_target·C/2), max_th = 3·min_th.
+        let min_th = (delay_target.as_secs_f64() * c / 2.0).max(5.0);
+        AdaptiveParameters {
+            min_th,
+            max_th: 3.0 * min_th,
+            // w_q = 1 − exp(−1/C).
+            w_q: 1.0 - math::exp(-1.0 / c),
+        }
+    }
+}
+
+/// The adaptation of `max_p` (Floyd et al. 2001, the adaptive algorithm).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Adaptation {
+    /// How often `max_p` may change (0.5 s).
+    pub interval: SimDuration,
+    /// When it last changed, or the start of the run.
+    last: SimTime,
+}
+
+impl Adaptation {
+    pub fn new(interval: SimDuration) -> Self {
+        Adaptation {
+            interval,
+            last: SimTime::ZERO,
+        }
+    }
+}
+
+/// The adaptive algorithm's step for an average queue `avg` against the thresholds: the new max_p.
+pub fn adapted_max_p(max_p: f64, avg: f64, min_th: f64, max_th: f64) -> f64 {
+    let low = min_th + 0.4 * (max_th - min_th);
+    let high = min_th + 0.6 * (max_th - min_th);
+    if avg > high && max_p <= 0.5 {
+        // α = min(0.01, max_p/4): additive increase.
+        max_p + (max_p / 4.0).min(0.01)
+    } else if avg < low && max_p >= 0.01 {
+        // β = 0.9: multiplicative decrease.
+        0.9 * max_p
+    } else {
+        max_p
+    }
 }
 
 impl Red {
@@ -92,7 +171,19 @@ impl Red {
             avg: 0.0,
             q_time: SimTime::ZERO,
             count: -1,
+            adaptation: None,
         }
+    }
+
+    /// The same RED with Adaptive RED's adaptation of `max_p`.
+    pub fn adaptive(mut self, interval: SimDuration) -> Self {
+        self.adaptation = Some(Adaptation::new(interval));
+        self
+    }
+
+    /// (min_th, max_th, max_p, w_q) now.
+    pub fn parameters(&self) -> (f64, f64, f64, f64) {
+        (self.min_th, self.max_th, self.max_p, self.w_q)
     }
 
     /// Fig. 2, "for each packet arrival". On drop the packet is handed back
@@ -104,6 +195,12 @@ impl Red {
         rng: &mut RngStream,
     ) -> Result<(), (QueuedPacket, DropReason)> {
         self.update_average(now);
+        if let Some(a) = self.adaptation.as_mut() {
+            if now >= a.last + a.interval {
+                a.last = now;
+                self.max_p = adapted_max_p(self.max_p, self.avg, self.min_th, self.max_th);
+            }
+        }
         if let Some(why) = self.early_drop(rng) {
             return Err((p, why));
         }
@@ -455,5 +552,77 @@ mod tests {
         r.avg = 4.0;
         assert!(!offer(&mut r, &mut g));
         assert_eq!(r.count, -1);
+    }
+}
+
+#[cfg(test)]
+mod adaptive_tests {
+    use super::*;
+    use crate::ids::PacketId;
+    use crate::rng::StreamDomain;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs()
+    }
+
+    #[test]
+    fn automatic_parameters_follow_the_papers_formulas() {
+        // 100 Mbit/s of 1000-byte packets: C = 12 500 packets/s.
+        // min_th = 0.005 · 12 500 / 2 = 31.25, max_th = 93.75, w_q = 1 − e^(−1/12 500).
+        let p = AdaptiveParameters::of_link(100_000_000, 1000, SimDuration::from_millis(5));
+        assert!(close(p.min_th, 31.25) && close(p.max_th, 93.75));
+        assert!(close(p.w_q, 7.999_680_008_530_241e-5), "{}", p.w_q);
+        // 10 Mbit/s: C = 1250, delay_target·C/2 = 3.125 < 5, so min_th = 5, max_th = 15;
+        // w_q = 1 − e^(−0.0008).
+        let p = AdaptiveParameters::of_link(10_000_000, 1000, SimDuration::from_millis(5));
+        assert_eq!((p.min_th, p.max_th), (5.0, 15.0));
+        assert!(close(p.w_q, 7.996_800_853_162_789e-4), "{}", p.w_q);
+    }
+
+    #[test]
+    fn max_p_steps_as_the_adaptive_algorithm_says() {
+        // min_th 31.25, max_th 93.75: target = [56.25, 68.75].
+        let step = |max_p, avg| adapted_max_p(max_p, avg, 31.25, 93.75);
+        // Above the target: + min(0.01, max_p/4).
+        assert!(close(step(0.1, 80.0), 0.11));
+        assert!(close(step(0.02, 80.0), 0.025));
+        assert!(close(step(0.5, 80.0), 0.51));
+        assert_eq!(step(0.51, 80.0), 0.51);
+        // Below: × 0.9, down to 0.01.
+        assert!(close(step(0.1, 40.0), 0.09));
+        assert!(close(step(0.01, 40.0), 0.009));
+        assert_eq!(step(0.009, 40.0), 0.009);
+        // Inside the target range: unchanged.
+        assert_eq!(step(0.1, 56.25), 0.1);
+        assert_eq!(step(0.1, 68.75), 0.1);
+    }
+
+    #[test]
+    fn max_p_adapts_at_the_first_arrival_of_each_interval() {
+        // A queue held far above its target (avg parked at 80 with w_q = 0).
+        let mut r = Red::new(u32::MAX, 31.25, 93.75, 0.02, 0.0, true, SimDuration(1_000_000))
+            .adaptive(SimDuration::from_millis(500));
+        r.avg = 80.0;
+        let mut g = RngStream::derive(3, StreamDomain::QueueDisc, 0);
+        let mut arrive = |r: &mut Red, ms: u64| {
+            let p = QueuedPacket {
+                id: PacketId(0),
+                size_bytes: 1000,
+                enqueued_at: SimTime(ms * 1_000_000),
+            };
+            if r.enqueue(p, SimTime(ms * 1_000_000), &mut g).is_ok() {
+                r.dequeue(SimTime(ms * 1_000_000));
+            }
+            r.parameters().2
+        };
+        // Nothing before 0.5 s; then 0.02 + 0.005 at 0.5 s, 0.025 + 0.00625 at 1.0 s.
+        assert_eq!(arrive(&mut r, 499), 0.02);
+        assert!(close(arrive(&mut r, 500), 0.025));
+        assert!(close(arrive(&mut r, 999), 0.025));
+        assert!(close(arrive(&mut r, 1000), 0.03125));
+        // Then the queue empties far below the target: × 0.9 from the next interval.
+        r.avg = 10.0;
+        assert!(close(arrive(&mut r, 1200), 0.03125));
+        assert!(close(arrive(&mut r, 1600), 0.028125));
     }
 }

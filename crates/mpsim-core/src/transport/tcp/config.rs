@@ -129,6 +129,12 @@ pub enum Profile {
     /// (RFC 5681 §4.2 allows up to 500 ms), SACK (RFC 6675), byte counting
     /// with L = 2 (RFC 3465), IW 10 (RFC 6928).
     Rfc,
+    /// ns-2.35's one-way `Agent/TCP/Sack1` with a `TCPSink/Sack1`, as the
+    /// MPCubic paper ran it (Sec. IV): 1000-byte segments, every segment
+    /// acknowledged, no timestamps, cwnd in segments grown per ACK, IW 2,
+    /// RTO 3 s initial / 200 ms min / 60 s max with a 10 ms tick, and a
+    /// receive window far above any of the paper's BDPs.
+    Ns2,
 }
 
 /// Everything a TCP flow's sender and receiver need, resolved from a profile
@@ -171,6 +177,13 @@ pub struct TcpParams {
     /// segment below the highest SACKed one that is not yet deemed lost),
     /// when rules 1 and 2 have nothing to send.
     pub sack_rule3: bool,
+    /// Rule 3 as ns-3.44 has it (`TcpTxBuffer::NextSeg`, enabled by
+    /// `SendPendingData` in recovery with SACK on): never on marks emulated
+    /// without SACK, and once SND.UNA has passed every SACKed byte
+    /// (`DiscardUpTo` clears `m_sackSeen`) without an upper bound: any
+    /// segment neither SACKed nor resent qualifies. Off, rule 3 needs a
+    /// SACKed segment above (RFC 6675 §4).
+    pub sack_rule3_ns3: bool,
     /// SACK recovery: RFC 6675 §4 NextSeg rule 4, one "rescue"
     /// retransmission of the highest unSACKed segment per episode, when
     /// rules 1–3 have nothing to send.
@@ -230,6 +243,13 @@ pub struct TcpParams {
     /// `TcpSocket::SndBufSize`, 128 KiB, filled by `BulkSendApplication`
     /// one segment at a time); `None` for no limit.
     pub send_buffer_bytes: Option<u64>,
+    /// A constant window the receiver advertises on each TCP flow and each
+    /// MPTCP subflow, bytes: the sender keeps at most this much sent and
+    /// unacknowledged on it (RFC 9293 §3.8.6, SND.NXT − SND.UNA ≤ SND.WND;
+    /// the legacy ns-3 MPTCP model's per-subflow min(rwnd, cwnd)). `None`:
+    /// no cap beyond the receive buffer (and, for MPTCP, the connection's
+    /// window).
+    pub receive_window_bytes: Option<u64>,
     /// Initial window, segments (RFC 6928: 10).
     pub initial_cwnd_segments: u32,
     /// Initial ssthresh in bytes; `None` is unlimited (RFC 5681 "arbitrarily high").
@@ -254,6 +274,11 @@ pub struct TcpParams {
     /// RFC 7661-style congestion window validation: the window grows only
     /// while the sender uses it.
     pub cwnd_validation: bool,
+    /// With `cwnd_validation`, "uses it" as ns-3 judges it: whether the last
+    /// data segment sent left less than one MSS of cwnd unused (ns-3.44
+    /// `SendDataPacket` sets `m_isCwndLimited`, which holds until the next
+    /// segment is sent); off, judged at every ACK from the flight before it.
+    pub cwnd_limited_at_send: bool,
 }
 
 impl Profile {
@@ -274,6 +299,7 @@ impl Profile {
             prr_variant: PrrVariant::Rfc6937,
             loss_flight: LossFlight::FlightSize,
             sack_rule3: true,
+            sack_rule3_ns3: false,
             sack_rescue: true,
             rack: false,
             tlp: false,
@@ -285,6 +311,7 @@ impl Profile {
             cwnd_in_segments: false,
             dupack_threshold: 3,
             send_buffer_bytes: None,
+            receive_window_bytes: None,
             grow_on_recovery_exit: false,
             rto_exit_growth_above_recover: false,
             sacked_retransmissions_in_pipe: false,
@@ -311,6 +338,7 @@ impl Profile {
                 halve: HalveOf::FlightSize,
             },
             cwnd_validation: true,
+            cwnd_limited_at_send: false,
         };
         match self {
             Profile::Rfc => rfc,
@@ -376,6 +404,7 @@ impl Profile {
                 prr_variant: PrrVariant::Ns3,
                 // `TcpTxBuffer::NextSeg` has rules 1–3, no rescue.
                 sack_rescue: false,
+                sack_rule3_ns3: true,
                 loss_flight: LossFlight::Pipe,
                 send_buffer_bytes: Some(131_072),
                 grow_on_recovery_exit: true,
@@ -410,6 +439,53 @@ impl Profile {
                     ..rfc.receiver
                 },
                 cwnd_validation: false,
+                cwnd_limited_at_send: false,
+                ..rfc
+            },
+            // `ns-default.tcl` of ns-2.35 beside each value (docs/algorithms.md).
+            Profile::Ns2 => TcpParams {
+                // `packetSize_` 1000 (the paper's), 40 header bytes (`useHeaders_`).
+                mss: 1000,
+                // `timestamps_ false`: RTT from one timed segment per window.
+                timestamps: false,
+                // `Sack1`: RFC 2018 SACK, loss recovery by pipe without a rescue.
+                sack_rescue: false,
+                // `singledup_ 1`: limited transmit.
+                limited_transmit: true,
+                // `windowInit_ 2`.
+                initial_cwnd_segments: 2,
+                syn_rto: SimDuration::from_secs(3),
+                rtt: RttConfig {
+                    // `rtxcur_init_ 3.0`, `minrto_ 0.2`, `maxrto_ 60`, `tcpTick_ 0.01`.
+                    initial_rto: SimDuration::from_secs(3),
+                    min_rto: SimDuration::from_millis(200),
+                    max_rto: SimDuration::from_secs(60),
+                    granularity: SimDuration::from_millis(10),
+                    min_rto_bounds_variation: false,
+                },
+                // `TcpAgent::opencwnd`: +1 per ACK in slow start, +1/cwnd in
+                // congestion avoidance, whatever an ACK covers; `slowdown`
+                // halves cwnd (`CLOSE_SSTHRESH_HALF`).
+                slow_start: StandardConfig {
+                    counting: AckCounting::PerAck,
+                    abc_limit_mss: None,
+                },
+                reno: RenoConfig {
+                    counting: AckCounting::PerAck,
+                    halve: HalveOf::Cwnd,
+                },
+                cwnd_in_segments: true,
+                // ns-2 grows cwnd on every ACK, limited or not.
+                cwnd_validation: false,
+                receiver: ReceiverConfig {
+                    // `TCPSink`: one ACK per segment.
+                    delayed_ack: false,
+                    // The paper: a receive window above the BDP (ns-2's
+                    // `window_` set high); 64 MiB is 67 000 segments.
+                    rwnd_bytes: 64 << 20,
+                    ooo_shrinks_window: false,
+                    ..rfc.receiver
+                },
                 ..rfc
             },
         }

@@ -321,6 +321,9 @@ pub struct TcpSender {
     /// The PTO fired: the next transmission may exceed cwnd by one segment,
     /// new data first, else the last segment again (RFC 8985 §7.3).
     probe_pending: bool,
+    /// ns-3's partial-ACK retransmission found no lost segment: one new
+    /// segment may go whatever cwnd, or else the head is resent.
+    partial_ack_send: bool,
     /// New data left since the last [`TcpSender::after_push`].
     sent_new: bool,
     /// F-RTO under way after the latest timeout; `None` when off or over.
@@ -348,6 +351,10 @@ pub struct TcpSender {
     /// SND.UNA when the sending application last heard of acknowledged data
     /// (ns-3's `NewAck`): the send buffer's data starts there.
     sndbuf_una: u64,
+    /// Whether the last segment sent left less than one MSS of cwnd unused
+    /// (`cwnd_limited_at_send`), and `stats.segments_sent` when judged.
+    limited_at_send: bool,
+    judged_at_segment: u64,
     pub stats: SenderStats,
 }
 
@@ -378,6 +385,7 @@ impl TcpSender {
             tlp_high_seq: None,
             tlp_retrans: false,
             probe_pending: false,
+            partial_ack_send: false,
             sent_new: false,
             frto: None,
             rto_undo: RtoUndo::default(),
@@ -390,6 +398,8 @@ impl TcpSender {
             cwnd_full: false,
             ignore_peer_rwnd: false,
             sndbuf_una: 1,
+            limited_at_send: false,
+            judged_at_segment: 0,
             stats: SenderStats::default(),
         }
     }
@@ -414,6 +424,16 @@ impl TcpSender {
     #[inline]
     pub fn pipe(&self) -> u64 {
         (self.flight_size() + self.retrans_bytes).saturating_sub(self.sacked_bytes + self.lost_bytes)
+    }
+
+    /// `pipe` in octets of data, as ns-3's `BytesInFlight` counts it: the
+    /// FIN's sequence number left out.
+    fn data_pipe(&self) -> u64 {
+        let fin_counted = self
+            .segs
+            .back()
+            .is_some_and(|s| s.fin && s.flags & SACKED == 0 && s.flags & (LOST | RETRANS) != LOST);
+        self.pipe() - fin_counted as u64
     }
 
     pub fn in_recovery(&self) -> bool {
@@ -506,6 +526,12 @@ impl TcpSender {
             self.send_retransmissions(now, params, cc, out);
         }
         self.send_rescue(now, params, cc, out);
+        if std::mem::take(&mut self.partial_ack_send)
+            && self.segs.front().is_some_and(|s| s.flags & (RETRANS | SACKED) == 0)
+        {
+            // No new data could go: ns-3's `DoRetransmit` resends the head.
+            self.retransmit(0, now, out);
+        }
         if self.probe_pending {
             // RFC 8985 §7.3: no new data could go: resend the last segment.
             self.probe_pending = false;
@@ -527,6 +553,11 @@ impl TcpSender {
         self.sent_new = false;
         self.no_new_data = self.fin_sent() || self.send_budget(params, cc) >= self.mss as u64;
         cc.bytes_in_flight = self.pipe();
+        if self.stats.segments_sent != self.judged_at_segment {
+            // ns-3 judges after each segment; the last one sent decides.
+            self.judged_at_segment = self.stats.segments_sent;
+            self.limited_at_send = cc.cwnd < self.data_pipe() + self.mss as u64;
+        }
     }
 
     /// RFC 6675 HighRxt of the recovery under way.
@@ -548,8 +579,11 @@ impl TcpSender {
         if self.next_lost().is_some() {
             return;
         }
-        let top = if params.sack_rule3 {
-            self.segs.iter().rposition(|s| s.flags & SACKED != 0)
+        let top = if params.sack_rule3 && (params.sack || !params.sack_rule3_ns3) {
+            match self.segs.iter().rposition(|s| s.flags & SACKED != 0) {
+                None if params.sack_rule3_ns3 && params.sack => Some(self.segs.len()),
+                top => top,
+            }
         } else {
             None
         };
@@ -624,12 +658,40 @@ impl TcpSender {
         // A loss probe may send one new segment whatever cwnd (Linux
         // `tcp_write_xmit` with push_one = 2).
         let outstanding = self.snd_nxt + payload as u64 - self.snd_una;
+        if let Some(b) = params.send_buffer_bytes {
+            self.refill_when_short(b, params, cc);
+        }
         let buffered = self.snd_nxt + payload as u64 - self.sndbuf_una.min(self.snd_una);
-        (self.probe_pending || self.cwnd_room(params, cc, payload))
+        (self.probe_pending || self.partial_ack_send || self.cwnd_room(params, cc, payload))
             && (self.ignore_peer_rwnd || outstanding <= self.peer_rwnd)
+            && params.receive_window_bytes.is_none_or(|w| outstanding <= w)
             && params
                 .send_buffer_bytes
                 .is_none_or(|b| buffered <= b / self.mss as u64 * self.mss as u64)
+    }
+
+    /// ns-3's other refill of the send buffer (`SendPendingData` →
+    /// `NotifySend`): about to send new data, when less is left unsent in
+    /// the buffer than the window would take, the application is asked for
+    /// more, which fills the buffer from SND.UNA as it stands.
+    fn refill_when_short(&mut self, buffer_bytes: u64, params: &TcpParams, cc: &SubflowCc) {
+        let mss = self.mss as u64;
+        let written = self.sndbuf_una.min(self.snd_una) + buffer_bytes / mss * mss;
+        let unsent = written.saturating_sub(self.snd_nxt);
+        let window = if self.ignore_peer_rwnd {
+            cc.cwnd
+        } else {
+            cc.cwnd.min(self.peer_rwnd)
+        };
+        let in_network = if uses_sack(params) {
+            self.pipe()
+        } else {
+            self.flight_size()
+        };
+        let available = window.saturating_sub(in_network);
+        if unsent > 0 && unsent < available {
+            self.sndbuf_una = self.snd_una;
+        }
     }
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
@@ -699,6 +761,9 @@ impl TcpSender {
             flags: 0,
         };
         let header = self.data_header(&seg, now);
+        if std::env::var_os("MPSIM_DBG").is_some() {
+            eprintln!("{} tx {} {}", now.nanos(), seg.start, seg.len);
+        }
         self.segs.push_back(seg);
         self.snd_nxt = seg.end();
         if chunk.fin {
@@ -709,6 +774,7 @@ impl TcpSender {
             r.prr_out += seg.len as u64;
         }
         self.sent_new = true;
+        self.partial_ack_send = false;
         if let Some(f) = self.frto.as_mut() {
             f.new_data_turn = false;
         }
@@ -738,6 +804,9 @@ impl TcpSender {
         s.flags |= RETRANS | EVER_RETRANS;
         s.sent_at = now;
         let seg = *s;
+        if std::env::var_os("MPSIM_DBG").is_some() {
+            eprintln!("{} retx {} {}", now.nanos(), seg.start, seg.len);
+        }
         self.retrans_bytes += seg.len as u64;
         let mut header = self.data_header(&seg, now);
         header.retransmission = true;
@@ -865,12 +934,28 @@ impl TcpSender {
             return; // an old ACK, overtaken by a later one
         }
         let ack = hdr.ack.min(self.snd_nxt);
+        if std::env::var_os("MPSIM_DBG").is_some() {
+            eprintln!(
+                "{} ack {} una {} nxt {} pipe {} cwnd {} sack {:?}",
+                now.nanos(),
+                hdr.ack,
+                self.snd_una,
+                self.snd_nxt,
+                self.pipe(),
+                ccs[r].cwnd,
+                &hdr.sack[..hdr.n_sack as usize]
+            );
+        }
         let prior_una = self.snd_una;
         let prior_sacked = self.sacked_bytes;
         let sack = uses_sack(params);
         let prior_in_flight = if sack { self.pipe() } else { self.flight_size() };
-        let cwnd_limited =
-            !params.cwnd_validation || self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd;
+        let cwnd_limited = !params.cwnd_validation
+            || if params.cwnd_limited_at_send {
+                self.limited_at_send
+            } else {
+                self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd
+            };
 
         // RTT sample: RFC 7323 §4 from the echoed timestamp of an ACK that
         // acknowledges new data; without timestamps, from the newest newly
@@ -914,11 +999,16 @@ impl TcpSender {
         let acked_sacked = sacked_before_una - self.sacked_bytes;
         if newly_acked > 0 && !params.sack {
             // A duplicate ACK's mark cannot be right about the first
-            // unacknowledged segment: ns-3's `DiscardUpTo` unmarks it.
+            // unacknowledged segment: ns-3's `DiscardUpTo` moves the mark to
+            // the lowest unmarked segment above it and deems the head lost.
             if let Some(s) = self.segs.front_mut().filter(|s| s.flags & SACKED != 0) {
                 s.flags &= !SACKED;
                 self.sacked_bytes -= s.len as u64;
                 self.sacked_segs -= 1;
+                if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
+                    self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
+                }
+                self.mark_lost(0);
             }
         }
         if sack && params.sack && params.tlp {
@@ -946,10 +1036,11 @@ impl TcpSender {
         // transmit and recovery).
         // ns-3 reads pipe for PRR before the ACK's own mark (`BytesInFlight`
         // in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
-        let pipe_before_marks = self.pipe();
+        let pipe_before_marks = self.data_pipe();
         if is_dupack
             && sack
             && !params.sack
+            && !self.in_rto_recovery
             && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
         {
             let before = self.sacked_bytes;
@@ -1024,24 +1115,38 @@ impl TcpSender {
                         rec.partial_acks += 1;
                     }
                 }
-                let pipe = if params.sack { self.pipe() } else { pipe_before_marks };
+                let pipe = if params.sack {
+                    self.data_pipe()
+                } else {
+                    pipe_before_marks
+                };
                 self.recovery_ack(params, &mut ccs[r], newly_acked, delivered, is_dupack, pipe);
                 if params.recovery == Recovery::NewReno && newly_acked > 0 {
                     // RFC 6582 §3.2 step 5: a partial ACK retransmits the
                     // first unacknowledged segment at once, then deflates.
                     self.retransmit_head(now, out);
                 } else if params.partial_ack_retransmit && newly_acked > 0 && sack {
-                    // ns-3: the segment a partial ACK leaves first is
-                    // resent at once (without SACK it is deemed lost first).
+                    // ns-3 (`ProcessAck` → `DoRetransmit`): unless the first
+                    // unacknowledged segment was already resent, a partial
+                    // ACK sends one segment whatever cwnd — NextSeg's: the
+                    // lowest lost one (without SACK the head, deemed lost
+                    // first), else new data, else the head again.
                     if !params.sack {
                         self.mark_lost(0);
                     }
-                    if self.segs.front().is_some_and(|s| s.flags & (RETRANS | SACKED) == 0) {
-                        self.retransmit(0, now, out);
+                    if self
+                        .segs
+                        .front()
+                        .is_some_and(|s| s.flags & (RETRANS | SACKED) != RETRANS)
+                    {
+                        match self.next_lost() {
+                            Some(i) => self.retransmit(i, now, out),
+                            None => self.partial_ack_send = true,
+                        }
                     }
                 }
             }
-        } else if self.should_enter_recovery(params) {
+        } else if self.should_enter_recovery(params, is_dupack) {
             self.fast_retransmit(now, params, ccs, r, cc, delivered, out);
         } else if growth > 0 && !(is_dupack && params.dupack_rule == DupAckRule::NewSack) {
             // An ACK that both advances SND.UNA and SACKs new data is a
@@ -1568,15 +1673,21 @@ impl TcpSender {
     fn loss_flight(&self, params: &TcpParams) -> u64 {
         match params.loss_flight {
             LossFlight::FlightSize => self.flight_size(),
-            LossFlight::Pipe => self.pipe(),
+            LossFlight::Pipe => self.data_pipe(),
         }
     }
 
-    fn should_enter_recovery(&self, params: &TcpParams) -> bool {
-        // RFC 6582 §3.2 step 1 / §4: no fast retransmit for data sent before
-        // an RTO. Plain Reno (RFC 5681 §3.2) has no `recover` and takes
-        // every third duplicate ACK as a new loss.
-        if params.recovery != Recovery::Reno && self.snd_una <= self.rto_recover && self.rto_recover > 0 {
+    fn should_enter_recovery(&self, params: &TcpParams, is_dupack: bool) -> bool {
+        // No fast retransmit for data sent before an RTO: RFC 6582 §3.2 step 1
+        // waits for an ACK above `recover`; RFC 6675 §5.1 (and ns-3, Linux)
+        // for HighACK ≥ RecoveryPoint. Plain Reno (RFC 5681 §3.2) has no
+        // `recover` and takes every third duplicate ACK as a new loss.
+        let before_recover = if uses_sack(params) {
+            self.snd_una < self.rto_recover
+        } else {
+            self.snd_una <= self.rto_recover
+        };
+        if params.recovery != Recovery::Reno && before_recover && self.rto_recover > 0 {
             return false;
         }
         if uses_sack(params) && params.sack && params.rack {
@@ -1589,8 +1700,12 @@ impl TcpSender {
         if !params.early_retransmit_delay && self.early_retransmit_due(params) {
             return true;
         }
-        // RFC 6675 §5: or when IsLost(HighACK + 1).
-        uses_sack(params) && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
+        // RFC 6675 §5: or when IsLost(HighACK + 1) — which ns-3 asks only of
+        // a duplicate ACK (`TcpSocketBase::DupAck`); a lost head found on a
+        // new ACK is resent from the open state.
+        uses_sack(params)
+            && (is_dupack || params.dupack_rule != DupAckRule::NewSack)
+            && self.segs.front().is_some_and(|s| s.flags & LOST != 0)
     }
 
     /// Enters fast recovery and, except with PRR, retransmits the first
@@ -1609,7 +1724,7 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         self.enter_recovery(now, params, ccs, r, cc, delivered);
-        if params.recovery != Recovery::Prr {
+        if params.recovery != Recovery::Prr || params.prr_variant == PrrVariant::Ns3 {
             self.retransmit_head(now, out);
         }
     }
@@ -1629,7 +1744,11 @@ impl TcpSender {
             self.mark_lost(0);
         }
         self.stats.fast_recoveries += 1;
-        let pipe_at_entry = self.pipe();
+        let pipe_at_entry = if params.prr_variant == PrrVariant::Ns3 {
+            self.data_pipe()
+        } else {
+            self.pipe()
+        };
         // Plain Reno may fast-retransmit during RTO recovery: its
         // retransmissions are fast ones from here, and a later RTO halves
         // ssthresh again (a new loss event).
@@ -1666,10 +1785,12 @@ impl TcpSender {
             Recovery::Prr if params.prr_variant == PrrVariant::Rfc6937 => self.pipe() + mss,
             // ns-3 `TcpPrrRecovery::EnterRecovery`: the entering ACK is a
             // duplicate one for PRR's accounting.
+            // With nothing delivered (no pipe to credit a duplicate ACK
+            // against) it leaves cwnd as it was; `fast_retransmit` sends the
+            // head regardless, as ns-3's `EnterRecovery` step (4.3) does.
             Recovery::Prr => {
-                let ssthresh = sf.ssthresh;
-                self.prr_ns3(ssthresh, pipe_at_entry, delivered, true)
-                    .unwrap_or(pipe_at_entry + mss)
+                let (ssthresh, cwnd) = (sf.ssthresh, sf.cwnd);
+                self.prr_ns3(ssthresh, pipe_at_entry, delivered, true).unwrap_or(cwnd)
             }
         };
     }
@@ -1750,6 +1871,22 @@ impl TcpSender {
             }
             Recovery::Sack => {}
             Recovery::Prr if params.prr_variant == PrrVariant::Ns3 => {
+                if std::env::var_os("MPSIM_DBG").is_some() {
+                    let r = self.recovery.unwrap();
+                    eprintln!(
+                        "rec dup {} newly {} deliv {} pipe {} pd {} po {} rfs {} cwnd {} ssth {} sacked {}",
+                        dup,
+                        newly_acked,
+                        delivered,
+                        pipe,
+                        r.prr_delivered,
+                        r.prr_out,
+                        r.recover_fs,
+                        sf.cwnd,
+                        sf.ssthresh,
+                        self.sacked_bytes
+                    );
+                }
                 // ns-3 `TcpSocketBase::ProcessAck`: a duplicate ACK runs
                 // `DoRecovery` from `DupAck`, and an ACK of at least one
                 // segment below the recovery point runs it (again, when the

@@ -1,0 +1,135 @@
+"""The stacks the papers ran, each defined once: every experiment that emulates one takes it from here.
+
+Two stacks, each with its source and what mpsim reproduces of it (docs/reproduction.md reads them in full):
+
+- **The legacy ns-3 MPTCP model** (code.google.com/p/mptcp-ns3, the Orange Labs model): the CSS paper's
+  simulator (its ref. [9]) and the GSAM paper's §II (its Fig. 8 shows that model's subflow constructor).
+  It replaces ns-3's whole TCP, so the single-path flows of those experiments run it too.
+- **Linux 3.14 with MPTCP v0.89**: the LISA paper's CORE emulator (3.14.22, v0.89.3) and the GSAM paper's
+  testbed (§V-A), mpsim's ``linux_3_14`` profile (docs/algorithms.md).
+
+What a paper sets itself (segment size, initial window, initial ssthresh) is an argument, never part of the
+stack. The coupled slow starts are also set as each paper ran them: LISA as published or as the comparing
+papers describe it, and GSAM's threshold K as its authors compute it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+S = 1_000_000_000
+MS = 1_000_000
+
+# ============================================================================ the legacy ns-3 MPTCP model
+
+LEGACY_NS3_WINDOW_BYTES = 65_535
+"""The 16-bit advertised window without scaling: the model limits each subflow (and each TCP flow) to
+min(receive window, cwnd), 46 full segments of 1400 B. The CSS paper's Fig. 1: the send window "is constant
+in simulation"."""
+
+LEGACY_NS3: dict[str, Any] = {
+    # ns-3's per-ACK growth, option sizes and PPP framing.
+    "profile": "ns3",
+    # Plain Reno loss recovery: fast retransmit on the third duplicate ACK, no NewReno partial-ACK
+    # retransmission, no SACK, no timestamps; a loss halves FlightSize (the model predates ns-3.44).
+    "recovery": "reno",
+    "sack": False,
+    "timestamps": False,
+    "loss_flight": "flight_size",
+    # The model's receiver acknowledges every segment (docs/reproduction.md, "The paper's simulator, read").
+    "delayed_ack": False,
+    # Its RTO is about 2·SRTT with no floor. With the papers' base RTTs of 100 and 150 ms a 200 ms floor
+    # never binds on 2·SRTT, where ns-3's own 1 s would; the first RTO before any sample is 1 s.
+    "min_rto_ns": 200 * MS,
+    "initial_rto_ns": 1 * S,
+    "receive_window_bytes": LEGACY_NS3_WINDOW_BYTES,
+}
+"""The legacy ns-3 MPTCP model as mpsim reproduces it. Not reproduced (docs/reproduction.md): its receiver
+withholding subflow ACKs behind a data-level gap, its RTO that halves cwnd and resends one segment, its
+ssthresh slip to 2·MSS, its round-robin scheduler."""
+
+
+def legacy_ns3(mss: int, initial_cwnd_segments: int, initial_ssthresh_bytes: int | None = None) -> dict[str, Any]:
+    """The legacy ns-3 MPTCP model's TCP options with a paper's segment size, IW and initial ssthresh."""
+    tcp = {**LEGACY_NS3, "mss": mss, "initial_cwnd_segments": initial_cwnd_segments}
+    if initial_ssthresh_bytes is not None:
+        tcp["initial_ssthresh_bytes"] = initial_ssthresh_bytes
+    return tcp
+
+
+LISA_CREDIT_ONLY: dict[str, Any] = {"ignore_acks": False}
+"""LISA as the CSS (§I: the new subflow's IW is subtracted from an existing subflow's cwnd) and GSAM (§II:
+"subflow1 and subflow2 each takes 1 packet from subflow0") papers describe the LISA they compared, in ns-3
+and on GSAM's testbed alike: Alg. 1's credit without its ACKs to ignore."""
+
+# ============================================================================ Linux 3.14 with MPTCP v0.89
+
+LINUX_3_14: dict[str, Any] = {
+    # SACK with PRR, FACK, delayed early retransmit, the 3.x tail loss probe, F-RTO, IW 10, min RTO 200 ms.
+    "profile": "linux_3_14",
+    # No timestamps: a full segment is MSS + 40 B on the wire, as both papers' packet arithmetic assumes.
+    "timestamps": False,
+    # The receiver ACKs every segment: quick-ACK in slow start (LISA footnote 3).
+    "delayed_ack": False,
+}
+"""Linux 3.14 with MPTCP v0.89 as the LISA paper's emulator and the GSAM paper's testbed ran it."""
+
+LINUX_3_14_LIA: dict[str, Any] = {"type": "lia", "flavour": "linux"}
+"""MPTCP v0.89's default coupled congestion control, with the kernel's arithmetic."""
+
+LINUX_3_14_LISA: dict[str, Any] = {}
+"""LISA as its paper publishes it (Alg. 1 with the ACKs to ignore): the core's defaults."""
+
+
+def linux_3_14(mss: int) -> dict[str, Any]:
+    """Linux 3.14's TCP options with a paper's segment size."""
+    return {**LINUX_3_14, "mss": mss}
+
+
+STACKS: dict[str, dict[str, Any]] = {"legacy_ns3": LEGACY_NS3, "linux_3_14": LINUX_3_14}
+"""Every stack by the name an experiment declares in ``Experiment.stack``."""
+
+PAPER_SETTINGS = ("mss", "initial_cwnd_segments", "initial_ssthresh_bytes")
+"""The TCP options a paper sets beside its stack's."""
+
+# ============================================================================ GSAM's threshold K
+
+IP_TCP_HEADER_BYTES = 40
+
+
+def gsam_k_ns(buffer_pkts: int, wire_bytes: int, rate_bps: int, d_ns: int) -> int:
+    """GSAM's RTT threshold, Eq. 15's upper end, **not** clamped to D: K = D/2 + B·S·8/(2C), nanoseconds.
+
+    B is the bottleneck buffer in packets, S a full segment's wire size, C the bottleneck rate and D the
+    path's round-trip time without queueing. Both author implementations compute this value and use it
+    as it is, also where it falls below D (B < C·D); the core's derived K would be max(D, …). Every
+    experiment passes this K, so GSAM runs the same way beside every stack.
+    """
+    return d_ns // 2 + buffer_pkts * wire_bytes * 8 * S // (2 * rate_bps)
+
+
+def min_rtt_ns(path: Sequence[Mapping[str, Any]], data_wire: int, ack_wire: int) -> int:
+    """The smallest RTT a full segment can measure on ``path`` (its links in the data direction, each
+    used back by an ACK on its reverse link of equal rate and delay): propagation both ways plus the
+    serialisation of the segment forward and of its ACK back. This is what a sender's min_RTT converges to."""
+    total = 0
+    for link in path:
+        total += 2 * link["delay_ns"]
+        total += (data_wire + ack_wire) * 8 * S // link["rate_bps"]
+    return total
+
+
+def gsam_on_path(
+    links: Sequence[Mapping[str, Any]],
+    route: Sequence[str],
+    buffer_pkts: int,
+    rate_bps: int,
+    wire_bytes: int,
+    ack_wire_bytes: int,
+) -> dict[str, Any]:
+    """GSAM's settings for a subflow whose data takes the links named ``route`` (in order) through a
+    bottleneck of ``rate_bps`` with ``buffer_pkts``: K from the path's min RTT D."""
+    by_name = {link["name"]: link for link in links}
+    d = min_rtt_ns([by_name[n] for n in route], wire_bytes, ack_wire_bytes)
+    return {"k_ns": gsam_k_ns(buffer_pkts, wire_bytes, rate_bps, d)}

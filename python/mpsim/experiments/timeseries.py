@@ -1,0 +1,60 @@
+"""Time-series figures: the congestion window and the smoothed RTT of each subflow of one measured transfer
+against time, one column per variant, as the papers plot them (LISA Figs. 1–2, GSAM Figs. 3, 5, 6, 18, 19,
+23, 28).
+
+The run is run 1 of the experiment at the figure's x, traced (the core records cwnd, ssthresh, SRTT and
+bytes in flight at every ACK of a flow that asks for it); the transfer drawn is the first measured one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mpsim.engine import run_config
+from mpsim.experiments.base import CoreConfig, Experiment
+
+
+def traced(cfg: CoreConfig) -> tuple[CoreConfig, str]:
+    """``cfg`` with its first measured flow traced, and that flow's name."""
+    flows = [f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, [])]
+    first = sorted((f for f in flows if f["name"].startswith("measured")), key=lambda f: f["name"])[0]
+    first["trace"] = True
+    return cfg, first["name"]
+
+
+def samples(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, dict[str, list[float]]]:
+    """Per subflow of the traced transfer: time (s since its start), cwnd (packets) and SRTT (ms)."""
+    cfg, name = traced(exp.build(x, variant, run))
+    flow = next(f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, []) if f["name"] == name)
+    mss = int(flow["tcp"].get("mss", 1400))
+    out: dict[int, dict[str, list[float]]] = {}
+    for r in run_config(cfg).tcp_traces.to_pylist():
+        if r["flow"] != name:
+            continue
+        s = out.setdefault(r["subflow"], {"time_s": [], "cwnd_pkts": [], "srtt_ms": []})
+        s["time_s"].append((r["time_ns"] - flow["start_ns"]) / 1e9)
+        s["cwnd_pkts"].append(r["cwnd_bytes"] / mss)
+        s["srtt_ms"].append(r["srtt_ns"] / 1e6)
+    return out
+
+
+def figure(exp: Experiment, x: Any, path: Path) -> list[Path]:
+    """cwnd (top row) and SRTT (bottom row) of each subflow against time, one column per variant."""
+    import matplotlib.pyplot as plt
+
+    from mpsim.plots import save
+
+    n = len(exp.variants)
+    fig, axes = plt.subplots(2, n, figsize=(3.2 * n, 5.0), layout="constrained", squeeze=False, sharex="col")
+    for col, variant in enumerate(exp.variants):
+        for subflow, s in sorted(samples(exp, x, variant).items()):
+            axes[0][col].step(s["time_s"], s["cwnd_pkts"], where="post", label=f"subflow {subflow}", lw=0.9)
+            axes[1][col].plot(s["time_s"], s["srtt_ms"], lw=0.9)
+        axes[0][col].set_title(variant)
+        axes[1][col].set_xlabel("Time since the first SYN (s)")
+    axes[0][0].set_ylabel("cwnd (packets)")
+    axes[1][0].set_ylabel("SRTT (ms)")
+    axes[0][-1].legend(fontsize=7)
+    fig.suptitle(f"{exp.name} at {exp.x_name} = {x}, run 1: {exp.paper.split(':')[0]} {exp.figure}", fontsize=10)
+    return save(fig, path)

@@ -1,0 +1,113 @@
+"""Claims as data (python/mpsim/experiments/claims.py) on a small synthetic result table, the scorecard built
+from them, and docs/reproduction.md's generated tables against the committed scorecard."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from mpsim.experiments import CATALOGUE
+from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend
+from mpsim.experiments.reproduce import reproduce_all
+from mpsim.experiments.scorecard import load, update_docs
+
+ROOT = Path(__file__).resolve().parents[1]
+VERDICT_WORDS = (["holds"], ["partly"], ["fails"], ["untested"])
+
+
+def table() -> list[dict[str, Any]]:
+    """Two runs per point: `fast` completes in 1 and 3 s, `slow` in 2 and 4 s (its mean is 1 s more) at
+    x = 10; at x = 20 both take half as long, and at x = 30 `slow` is as fast as `fast` was at 10."""
+    runs = {
+        ("fast", 10): (1.0, 3.0),
+        ("slow", 10): (2.0, 4.0),
+        ("fast", 20): (0.5, 1.5),
+        ("slow", 20): (1.0, 2.0),
+        ("fast", 30): (0.4, 0.6),
+        ("slow", 30): (1.5, 2.5),
+    }
+    return [{"variant": v, "x": x, "run": k + 1, "fct_s": t} for (v, x), ts in runs.items() for k, t in enumerate(ts)]
+
+
+def test_a_claim_that_must_hold_holds_and_one_that_must_fail_fails() -> None:
+    holds = Compare("fast is faster", "fct_s", left="fast", op="<", right="slow").check(table())
+    assert (holds.verdict, holds.passed, holds.total) == ("holds", 3, 3)
+    assert holds.details == ("10: 2 vs 3", "20: 1 vs 1.5", "30: 0.5 vs 2")
+    fails = Compare("slow is faster", "fct_s", left="slow", op="<", right="fast").check(table())
+    assert (fails.verdict, fails.passed, fails.total) == ("fails", 0, 3)
+
+
+def test_partly_untested_and_the_statistical_criterion() -> None:
+    # Means 2 vs 3 at x = 10: the gap, 1 s, is within twice its standard error (each mean's is 1 s).
+    sig = Compare("", "fct_s", left="fast", op="<", right="slow", criterion="significant").check(table())
+    assert (sig.verdict, sig.passed) == ("partly", 1)
+    assert sig.details[0].endswith("✗") and not sig.details[2].endswith("✗")
+    none = Compare("", "fct_s", left="fast", op="<", right="slow", x_min=40).check(table())
+    assert none.verdict == "untested"
+
+
+def test_every_kind_of_statement_on_the_table() -> None:
+    rows = table()
+    assert Trend("", "fct_s", variants=("fast", "slow")).check(rows).verdict == "holds"
+    assert Trend("", "fct_s", variants=("fast",), direction="grows").check(rows).verdict == "fails"
+    # slow/fast: 1.5, 1.5, 4.
+    ratio = Ratio("", "fct_s", left="slow", right="fast", low=1.2, high=2.0).check(rows)
+    assert (ratio.verdict, ratio.details[2]) == ("partly", "30: 4 ✗")
+    # slow − fast: 1, 0.5, 1.5, mean 1.
+    assert Difference("", "fct_s", left="fast", right="slow", low=0.9, high=1.1).check(rows).verdict == "holds"
+    assert Bound("", "fct_s", variants=("fast",), value=1.0, x_min=20).check(rows).verdict == "holds"
+    assert Order("", "fct_s", ranking=("slow",), rest=("fast",)).check(rows).verdict == "fails"
+    assert Compare("", "fct_s", left="fast", op="≈", right="slow", tolerance=0.5).check(rows).verdict == "partly"
+    nothing = [{"variant": v, "x": 1, "run": 1, "fct_s": 0.0} for v in ("fast", "slow")]
+    assert Ratio("", "fct_s", left="fast", right="slow", high=0.5).check(nothing).verdict == "untested"
+
+
+def test_every_check_of_the_catalogue_names_a_metric_and_variants_of_its_experiment() -> None:
+    for e in CATALOGUE.values():
+        metrics = {p.metric for p in e.panels} | {"retransmissions", "rto_count", "sum_cwnd_pkts", "fct_s"}
+        for c in e.checks:
+            assert c.metric in metrics, (e.name, c.metric)
+            named = {getattr(c, k, None) for k in ("left", "right")} | set(getattr(c, "ranking", ()))
+            named |= set(getattr(c, "rest", ())) | set(getattr(c, "variants", ()))
+            assert named - {None, ""} <= set(e.variants), (e.name, c.statement())
+            assert c.text in e.claims
+
+
+def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() -> None:
+    docs = ROOT / "docs" / "reproduction.md"
+    text = docs.read_text()
+    assert text.count("<!-- scorecard:") == 3
+    assert update_docs(load(ROOT / "docs" / "scorecard.json"), text) == text
+    proc = subprocess.run(
+        [sys.executable, "-m", "mpsim.cli", "scorecard", "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_reproduce_prints_each_claims_verdict_with_its_numbers(tmp_path: Path) -> None:
+    command = ["reproduce", "lisa-motivation", "--quick", "--runs", "1", "--jobs", "1", "--out", str(tmp_path)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "mpsim.cli", *command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    exp = CATALOGUE["lisa-motivation"]
+    verdicts = [line.split()[0] for line in proc.stdout.splitlines() if line.split()[:1] in VERDICT_WORDS]
+    assert len(verdicts) == len(exp.checks)
+    for claim in exp.checks:
+        assert claim.statement() in proc.stdout
+
+
+def test_reproduce_all_writes_a_scorecard_of_every_experiment_it_ran(tmp_path: Path) -> None:
+    card, files = reproduce_all(tmp_path, quick=True, runs=1, jobs=1, progress=False, names=["gsam-loss"])
+    assert [f.name for f in files] == ["scorecard.json", "scorecard.md"]
+    assert load(files[0]) == card
+    (entry,) = card["experiments"].values()
+    assert entry["paper"] == "gsam" and len(entry["claims"]) == len(CATALOGUE["gsam-loss"].checks)
+    assert all(c["verdict"] in ("holds", "partly", "fails") and c["points"] > 0 for c in entry["claims"])
+    assert "#### `gsam-loss` (Fig. 16, §V-B-1)" in files[1].read_text()
