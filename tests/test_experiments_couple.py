@@ -52,6 +52,7 @@ def test_every_path_has_a_base_rtt_of_60_ms() -> None:
     is 60 ms of propagation plus the serialisation of the SYN, the SYN-ACK, the data and the ACK."""
     cfg = couple.wired_wireless(0.0, 1.05, "lia", 1)
     cfg["mptcp_connections"] = []
+    del cfg["throughput"], cfg["stop_when_complete"]
     for src, dst in (("S.0", "D"), ("S.1", "D"), ("T", "U")):
         cfg["tcp_flows"] = [{"name": "probe", "src": src, "dst": dst, "size_bytes": 1400, "tcp": dict(couple.TCP)}]
         (row,) = mpsim.run_config(cfg).raw["tcp_flows"]

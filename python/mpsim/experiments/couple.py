@@ -34,8 +34,9 @@ BUFFER_PKTS = 100
 """ns-3's default drop-tail queue (the paper gives none)."""
 WINDOW = 6
 SIZE_BYTES = 5_000_000
-COMPETITION_NS = 40 * S
-"""The competition period: both transfers run without end for the time 5 MB takes at 1 Mbit/s."""
+RUN_LIMIT_NS = 200 * S
+BIN_NS = 1 * S
+"""Width of the windowed-throughput bins."""
 NONCONGESTED_LIMIT_NS = 200 * S
 
 # NewReno loss recovery without SACK (the coded subflow's ACKs carry no SACK blocks), no delayed ACKs
@@ -110,12 +111,24 @@ def mptcp(variant: str, coding: Mapping[str, Mapping[str, Any]], size_bytes: int
 
 
 def wired_wireless(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
-    """Figs. 9 and 10: the MPTCP connection and the TCP flow, both without end, for the competition period."""
+    """Figs. 9 and 10: the MPTCP connection and the TCP flow, 5 MB each, both from time 0, with the windowed
+    throughput in bins of 1 s: the competition period is every whole bin before the first of them completes."""
     cfg = fig8(p, competing=True)
     cfg["seed"] = run
-    cfg["stop_time_ns"] = COMPETITION_NS
-    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, None)]
-    cfg["tcp_flows"] = [{"name": "competing", "src": "T", "dst": "U", "cc": {"type": "reno"}, "tcp": dict(TCP)}]
+    cfg["stop_time_ns"] = RUN_LIMIT_NS
+    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
+    cfg["tcp_flows"] = [
+        {
+            "name": "competing",
+            "src": "T",
+            "dst": "U",
+            "size_bytes": SIZE_BYTES,
+            "cc": {"type": "reno"},
+            "tcp": dict(TCP),
+        }
+    ]
+    cfg["throughput"] = {"interval_ns": BIN_NS}
+    cfg["stop_when_complete"] = ["measured", "competing"]
     return cfg
 
 
@@ -127,6 +140,33 @@ def noncongested(p: float, redundancy: float, variant: str, run: int) -> CoreCon
     cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
     cfg["stop_when_complete"] = ["measured"]
     return cfg
+
+
+def _binned_kbps(raw: Mapping[str, Any], until_ns: float) -> dict[tuple[str, int | None], float]:
+    """Each series' delivered rate (kbit/s) over the whole bins of the windowed throughput that end by
+    ``until_ns``, by (flow, subflow)."""
+    tp = raw["throughput"]
+    start, width = tp["start_ns"], tp["interval_ns"]
+    n = max(int((min(until_ns, tp["end_ns"]) - start) // width), 1)
+    return {
+        (x["flow"], x["subflow"]): sum(x["bytes_delivered"][:n]) * 8 / (n * width / 1e9) / 1e3 for x in tp["series"]
+    }
+
+
+def competition_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run of Figs. 9–10: each subflow's, the connection's and the TCP flow's delivered rate (kbit/s)
+    in the competition period, the whole 1 s bins before the first transfer completes."""
+    raw = results.raw
+    ends = [f["fct_ns"] for f in raw["tcp_flows"] + raw["mptcp_connections"]]
+    until = min((e for e in ends if e is not None), default=raw["end_time_ns"])
+    rates = _binned_kbps(raw, until)
+    return {
+        "sub0_kbps": rates["measured", 0],
+        "sub1_kbps": rates["measured", 1],
+        "mptcp_kbps": rates["measured", None],
+        "tcp_kbps": rates["competing", None],
+        "competition_s": until / 1e9,
+    }
 
 
 def couple_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -173,6 +213,7 @@ def _over_redundancy(
     panels: tuple[Panel, ...],
     claims: tuple[str, ...],
     variants: tuple[str, ...],
+    extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]],
 ) -> Experiment:
     """An experiment at wireless loss ``p`` whose x is the coded subflow's redundancy."""
     xs = redundancies(p)
@@ -191,7 +232,7 @@ def _over_redundancy(
         variants=variants,
         runs=5,
         quick_runs=1,
-        extract=couple_row,
+        extract=extract,
     )
 
 
@@ -201,7 +242,7 @@ def _wired_wireless(p: float, tag: str, panel: str) -> Experiment:
         f"couple-wired-wireless-{tag}",
         f"Figs. 9({panel}) and 10({panel})",
         f"Fig. 8, wireless loss {p}: MPTCP (subflow 1 coded, W = {WINDOW}) against a TCP flow on subflow 1's "
-        "wired bottleneck; throughput of each subflow and of the TCP flow over a 40 s competition period.",
+        "wired bottleneck, 5 MB each; throughput of each subflow and of the TCP flow in the competition period.",
         wired_wireless,
         (SUB0, SUB1, TCP_FLOW),
         (
@@ -213,6 +254,7 @@ def _wired_wireless(p: float, tag: str, panel: str) -> Experiment:
             "couple_plus: mptcp_kbps (sub0 + sub1) above tcp_kbps at every R.",
         ),
         VARIANTS,
+        competition_row,
     )
 
 
@@ -232,6 +274,7 @@ def _noncongested(p: float, tag: str, panel: str) -> Experiment:
             "couple_plus: fct_s below lia's fct_s at every R.",
         ),
         ("lia", "mptcp_nc", "couple_plus"),
+        couple_row,
     )
 
 
@@ -294,9 +337,24 @@ WIFI_SCHEDULE: tuple[tuple[float, float | None], ...] = (
 MOBILE_TIMES: tuple[float, ...] = tuple(float(t) for t in range(4, 45, 2))
 
 
+def instant_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run of Figs. 12–13: each flow's delivered rate (kbit/s) in the run's one throughput bin, and the
+    data each subflow and the TCP flow delivered by the end (MB)."""
+    rates = _binned_kbps(results.raw, math.inf)
+    row = couple_row(results, config)
+    return {
+        "sub0_kbps": rates["measured", 0],
+        "sub1_kbps": rates["measured", 1],
+        "tcp_kbps": rates["competing", None],
+        "sub0_mb": row["sub0_mb"],
+        "sub1_mb": row["sub1_mb"],
+        "tcp_mb": row["tcp_mb"],
+    }
+
+
 def mobile(until_s: float, variant: str, run: int) -> CoreConfig:
-    """Figs. 12 and 13: the run up to ``until_s`` seconds (each x value is the same run stopped at that time,
-    so that the data each flow has delivered by then, a cumulative curve, gives its throughput over time)."""
+    """Figs. 12 and 13: the run up to ``until_s`` seconds with one windowed-throughput bin, the last second
+    (each x value is the same run stopped at that time: its row is the instantaneous throughput at t)."""
     if variant not in ("mptcp_nc", "couple_plus"):
         raise ValueError(f"variant: unknown '{variant}'; allowed: mptcp_nc, couple_plus")
     cfg = fig8(0.05, competing=True)
@@ -305,6 +363,7 @@ def mobile(until_s: float, variant: str, run: int) -> CoreConfig:
             link["loss"] = {"type": "bernoulli", "p": 0.001}
     cfg["seed"] = run
     cfg["stop_time_ns"] = round(until_s * S)
+    cfg["throughput"] = {"interval_ns": BIN_NS, "start_ns": round(until_s * S) - BIN_NS}
     coding = {"S.0": {"window": WINDOW, "redundancy": 1.05}, "S.1": {"window": WINDOW, "redundancy": 1.15}}
     cfg["mptcp_connections"] = [mptcp(variant, coding, None)]
     cfg["tcp_flows"] = [{"name": "competing", "src": "T", "dst": "U", "cc": {"type": "reno"}, "tcp": dict(TCP)}]
@@ -327,24 +386,24 @@ MOBILE = Experiment(
     figure="Figs. 12 and 13",
     description=(
         "Fig. 11: 4G and WiFi subflows, both coded, a TCP flow on the WiFi bottleneck; the WiFi hop degrades "
-        "from 20 s, is down 25–27 s and is back at 32 s. Data delivered by each flow by time t (cumulative: "
-        "the slope is the instantaneous throughput)."
+        "from 20 s, is down 25–27 s and is back at 32 s. Instantaneous throughput: each flow's delivered rate "
+        "in the second before t."
     ),
     x_name="time_s",
     x_label="Time (s)",
     x_values=MOBILE_TIMES,
     quick_x_values=(20.0, 34.0),
     build=mobile,
-    panels=(VOLUME0, VOLUME1, Panel("tcp_mb", "Data delivered by the TCP flow (MB)")),
+    panels=(SUB0, SUB1, TCP_FLOW),
     claims=(
-        "couple_plus: sub1_mb grows less between 20 s and 32 s than under mptcp_nc (Figs. 12(b), 13(b): the "
-        "RTT Compensator keeps a large window on the failing WiFi path).",
-        "couple_plus: sub1_mb grows more between 32 s and 44 s than under mptcp_nc (faster recovery).",
+        "couple_plus: sub1_kbps below mptcp_nc's at every t from 22 s to 32 s (Figs. 12(b), 13(b): the RTT "
+        "Compensator keeps a large window on the failing WiFi path).",
+        "couple_plus: sub1_kbps above mptcp_nc's at every t from 34 s to 44 s (faster recovery).",
     ),
     variants=("mptcp_nc", "couple_plus"),
     runs=3,
     quick_runs=1,
-    extract=couple_row,
+    extract=instant_row,
 )
 
 
