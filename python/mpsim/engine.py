@@ -28,7 +28,9 @@ def _check_finite(value: Any, path: str) -> None:
         raise ConfigError(f"{path}: {value!r} is not a finite number")
     if isinstance(value, Mapping):
         for k, v in value.items():
-            _check_finite(v, f"{path}.{k}" if path else str(k))
+            # A key with a line break would split the one-line message.
+            key = str(k) if str(k).isprintable() else repr(k)
+            _check_finite(v, f"{path}.{key}" if path else key)
     elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
         for i, v in enumerate(value):
             _check_finite(v, f"{path}[{i}]")

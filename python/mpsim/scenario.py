@@ -368,6 +368,22 @@ def _listify(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
+class Coding(Model):
+    """Online network coding under a subflow's TCP (TCP/NC; the Couple+ paper's MPTCP/NC, §II-B)."""
+
+    window: int = Field(6, ge=1, le=1024)
+    """Coding window W: most original segments one coded packet combines."""
+    redundancy: float = Field(1.25, ge=1.0, le=5.0)
+    """Redundancy R: coded packets per segment on average (one redundant packet every R/(R − 1))."""
+    header_bytes: int = Field(16, ge=0, le=1024)
+    """NC header bytes on each coded packet."""
+    ack_header_bytes: int = Field(8, ge=0, le=1024)
+    """NC header bytes on each ACK (packets received, maximum relative sequence number, loss flag)."""
+
+    def to_core(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
 class _FlowBase(Model):
     name: str = Field(min_length=1)
     start: Start = 0
@@ -390,6 +406,8 @@ class TcpFlow(_FlowBase):
     sequence: Sequence | None = None
     copies: int = Field(1, ge=1, le=100_000)
     """Identical flows started together, named ``name#0``, ``name#1``, ..."""
+    coding: Coding | None = None
+    """Network coding under the flow's TCP."""
 
 
 class SubflowEvent(Model):
@@ -432,6 +450,8 @@ class MptcpFlow(_FlowBase):
     copies: int = Field(1, ge=1, le=100_000)
     subflow_events: list[SubflowEvent] = []
     """Subflows added or removed during the run, in addition to those the path manager opens."""
+    coding: dict[str, Coding] = {}
+    """Network coding under the TCP of the subflows from each source address named."""
 
 
 class UdpFlow(_FlowBase):
@@ -761,6 +781,8 @@ def _tcp_core(f: TcpFlow, name: str, start: int, addrs_of: Mapping[str, list[str
         out["size_bytes"] = f.size.to_bytes(f.tcp.mss_bytes)
     if f.cc is not None:
         out["cc"] = f.cc.to_core()
+    if f.coding is not None:
+        out["coding"] = f.coding.to_core()
     if f.sequence is not None:
         out["sequence"] = {
             "count": f.sequence.count,
@@ -791,6 +813,8 @@ def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list
         out["slow_start"] = f.slow_start.to_core()
     if f.rcv_buffer is not None:
         out["rcv_buffer_bytes"] = f.rcv_buffer.to_bytes(f.tcp.mss_bytes)
+    if f.coding:
+        out["coding"] = {src: c.to_core() for src, c in f.coding.items()}
     if f.subflow_events:
         out["subflow_events"] = [
             {"at_ns": e.at, "action": e.action, "src": e.src, "dst": e.dst}

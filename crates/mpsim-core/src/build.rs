@@ -20,6 +20,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::QueueTrace;
 use crate::traffic::gaps::GapGenerator;
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
+use crate::transport::coding::Coding;
 use crate::transport::connection::{Connection, Subflow};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -62,6 +63,7 @@ fn new_subflow(
         removed_at: None,
         queued: std::collections::VecDeque::new(),
         queued_bytes: 0,
+        coding: None,
     }
 }
 
@@ -402,7 +404,8 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         for k in 0..repeats {
             let index = connections.len() as u32;
             let sport = 20_000u16.wrapping_add((i as u32 * 131 + k) as u16);
-            let sf = new_subflow(&mut endpoints, index, 0, src, dst, sport, &params, f.trace);
+            let mut sf = new_subflow(&mut endpoints, index, 0, src, dst, sport, &params, f.trace);
+            sf.coding = f.coding.clone().map(Coding::new);
             let name = if f.sequence.is_some() {
                 format!("{}#{k}", f.name)
             } else {
@@ -462,7 +465,9 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
             .enumerate()
             .map(|(r, &(s, d))| {
                 let sport = 30_000u16.wrapping_add((i * 64 + r) as u16);
-                new_subflow(&mut endpoints, index, r, s, d, sport, &params, m.trace)
+                let mut sf = new_subflow(&mut endpoints, index, r, s, d, sport, &params, m.trace);
+                sf.coding = m.coding.get(addr_name(s)).cloned().map(Coding::new);
+                sf
             })
             .collect();
         let mut conn = Connection::new(

@@ -254,6 +254,9 @@ pub struct TcpFlowConfig {
     /// `name#k`.
     #[serde(default)]
     pub sequence: Option<SequenceConfig>,
+    /// Network coding under the flow's TCP (TCP/NC), if given.
+    #[serde(default)]
+    pub coding: Option<crate::transport::coding::CodingConfig>,
 }
 
 /// Flows one after another with random gaps between them.
@@ -309,6 +312,10 @@ pub struct MptcpConnectionConfig {
     /// manager opens (RFC 8684 §3.4 ADD_ADDR / REMOVE_ADDR, §3.3.8).
     #[serde(default)]
     pub subflow_events: Vec<SubflowEventConfig>,
+    /// Network coding under the TCP of the subflows from each source
+    /// address named (MPTCP/NC: Couple+ paper §II-B).
+    #[serde(default)]
+    pub coding: std::collections::BTreeMap<String, crate::transport::coding::CodingConfig>,
 }
 
 /// A subflow of an MPTCP connection opened or closed at a given time.

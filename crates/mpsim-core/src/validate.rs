@@ -269,6 +269,9 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
             );
         }
         check_tcp(&path, &f.tcp, &f.cc, p);
+        if let Some(c) = &f.coding {
+            c.validate(&format!("{path}.coding"), p);
+        }
         if let Some(seq) = &f.sequence {
             if seq.count == 0 {
                 p.out_of(format!("{path}.sequence.count"), 0, "at least 1");
@@ -392,6 +395,16 @@ fn check_mptcp(
         }
     }
     check_tcp(path, &m.tcp, &m.cc, p);
+    for (src, c) in &m.coding {
+        if !m.src_addrs.contains(src) {
+            p.out_of(
+                format!("{path}.coding"),
+                src,
+                format!("one of src_addrs: {}", m.src_addrs.join(", ")),
+            );
+        }
+        c.validate(&format!("{path}.coding.{src}"), p);
+    }
     m.slow_start.validate(&format!("{path}.slow_start"), p);
     if !m.slow_start.is_standard() {
         let kind = m.slow_start.name();

@@ -1,4 +1,4 @@
-"""The experiment catalogue: named reproductions of the CSS, LISA, GSAM and MPCubic papers' figures.
+"""The experiment catalogue: named reproductions of the CSS, LISA, GSAM, MPCubic and Couple+ papers' figures.
 
 ``mpsim experiments`` lists them; ``mpsim reproduce NAME`` runs one (docs/reproduction.md compares
 each with its paper).
@@ -6,12 +6,19 @@ each with its paper).
 
 from __future__ import annotations
 
-from mpsim.experiments import css, datacenter, gsam, lisa, mpcubic
+from mpsim.experiments import couple, css, datacenter, gsam, lisa, mpcubic
 from mpsim.experiments.base import VARIANTS, Experiment, Panel, experiment_metrics
 
 CATALOGUE: dict[str, Experiment] = {
     e.name: e
-    for e in [*css.EXPERIMENTS, *lisa.EXPERIMENTS, *datacenter.EXPERIMENTS, *gsam.EXPERIMENTS, *mpcubic.EXPERIMENTS]
+    for e in [
+        *css.EXPERIMENTS,
+        *lisa.EXPERIMENTS,
+        *datacenter.EXPERIMENTS,
+        *gsam.EXPERIMENTS,
+        *mpcubic.EXPERIMENTS,
+        *couple.EXPERIMENTS,
+    ]
 }
 
 __all__ = ["CATALOGUE", "VARIANTS", "Experiment", "Panel", "experiment_metrics", "get"]

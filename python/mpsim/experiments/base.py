@@ -82,6 +82,9 @@ class Experiment:
     trace_x: tuple[Any, ...] = ()
     """x values whose run 1 is also drawn as time series (cwnd and SRTT of each subflow, one column per
     variant; :mod:`mpsim.experiments.timeseries`), the papers' trace figures."""
+    trace_kind: str = "windows"
+    """Which time series ``trace_x`` draws: ``windows`` (cwnd and SRTT) or ``sequence`` (segments sent and
+    acknowledged, the CSS paper's Fig. 1)."""
     checks: tuple[Claim, ...] = ()
     """The paper's claims as checkable statements over the result table (:mod:`mpsim.experiments.claims`);
     ``claims`` keeps the words of those that have none."""
@@ -107,7 +110,8 @@ class Experiment:
         rows = []
         for run in runs:
             cfg = self.build(x, variant, run)
-            rows.append(experiment_metrics(run_config(cfg).raw, cfg))
+            res = run_config(cfg)
+            rows.append(self.extract(res, cfg) if self.extract else experiment_metrics(res.raw, cfg))
         return rows
 
 

@@ -82,7 +82,7 @@ def reproduce(
     pacsv.write_csv(table, files[1])
     files += figure(exp, table, directory / "figure")
     for x in exp.trace_x:
-        files += timeseries.figure(exp, x, directory / f"traces-{x}")
+        files += timeseries.FIGURES[exp.trace_kind](exp, x, directory / f"traces-{x}")
     return Reproduction(exp, directory, table, tuple(files))
 
 

@@ -36,7 +36,7 @@ def entry(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     ]
     checked = {c["text"] for c in claims}
     return {
-        "paper": exp.paper.split(":")[0].lower(),
+        "paper": re.sub(r"\W", "", exp.paper.split(":")[0].lower()),
         "figure": exp.figure,
         "claims": claims,
         "unchecked": [text for text in exp.claims if text not in checked],

@@ -1,6 +1,6 @@
-"""Time-series figures: the congestion window and the smoothed RTT of each subflow of one measured transfer
-against time, one column per variant, as the papers plot them (LISA Figs. 1–2, GSAM Figs. 3, 5, 6, 18, 19,
-23, 28).
+"""Time-series figures of one measured transfer, one column per variant, as the papers plot them: the
+congestion window and the smoothed RTT of each subflow against time (LISA Figs. 1–2, GSAM Figs. 3, 5, 6, 18,
+19, 23, 28), or each subflow's sequence numbers sent and acknowledged against time (CSS Fig. 1).
 
 The run is run 1 of the experiment at the figure's x, traced (the core records cwnd, ssthresh, SRTT and
 bytes in flight at every ACK of a flow that asks for it); the transfer drawn is the first measured one.
@@ -58,3 +58,59 @@ def figure(exp: Experiment, x: Any, path: Path) -> list[Path]:
     axes[0][-1].legend(fontsize=7)
     fig.suptitle(f"{exp.name} at {exp.x_name} = {x}, run 1: {exp.paper.split(':')[0]} {exp.figure}", fontsize=10)
     return save(fig, path)
+
+
+def sequences(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, dict[str, list[Any]]]:
+    """Per subflow of the traced transfer, from the core's segment trace: every segment sent (time in s since
+    the transfer's start, first sequence number in packets, whether a retransmission) and every ACK (time,
+    SND.UNA in packets, SND.UNA plus the send window min(cwnd, advertised window) in packets)."""
+    cfg, name = traced(exp.build(x, variant, run))
+    cfg.setdefault("trace", {})["segments"] = [name]
+    flow = next(f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, []) if f["name"] == name)
+    mss = int(flow["tcp"].get("mss", 1400))
+    out: dict[int, dict[str, list[Any]]] = {}
+    for r in run_config(cfg).segment_traces.to_pylist():
+        if r["flow"] != name:
+            continue
+        s = out.setdefault(
+            r["subflow"],
+            {"sent_s": [], "seq_pkts": [], "retransmission": [], "ack_s": [], "una_pkts": [], "window_top_pkts": []},
+        )
+        t = (r["time_ns"] - flow["start_ns"]) / 1e9
+        if r["event"] == "send" and r["payload_bytes"]:
+            s["sent_s"].append(t)
+            s["seq_pkts"].append((r["seq"] - 1) / mss)
+            s["retransmission"].append(bool(r["retransmission"]))
+        elif r["event"] == "ack" and r["snd_una"] is not None:
+            una = (r["snd_una"] - 1) / mss
+            s["ack_s"].append(t)
+            s["una_pkts"].append(una)
+            s["window_top_pkts"].append(una + min(r["cwnd_bytes"], r["rwnd_bytes"]) / mss)
+    return out
+
+
+def sequence_figure(exp: Experiment, x: Any, path: Path) -> list[Path]:
+    """One panel per subflow of each variant: a short mark per segment sent (retransmissions in red), bounded
+    below by SND.UNA and above by SND.UNA plus the send window, as the CSS paper's Fig. 1 draws them."""
+    import matplotlib.pyplot as plt
+
+    from mpsim.plots import save
+
+    panels = [(v, sf, s) for v in exp.variants for sf, s in sorted(sequences(exp, x, v).items())]
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 3.6), layout="constrained", squeeze=False)
+    for ax, (variant, subflow, s) in zip(axes[0], panels, strict=True):
+        colours = ["tab:red" if r else "tab:blue" for r in s["retransmission"]]
+        ax.scatter(s["sent_s"], s["seq_pkts"], c=colours, marker="_", s=30, lw=1.0)
+        ax.step(s["ack_s"], s["una_pkts"], where="post", color="black", lw=0.8, label="SND.UNA")
+        ax.step(s["ack_s"], s["window_top_pkts"], where="post", color="grey", lw=0.8, ls="--", label="+ window")
+        retx = sum(s["retransmission"])
+        ax.set_title(f"{variant}, subflow {subflow + 1}: {retx} retransmitted", fontsize=9)
+        ax.set_xlabel("Time since the first SYN (s)")
+    axes[0][0].set_ylabel("Sequence number (packets)")
+    axes[0][-1].legend(fontsize=7, loc="upper left")
+    fig.suptitle(f"{exp.name} at {exp.x_name} = {x}, run 1: {exp.paper.split(':')[0]} {exp.figure}", fontsize=10)
+    return save(fig, path)
+
+
+FIGURES = {"windows": figure, "sequence": sequence_figure}
+"""The time-series figure an experiment's ``trace_kind`` names."""

@@ -123,10 +123,12 @@ congestion_controls! {
         "balia" => Balia(balia::BaliaConfig),
         "mpcubic" => MpCubic(mpcubic::MpCubicConfig),
         "unmpcubic" => UnMpCubic(unmpcubic::UnMpCubicConfig),
+        "couple_plus" => CouplePlus(couple_plus::CouplePlusConfig),
         #[cfg(test)] "fixed_window" => FixedWindow(fixed_window::FixedWindowConfig),
 }
 
 pub use balia::{Balia, BaliaConfig};
+pub use couple_plus::{CodingReport, CouplePlus, CouplePlusConfig};
 pub use coupled::{Coupled, CoupledConfig};
 pub use coupling::Flavour;
 pub use cubic::{Cubic, CubicConfig};
@@ -198,6 +200,9 @@ pub struct SubflowCc {
     /// included); a strategy compares it with the count it last saw to
     /// know whether an ACK brought a new sample (`latest_rtt`).
     pub rtt_samples: u64,
+    /// What the latest ACK's network-coding header told (Couple+ §IV-A);
+    /// all zero on an uncoded subflow.
+    pub coding: CodingReport,
 }
 
 impl SubflowCc {
@@ -220,6 +225,7 @@ impl SubflowCc {
             snd_nxt: 0,
             delivered_bytes: 0,
             rtt_samples: 0,
+            coding: CodingReport::default(),
         }
     }
 
@@ -262,6 +268,10 @@ pub trait CongestionAvoidance {
 
     /// A subflow joined or left the connection.
     fn on_subflows_changed(&mut self, _subflows: &[SubflowCc]) {}
+
+    /// Coded subflow `r`'s sender has processed an ACK whose coding report
+    /// is in `subflows[r].coding` (Couple+'s transient state).
+    fn on_coding_report(&mut self, _subflows: &mut [SubflowCc], _r: usize, _now: SimTime) {}
 }
 
 impl CongestionAvoidance for Cc {
@@ -281,6 +291,9 @@ impl CongestionAvoidance for Cc {
     }
     fn on_subflows_changed(&mut self, s: &[SubflowCc]) {
         each_cc!(self, c => c.on_subflows_changed(s))
+    }
+    fn on_coding_report(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
+        each_cc!(self, c => c.on_coding_report(s, r, now))
     }
 }
 

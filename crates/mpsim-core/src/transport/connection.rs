@@ -8,6 +8,7 @@
 //! space, and the receiver reassembles by data sequence number in a shared
 //! receive buffer. Congestion control and slow start see every subflow.
 
+use super::coding::{self, NcHeader};
 use super::data_level::{Data, DataLevel, MptcpLevel, StreamLevel, SubflowSet};
 use super::mptcp::{Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
 pub use super::subflow::Subflow;
@@ -262,6 +263,16 @@ impl Connection {
         }
         let now = io.ctx.now;
         let was_established = self.subflows[r].sender.state == SenderState::Established;
+        // A coded subflow's ACK: its NC header goes to congestion control,
+        // TCP sees a plain ACK.
+        let coded_ack = match &self.subflows[r].coding {
+            Some(c) if !hdr.flags.has(TcpFlags::SYN) => {
+                self.ccs[r].coding = c.sender.borrow_mut().on_ack(hdr);
+                Some(coding::plain_ack(hdr))
+            }
+            _ => None,
+        };
+        let hdr = coded_ack.as_ref().unwrap_or(hdr);
         {
             let sf = &mut self.subflows[r];
             let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
@@ -283,6 +294,9 @@ impl Connection {
                 cwnd_bytes: self.ccs[r].cwnd,
             };
             io.ctx.observe_segment(self.subflow_ref(r), ack);
+        }
+        if coded_ack.is_some() {
+            self.cc.on_coding_report(&mut self.ccs, r, now);
         }
         if !was_established && self.subflows[r].sender.state == SenderState::Established {
             self.data.on_established(&mut self.subflows[r]);
@@ -486,6 +500,9 @@ impl Connection {
         if hdr.seq_len() == 0 {
             return; // the handshake's ACK
         }
+        if self.subflows[r].coding.is_some() {
+            return self.on_coded_packet(io, r, hdr);
+        }
         let delivered_before = self.delivered(r);
         let sf = &mut self.subflows[r];
         if sf.ts_to_echo.is_none() {
@@ -511,6 +528,62 @@ impl Connection {
             }
             RxDecision::Nothing => {}
         }
+    }
+
+    /// A coded packet reached coded subflow `r`'s receiver: the segments it
+    /// lets the shim decode go to TCP and the data level in order, and a new
+    /// degree of freedom is acknowledged at once with the segments seen.
+    fn on_coded_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
+        let now = io.ctx.now;
+        let Some(coding) = self.subflows[r].coding.as_mut() else {
+            return;
+        };
+        let arrival = {
+            let sender = coding.sender.borrow();
+            coding
+                .receiver
+                .on_packet(NcHeader::read(hdr), |k| sender.segment(k).copied())
+        };
+        let decoded = coding.receiver.take_decoded();
+        let delivered_before = self.delivered(r);
+        for seg in &decoded {
+            let sf = &mut self.subflows[r];
+            self.data.on_data(seg, sf);
+            // The shim acknowledges; TCP's own ACK decisions are not used.
+            let _ = sf
+                .receiver
+                .on_segment(now, seg.seq, seg.payload_bytes, seg.flags.has(TcpFlags::FIN));
+        }
+        if io.ctx.observer.is_some() && !decoded.is_empty() {
+            let (subflow_after, data_after) = self.delivered(r);
+            let delivered = TransportEvent::Delivered {
+                subflow_bytes: subflow_after - delivered_before.0,
+                data_bytes: data_after - delivered_before.1,
+            };
+            io.ctx.observe_transport(self.subflow_ref(r), delivered);
+        }
+        let Some(coding) = self.subflows[r].coding.as_mut() else {
+            return;
+        };
+        coding.receiver.give_back(decoded);
+        if !arrival.innovative {
+            return;
+        }
+        let report = coding.receiver.ack_report();
+        let mut ack = TcpHeader {
+            flags: TcpFlags(TcpFlags::ACK),
+            seq: 1,
+            ack: coding.receiver.seen_end(),
+            ts_val: now,
+            ts_ecr: hdr.ts_val,
+            ..TcpHeader::default()
+        };
+        coding.receiver.note_ack(ack.ack);
+        ack.rwnd = self.advertised_window(r);
+        self.data.fill_ack(&mut ack);
+        report.write(&mut ack);
+        self.subflows[r].acks_sent += 1;
+        self.send_to_sender(io, r, ack);
     }
 
     /// Bytes delivered in order so far: by subflow `r` in its own sequence
@@ -556,7 +629,11 @@ impl Connection {
     fn send_to_sender<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: TcpHeader) {
         let sf = &self.subflows[r];
         let options = self.data.options().of(hdr.flags, false);
-        let size = self.params.wire_size(0, hdr.n_sack, hdr.flags.has(TcpFlags::SYN)) + options;
+        let nc_bytes = match &sf.coding {
+            Some(c) if !hdr.flags.has(TcpFlags::SYN) => c.sender.borrow().config.ack_header_bytes,
+            _ => 0,
+        };
+        let size = self.params.wire_size(0, hdr.n_sack, hdr.flags.has(TcpFlags::SYN)) + options + nc_bytes;
         let id = io.ctx.packets.alloc(Packet {
             size_bytes: size,
             src: sf.dst,

@@ -64,6 +64,7 @@ fn flow(size: u64) -> Connection {
         removed_at: None,
         queued: Default::default(),
         queued_bytes: 0,
+        coding: None,
     };
     Connection::new(
         "f".into(),

@@ -5,6 +5,7 @@
 //! to put the packets it builds ([`Forward`], the network in a run, a
 //! collector in a test). The simulator drives it through [`Transport`].
 
+pub mod coding;
 pub mod connection;
 pub mod data_level;
 pub mod mptcp;

@@ -1,9 +1,12 @@
 //! A subflow: one TCP connection between an address pair, with its sender,
 //! its receiver, and [`Wire`], which turns the sender's segments into packets.
 
+use super::coding::{self, Coding, NcSender};
 use super::tcp::config::TcpParams;
 use super::tcp::receiver::TcpReceiver;
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::tcp::sender::{Chunk, OutSegment, SenderOutput, TcpSender};
 use super::Io;
@@ -79,6 +82,8 @@ pub struct Subflow {
     pub(crate) queued: VecDeque<Chunk>,
     /// Payload bytes in `queued`.
     pub(crate) queued_bytes: u64,
+    /// Network coding under this subflow's TCP, if the scenario codes it.
+    pub coding: Option<Coding>,
 }
 
 /// Option bytes a data level adds to a subflow's segments (RFC 8684 §3
@@ -118,6 +123,8 @@ pub struct Wire<'a, N: Forward> {
     dst: AddrId,
     hash: u64,
     to: EndpointId,
+    /// The coding shim the segments go through, on a coded subflow.
+    coder: Option<Rc<RefCell<NcSender>>>,
 }
 
 impl<'a, N: Forward> Wire<'a, N> {
@@ -141,18 +148,40 @@ impl<'a, N: Forward> Wire<'a, N> {
             dst: sf.dst,
             hash: sf.fwd_hash,
             to: sf.receiver_ep,
+            coder: sf.coding.as_ref().map(|c| Rc::clone(&c.sender)),
         }
     }
 }
 
 impl<N: Forward> SenderOutput for Wire<'_, N> {
     fn send(&mut self, seg: OutSegment) {
-        let h = &seg.header;
+        if let Some(coder) = self.coder.clone() {
+            if coding::is_coded(&seg.header) {
+                let mut coder = coder.borrow_mut();
+                let extra = coder.config.header_bytes;
+                coder.encode(&seg.header, |hdr| self.put(hdr, extra));
+                return;
+            }
+        }
+        self.put(seg.header, 0);
+    }
+
+    fn arm_timer(&mut self, at: SimTime) {
+        self.ctx.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
+    }
+}
+
+impl<N: Forward> Wire<'_, N> {
+    /// Puts one packet carrying `header` on the network, with `extra`
+    /// header bytes (the NC header of a coded packet).
+    fn put(&mut self, header: crate::wire::TcpHeader, extra: u32) {
+        let h = &header;
         let options = self.options.of(h.flags, h.payload_bytes > 0);
         let size = self
             .params
             .wire_size(h.payload_bytes, h.n_sack, h.flags.has(TcpFlags::SYN))
-            + options;
+            + options
+            + extra;
         let sf = SubflowRef {
             connection: self.conn,
             subflow: self.subflow,
@@ -165,16 +194,12 @@ impl<N: Forward> SenderOutput for Wire<'_, N> {
             flow_hash: self.hash,
             endpoint: self.to,
             sent_at: self.ctx.now,
-            payload: Payload::Tcp(seg.header),
+            payload: Payload::Tcp(header),
         });
         if h.payload_bytes > 0 {
             let payload_bytes = h.payload_bytes as u64;
             self.ctx.observe_transport(sf, TransportEvent::Sent { payload_bytes });
         }
         self.net.send(self.ctx, id);
-    }
-
-    fn arm_timer(&mut self, at: SimTime) {
-        self.ctx.events.schedule(at, Event::TcpRto(self.conn, self.subflow));
     }
 }

@@ -1,0 +1,562 @@
+"""Reproductions of the Couple+ paper (Xue et al., "Migrating Unfairness Among Subflows in MPTCP With
+Network Coding", IEEE TVT 2017), §V-B, Figs. 9, 10 and 14.
+
+Fig. 8's wired–wireless network: every link 1 Mbit/s and 10 ms, three links on every path (base RTT
+60 ms). Subflow 0 (S.0 → R0 → R2 → D) has a path of its own; subflow 1 (S.1 → R1 → R3 → D) shares the
+wired bottleneck R1 → R3 ("subnet 10.1.5.0") with a non-coded TCP flow (T → R1 → R3 → U) and then
+crosses the wireless hop R3 → D, which loses each packet with probability p. Subflow 1 is coded
+(online network coding under its TCP, W = 6) in every variant but ``lia``.
+
+Variants (the paper's legends, and Table I's coupled rules on the same MPTCP/NC):
+
+- ``lia``: standard MPTCP, LIA (RFC 6356), no coding;
+- ``mptcp_nc``: MPTCP/NC, LIA over the coded subflow (the paper's "RTT Compensator");
+- ``couple_plus``: MPTCP/NC with Couple+ (§IV);
+- ``ewtcp_nc``, ``coupled_nc``, ``semicoupled_nc``: MPTCP/NC with Table I's other rules.
+
+The readings this module had to choose are listed in docs/reproduction.md, section "Couple+".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mpsim.engine import Results
+from mpsim.experiments.base import MS, CoreConfig, Experiment, Panel, S, duplex, hosts, queue, routers
+from mpsim.experiments.claims import Claim, Compare
+
+PAPER = "Couple+: Xue et al., Migrating Unfairness Among Subflows in MPTCP With Network Coding, IEEE TVT 2017"
+RATE_BPS = 1_000_000
+HOP_NS = 10 * MS
+PKT = 1400
+BUFFER_PKTS = 100
+"""ns-3's default drop-tail queue (the paper gives none)."""
+WINDOW = 6
+SIZE_BYTES = 5_000_000
+RUN_LIMIT_NS = 200 * S
+BIN_NS = 1 * S
+"""Width of the windowed-throughput bins."""
+NONCONGESTED_LIMIT_NS = 200 * S
+
+# NewReno loss recovery without SACK (the coded subflow's ACKs carry no SACK blocks), no delayed ACKs
+# (the coding shim acknowledges every new degree of freedom at once; the other flows do the same).
+TCP = {"profile": "rfc", "mss": PKT, "sack": False, "recovery": "new_reno", "delayed_ack": False}
+
+VARIANTS: tuple[str, ...] = ("lia", "mptcp_nc", "couple_plus", "ewtcp_nc", "coupled_nc", "semicoupled_nc")
+_CC = {
+    "lia": "lia",
+    "mptcp_nc": "lia",
+    "couple_plus": "couple_plus",
+    "ewtcp_nc": "ewtcp",
+    "coupled_nc": "coupled",
+    "semicoupled_nc": "semicoupled",
+}
+REDUNDANCIES: tuple[float, ...] = (1.05, 1.1, 1.15, 1.2, 1.25, 1.3)
+
+
+def redundancies(p: float) -> tuple[float, ...]:
+    """The x values for wireless loss ``p``: only R ≥ 1/(1 − p), enough to cover the loss (Table II)."""
+    return tuple(r for r in REDUNDANCIES if r * (1.0 - p) >= 1.0)
+
+
+def fig8(p: float, competing: bool) -> CoreConfig:
+    """Fig. 8: the two paths of the MPTCP host S to D, and (``competing``) the TCP flow's hosts T and U
+    at the ends of subflow 1's wired bottleneck R1 → R3. The wireless hop R3 → D loses data packets with
+    probability ``p`` (its ACK direction does not)."""
+    links = [
+        *duplex("S0", "R0", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R0", "R2", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R2", "D", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("S1", "R1", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R1", "R3", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        *duplex("R3", "D", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+    ]
+    if competing:
+        links += duplex("T", "R1", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS))
+        links += duplex("R3", "U", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS))
+    for link in links:
+        for end in ("from", "to"):
+            if link[end] in ("S0", "S1"):
+                link[end] = "S"
+        if link["name"] == "R3-D":
+            link["loss"] = {"type": "bernoulli", "p": p}
+    return {
+        "nodes": hosts("S", "D", *(("T", "U") if competing else ())) + routers("R0", "R1", "R2", "R3"),
+        "links": links,
+        "addresses": [
+            {"name": "S.0", "node": "S", "out_link": "S0-R0", "in_link": "R0-S0"},
+            {"name": "S.1", "node": "S", "out_link": "S1-R1", "in_link": "R1-S1"},
+        ],
+    }
+
+
+def mptcp(variant: str, coding: Mapping[str, Mapping[str, Any]], size_bytes: int | None) -> dict[str, Any]:
+    """The measured MPTCP connection of ``variant``: subflow i from S.i to D; ``coding`` by source address,
+    used by every variant but ``lia``."""
+    if variant not in _CC:
+        raise ValueError(f"variant: unknown '{variant}'; allowed: {', '.join(VARIANTS)}")
+    conn: dict[str, Any] = {
+        "name": "measured",
+        "src_addrs": ["S.0", "S.1"],
+        "dst_addrs": ["D"],
+        "cc": {"type": _CC[variant]},
+        "tcp": dict(TCP),
+    }
+    if variant != "lia":
+        conn["coding"] = {src: dict(c) for src, c in coding.items()}
+    if size_bytes is not None:
+        conn["size_bytes"] = size_bytes
+    return conn
+
+
+def wired_wireless(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
+    """Figs. 9 and 10: the MPTCP connection and the TCP flow, 5 MB each, both from time 0, with the windowed
+    throughput in bins of 1 s: the competition period is every whole bin before the first of them completes."""
+    cfg = fig8(p, competing=True)
+    cfg["seed"] = run
+    cfg["stop_time_ns"] = RUN_LIMIT_NS
+    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
+    cfg["tcp_flows"] = [
+        {
+            "name": "competing",
+            "src": "T",
+            "dst": "U",
+            "size_bytes": SIZE_BYTES,
+            "cc": {"type": "reno"},
+            "tcp": dict(TCP),
+        }
+    ]
+    cfg["throughput"] = {"interval_ns": BIN_NS}
+    cfg["stop_when_complete"] = ["measured", "competing"]
+    return cfg
+
+
+def noncongested(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
+    """Fig. 14: the MPTCP connection alone, 5 MB."""
+    cfg = fig8(p, competing=False)
+    cfg["seed"] = run
+    cfg["stop_time_ns"] = NONCONGESTED_LIMIT_NS
+    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
+    cfg["stop_when_complete"] = ["measured"]
+    return cfg
+
+
+def _binned_kbps(raw: Mapping[str, Any], until_ns: float) -> dict[tuple[str, int | None], float]:
+    """Each series' delivered rate (kbit/s) over the whole bins of the windowed throughput that end by
+    ``until_ns``, by (flow, subflow)."""
+    tp = raw["throughput"]
+    start, width = tp["start_ns"], tp["interval_ns"]
+    n = max(int((min(until_ns, tp["end_ns"]) - start) // width), 1)
+    return {
+        (x["flow"], x["subflow"]): sum(x["bytes_delivered"][:n]) * 8 / (n * width / 1e9) / 1e3 for x in tp["series"]
+    }
+
+
+def competition_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run of Figs. 9–10: each subflow's, the connection's and the TCP flow's delivered rate (kbit/s)
+    in the competition period, the whole 1 s bins before the first transfer completes."""
+    raw = results.raw
+    ends = [f["fct_ns"] for f in raw["tcp_flows"] + raw["mptcp_connections"]]
+    until = min((e for e in ends if e is not None), default=raw["end_time_ns"])
+    rates = _binned_kbps(raw, until)
+    return {
+        "sub0_kbps": rates["measured", 0],
+        "sub1_kbps": rates["measured", 1],
+        "mptcp_kbps": rates["measured", None],
+        "tcp_kbps": rates["competing", None],
+        "competition_s": until / 1e9,
+    }
+
+
+def couple_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run's row: data-level goodput of each subflow, of the connection and of the competing TCP
+    flow over the whole run (kbit/s), each subflow's data volume (MB) and the completion time."""
+    raw = results.raw
+    seconds = float(raw["end_time_ns"]) / 1e9
+    conn = next(c for c in raw["mptcp_connections"] if c["name"] == "measured")
+    subflows = conn["subflows"]
+    competing = [f["bytes_delivered"] for f in raw["tcp_flows"] if f["name"].startswith("competing")]
+
+    def kbps(b: float) -> float:
+        return b * 8 / seconds / 1e3
+
+    fct = conn["fct_ns"]
+    return {
+        "sub0_kbps": kbps(subflows[0]["bytes_received"]),
+        "sub1_kbps": kbps(subflows[1]["bytes_received"]),
+        "mptcp_kbps": kbps(conn["bytes_delivered"]),
+        "tcp_kbps": kbps(sum(competing) / len(competing)) if competing else math.nan,
+        "sub0_mb": subflows[0]["bytes_received"] / 1e6,
+        "sub1_mb": subflows[1]["bytes_received"] / 1e6,
+        "tcp_mb": sum(competing) / len(competing) / 1e6 if competing else math.nan,
+        "fct_s": math.nan if fct is None else fct / 1e9,
+        "retransmissions": conn["retransmits_fast"] + conn["retransmits_rto"],
+    }
+
+
+SUB0 = Panel("sub0_kbps", "Subflow 0 throughput (kbit/s)")
+SUB1 = Panel("sub1_kbps", "Subflow 1 throughput (kbit/s)")
+TCP_FLOW = Panel("tcp_kbps", "TCP flow throughput (kbit/s)")
+VOLUME0 = Panel("sub0_mb", "Data sent by subflow 0 (MB)")
+VOLUME1 = Panel("sub1_mb", "Data sent by subflow 1 (MB)")
+
+_LOSSES = ((0.01, "p1", "a"), (0.05, "p5", "b"), (0.10, "p10", "c"))
+
+
+def _over_redundancy(
+    p: float,
+    name: str,
+    figure: str,
+    description: str,
+    build: Callable[[float, float, str, int], CoreConfig],
+    panels: tuple[Panel, ...],
+    claims: tuple[str, ...],
+    checks: tuple[Claim, ...],
+    variants: tuple[str, ...],
+    extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]],
+) -> Experiment:
+    """An experiment at wireless loss ``p`` whose x is the coded subflow's redundancy."""
+    xs = redundancies(p)
+    return Experiment(
+        name=name,
+        paper=PAPER,
+        figure=figure,
+        description=description,
+        x_name="redundancy",
+        x_label="Redundancy R",
+        x_values=xs,
+        quick_x_values=(xs[0], xs[-1]),
+        build=lambda x, variant, run: build(p, x, variant, run),
+        panels=panels,
+        claims=claims,
+        checks=checks,
+        variants=variants,
+        runs=5,
+        quick_runs=1,
+        extract=extract,
+    )
+
+
+def _wired_wireless(p: float, tag: str, panel: str) -> Experiment:
+    return _over_redundancy(
+        p,
+        f"couple-wired-wireless-{tag}",
+        f"Figs. 9({panel}) and 10({panel})",
+        f"Fig. 8, wireless loss {p}: MPTCP (subflow 1 coded, W = {WINDOW}) against a TCP flow on subflow 1's "
+        "wired bottleneck, 5 MB each; throughput of each subflow and of the TCP flow in the competition period.",
+        wired_wireless,
+        (SUB0, SUB1, TCP_FLOW),
+        (
+            "mptcp_nc: sub1_kbps is several times tcp_kbps (Fig. 9(a), R = 1.05, p = 0.01: about 700 "
+            "against below 100 kbit/s).",
+            "couple_plus: tcp_kbps within 20 % of sub1_kbps or above it, at every R (Fig. 10: Do No Harm).",
+            "couple_plus: sub0_kbps − sub1_kbps larger than under mptcp_nc at every R (Balance Congestion).",
+            "couple_plus: mptcp_kbps (sub0 + sub1) above tcp_kbps at every R.",
+        ),
+        (
+            Compare(
+                "couple_plus: tcp_kbps higher than under mptcp_nc at every R.",
+                "tcp_kbps",
+                left="couple_plus",
+                op=">",
+                right="mptcp_nc",
+            ),
+        ),
+        VARIANTS,
+        competition_row,
+    )
+
+
+def _noncongested(p: float, tag: str, panel: str) -> Experiment:
+    return _over_redundancy(
+        p,
+        f"couple-noncongested-{tag}",
+        f"Fig. 14({panel})",
+        f"Fig. 8 without the TCP flow, wireless loss {p}: data volume of each subflow for a 5 MB transfer, "
+        "Couple+ (subflow 1 coded) against standard MPTCP (both subflows uncoded).",
+        noncongested,
+        (VOLUME0, VOLUME1, SUB1),
+        (),
+        (
+            Compare(
+                "couple_plus: sub1_mb within 20 % of lia's sub1_mb at every R (§V-B3: the coded subflow sends "
+                "'only a little less' data).",
+                "sub1_mb",
+                left="couple_plus",
+                op="≈",
+                right="lia",
+                tolerance=0.2,
+            ),
+            Compare(
+                "couple_plus: sub1_kbps above lia's sub1_kbps at every R (§V-B3: its throughput is 'much higher').",
+                "sub1_kbps",
+                left="couple_plus",
+                op=">",
+                right="lia",
+            ),
+            Compare(
+                "couple_plus: fct_s below lia's fct_s at every R.", "fct_s", left="couple_plus", op="<", right="lia"
+            ),
+        ),
+        ("lia", "mptcp_nc", "couple_plus"),
+        couple_row,
+    )
+
+
+def sensed_loss(redundancy: float, variant: str, run: int) -> CoreConfig:
+    """Eqs. 4–6: two long TCP flows, A → B (``measured``: coded in ``tcp_nc``) and C → B (``competing``),
+    through one 1 Mbit/s, 10 ms bottleneck R1 → R2 of 20 packets (access links 10 Mbit/s, 10 ms; base RTT
+    60 ms), for 60 s. Only congestion loses packets."""
+    if variant not in ("tcp", "tcp_nc"):
+        raise ValueError(f"variant: unknown '{variant}'; allowed: tcp, tcp_nc")
+    links = [
+        *duplex("A", "R1", 10 * RATE_BPS, HOP_NS),
+        *duplex("C", "R1", 10 * RATE_BPS, HOP_NS),
+        *duplex("R1", "R2", RATE_BPS, HOP_NS, queue(20), queue(20)),
+        *duplex("R2", "B", 10 * RATE_BPS, HOP_NS),
+    ]
+    measured: dict[str, Any] = {"name": "measured", "src": "A", "dst": "B", "cc": {"type": "reno"}, "tcp": dict(TCP)}
+    if variant == "tcp_nc":
+        measured["coding"] = {"window": WINDOW, "redundancy": redundancy}
+    return {
+        "seed": run,
+        "stop_time_ns": 60 * S,
+        "nodes": hosts("A", "B", "C") + routers("R1", "R2"),
+        "links": links,
+        "tcp_flows": [
+            measured,
+            {"name": "competing", "src": "C", "dst": "B", "cc": {"type": "reno"}, "tcp": dict(TCP)},
+        ],
+    }
+
+
+def sensed_loss_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run's row: the loss rate the measured sender senses (loss events — fast recoveries and
+    timeouts — per segment sent) and the bottleneck's loss rate (drops per packet arriving)."""
+    raw = results.raw
+    f = next(f for f in raw["tcp_flows"] if f["name"] == "measured")
+    link = next(x for x in raw["links"] if x["name"] == "R1-R2")
+    sensed = (f["fast_recoveries"] + f["rto_count"]) / max(f["segments_sent"], 1)
+    return {
+        "sensed_loss": sensed,
+        "bottleneck_loss": link["dropped_overflow_pkts"] / max(link["arrived_pkts"], 1),
+        "goodput_kbps": f["bytes_delivered"] * 8 / (raw["end_time_ns"] / 1e9) / 1e3,
+    }
+
+
+# Fig. 11's mobile user, read onto Fig. 8's paths: subflow 0 is 4G (wireless loss 0.001, R = 1.05), subflow 1
+# WiFi (loss 0.05, R = 1.15), both coded with W = 6, the TCP flow on the WiFi path's wired bottleneck. The
+# user walks away from the access point at 20 s, is out of reach for 2 s at the farthest point and is back
+# at 32 s: the WiFi hop's loss rate climbs and falls in steps around a 2 s outage.
+WIFI_SCHEDULE: tuple[tuple[float, float | None], ...] = (
+    (20.0, 0.10),
+    (22.0, 0.20),
+    (24.0, 0.40),
+    (25.0, None),
+    (27.0, 0.40),
+    (28.0, 0.20),
+    (30.0, 0.10),
+    (32.0, 0.05),
+)
+"""(time in s, WiFi loss rate from then; ``None``: the link is down)."""
+MOBILE_TIMES: tuple[float, ...] = tuple(float(t) for t in range(4, 45, 2))
+
+
+def instant_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run of Figs. 12–13: each flow's delivered rate (kbit/s) in the run's one throughput bin, and the
+    data each subflow and the TCP flow delivered by the end (MB)."""
+    rates = _binned_kbps(results.raw, math.inf)
+    row = couple_row(results, config)
+    return {
+        "sub0_kbps": rates["measured", 0],
+        "sub1_kbps": rates["measured", 1],
+        "tcp_kbps": rates["competing", None],
+        "sub0_mb": row["sub0_mb"],
+        "sub1_mb": row["sub1_mb"],
+        "tcp_mb": row["tcp_mb"],
+    }
+
+
+def mobile(until_s: float, variant: str, run: int) -> CoreConfig:
+    """Figs. 12 and 13: the run up to ``until_s`` seconds with one windowed-throughput bin, the last second
+    (each x value is the same run stopped at that time: its row is the instantaneous throughput at t)."""
+    if variant not in ("mptcp_nc", "couple_plus"):
+        raise ValueError(f"variant: unknown '{variant}'; allowed: mptcp_nc, couple_plus")
+    cfg = fig8(0.05, competing=True)
+    for link in cfg["links"]:
+        if link["name"] == "R2-D":
+            link["loss"] = {"type": "bernoulli", "p": 0.001}
+    cfg["seed"] = run
+    cfg["stop_time_ns"] = round(until_s * S)
+    cfg["throughput"] = {"interval_ns": BIN_NS, "start_ns": round(until_s * S) - BIN_NS}
+    coding = {"S.0": {"window": WINDOW, "redundancy": 1.05}, "S.1": {"window": WINDOW, "redundancy": 1.15}}
+    cfg["mptcp_connections"] = [mptcp(variant, coding, None)]
+    cfg["tcp_flows"] = [{"name": "competing", "src": "T", "dst": "U", "cc": {"type": "reno"}, "tcp": dict(TCP)}]
+    changes: list[dict[str, Any]] = []
+    for at_s, loss in WIFI_SCHEDULE:
+        change: dict[str, Any] = {"at_ns": round(at_s * S), "link": "R3-D"}
+        if loss is None:
+            change["up"] = False
+        else:
+            change["up"] = True
+            change["loss"] = {"type": "bernoulli", "p": loss}
+        changes.append(change)
+    cfg["link_changes"] = changes
+    return cfg
+
+
+MOBILE = Experiment(
+    name="couple-mobile",
+    paper=PAPER,
+    figure="Figs. 12 and 13",
+    description=(
+        "Fig. 11: 4G and WiFi subflows, both coded, a TCP flow on the WiFi bottleneck; the WiFi hop degrades "
+        "from 20 s, is down 25–27 s and is back at 32 s. Instantaneous throughput: each flow's delivered rate "
+        "in the second before t."
+    ),
+    x_name="time_s",
+    x_label="Time (s)",
+    x_values=MOBILE_TIMES,
+    quick_x_values=(20.0, 34.0),
+    build=mobile,
+    panels=(SUB0, SUB1, TCP_FLOW),
+    checks=(
+        Compare(
+            "couple_plus: sub1_kbps below mptcp_nc's at every t from 22 s to 32 s (Figs. 12(b), 13(b): the RTT "
+            "Compensator keeps a large window on the failing WiFi path).",
+            "sub1_kbps",
+            left="couple_plus",
+            op="<",
+            right="mptcp_nc",
+            x_min=22,
+            x_max=32,
+        ),
+        Compare(
+            "couple_plus: sub1_kbps above mptcp_nc's at every t from 34 s to 44 s (faster recovery).",
+            "sub1_kbps",
+            left="couple_plus",
+            op=">",
+            right="mptcp_nc",
+            x_min=34,
+            x_max=44,
+        ),
+    ),
+    variants=("mptcp_nc", "couple_plus"),
+    runs=3,
+    quick_runs=1,
+    extract=instant_row,
+)
+
+
+# Fig. 7's WiFi trace, emulated: a Gilbert–Elliott link whose losses are rare and isolated (the paper: "the
+# number of lost packets in a redundant cycle is one with extremely high probability"): a bad state entered
+# with probability 0.01 per packet and left with 0.95 (mean burst 1.05 packets), loss 1 in it and 0 outside,
+# about 1 % loss in all (R = 1.05 then covers it, as the paper chose). A 100 kbit/s UDP flow of 1000-byte
+# packets (12.5 per second) crosses it.
+GE_LOSS = {"type": "gilbert_elliott", "p_gb": 0.01, "p_bg": 0.95, "loss_good": 0.0, "loss_bad": 1.0}
+CYCLE_PACKETS = 21
+"""The redundant cycle at R = 1.05: 1.05/0.05 = 21 packets."""
+UDP_GAP_NS = 80 * MS
+
+
+def loss_pattern(cycles: int, variant: str, run: int) -> CoreConfig:
+    """Fig. 7: the first ``cycles`` redundant cycles of 21 packets of the UDP flow (each x value is the same
+    run cut after that many cycles, so that the losses per cycle are the steps of the cumulative count)."""
+    if variant != "wifi_emulation":
+        raise ValueError(f"variant: unknown '{variant}'; allowed: wifi_emulation")
+    link = {"name": "A-B", "from": "A", "to": "B", "rate_bps": RATE_BPS, "delay_ns": HOP_NS, "queue": queue(1000)}
+    stop = cycles * CYCLE_PACKETS * UDP_GAP_NS
+    return {
+        "seed": run,
+        "stop_time_ns": stop + S,
+        "nodes": hosts("A", "B"),
+        "links": [{**link, "loss": dict(GE_LOSS)}, {**link, "name": "B-A", "from": "B", "to": "A"}],
+        "udp_flows": [
+            {
+                "name": "wifi",
+                "src": "A",
+                "dst": "B",
+                "packet_size_bytes": 1000,
+                "start_ns": 0,
+                "stop_ns": stop,
+                "pattern": {"type": "cbr", "rate_bps": 100_000},
+            }
+        ],
+    }
+
+
+def loss_pattern_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """One run's row: packets sent and lost so far."""
+    (flow,) = results.raw["udp_flows"]
+    return {"sent_pkts": flow["sent_pkts"], "lost_pkts": flow["sent_pkts"] - flow["received_pkts"]}
+
+
+LOSS_PATTERN = Experiment(
+    name="couple-loss-pattern",
+    paper=PAPER,
+    figure="Fig. 7 (emulated with a Gilbert–Elliott link, not the paper's WiFi trace)",
+    description=(
+        "Lost packets of a 100 kbit/s UDP flow over a Gilbert–Elliott link with rare, isolated losses, counted "
+        "after each redundant cycle of 21 packets (R = 1.05); the step at cycle k is the loss in that cycle."
+    ),
+    x_name="cycles",
+    x_label="Redundant cycles (21 packets each)",
+    x_values=tuple(range(1, 61)),
+    quick_x_values=(1, 10),
+    build=loss_pattern,
+    panels=(Panel("lost_pkts", "Packets lost so far"),),
+    claims=(
+        "wifi_emulation: lost_pkts grows by at most 1 at 95 % or more of the cycles (Fig. 7: one lost packet per "
+        "cycle with extremely high probability).",
+    ),
+    variants=("wifi_emulation",),
+    runs=1,
+    quick_runs=1,
+    extract=loss_pattern_row,
+)
+
+
+SENSED = Experiment(
+    name="couple-sensed-loss",
+    paper=PAPER,
+    figure="Eqs. 4–6",
+    description=(
+        "A coded and an uncoded TCP flow (and, as the baseline, two uncoded ones) at one congested 1 Mbit/s "
+        "bottleneck: the loss rate each measured sender senses against the bottleneck's."
+    ),
+    x_name="redundancy",
+    x_label="Redundancy R of the coded flow",
+    x_values=(1.05, 1.1, 1.25, 1.5),
+    quick_x_values=(1.25,),
+    build=sensed_loss,
+    panels=(Panel("sensed_loss", "Loss rate sensed by the sender"), Panel("goodput_kbps", "Goodput (kbit/s)")),
+    checks=(
+        Compare(
+            "tcp_nc: sensed_loss below tcp's sensed_loss at every R (Eq. 6: p_nc < p_c).",
+            "sensed_loss",
+            left="tcp_nc",
+            op="<",
+            right="tcp",
+        ),
+        Compare(
+            "tcp_nc: goodput_kbps above tcp's goodput_kbps at every R (the coded flow is the greedier).",
+            "goodput_kbps",
+            left="tcp_nc",
+            op=">",
+            right="tcp",
+        ),
+    ),
+    variants=("tcp", "tcp_nc"),
+    runs=5,
+    quick_runs=1,
+    extract=sensed_loss_row,
+)
+
+
+EXPERIMENTS: list[Experiment] = (
+    [_wired_wireless(p, tag, panel) for p, tag, panel in _LOSSES]
+    + [_noncongested(p, tag, panel) for p, tag, panel in _LOSSES]
+    + [SENSED, MOBILE, LOSS_PATTERN]
+)

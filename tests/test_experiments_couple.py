@@ -1,0 +1,126 @@
+"""The Couple+ experiments (Xue et al., IEEE TVT 2017): Fig. 8's paths and their base RTT, the coded
+subflow in every variant but ``lia``, the x values the paper allows, and every experiment in quick mode."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import mpsim
+from mpsim.experiments import CATALOGUE, couple, get
+from mpsim.experiments.reproduce import reproduce
+
+COUPLE_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("couple-")]
+
+
+def test_the_catalogue_holds_every_figure() -> None:
+    assert set(COUPLE_EXPERIMENTS) == {
+        "couple-wired-wireless-p1",
+        "couple-wired-wireless-p5",
+        "couple-wired-wireless-p10",
+        "couple-noncongested-p1",
+        "couple-noncongested-p5",
+        "couple-noncongested-p10",
+        "couple-sensed-loss",
+        "couple-mobile",
+        "couple-loss-pattern",
+    }
+
+
+def test_redundancy_covers_the_wireless_loss() -> None:
+    # Table II: r ≥ 1/(1 − p): 1/0.99 = 1.0101, 1/0.95 = 1.0526, 1/0.9 = 1.1111.
+    assert couple.redundancies(0.01) == (1.05, 1.1, 1.15, 1.2, 1.25, 1.3)
+    assert couple.redundancies(0.05) == (1.1, 1.15, 1.2, 1.25, 1.3)
+    assert couple.redundancies(0.10) == (1.15, 1.2, 1.25, 1.3)
+
+
+def test_subflow_one_is_coded_except_in_standard_mptcp() -> None:
+    for variant in couple.VARIANTS:
+        cfg = couple.wired_wireless(0.05, 1.25, variant, 1)
+        (conn,) = cfg["mptcp_connections"]
+        expected = {} if variant == "lia" else {"S.1": {"window": 6, "redundancy": 1.25}}
+        assert conn.get("coding", {}) == expected, variant
+        mpsim.validate_config(cfg)
+    assert couple.wired_wireless(0.05, 1.25, "couple_plus", 1)["mptcp_connections"][0]["cc"] == {"type": "couple_plus"}
+
+
+def test_every_path_has_a_base_rtt_of_60_ms() -> None:
+    """One 1400-byte segment and its ACK over three 1 Mbit/s, 10 ms hops each way: the first RTT sample
+    is 60 ms of propagation plus the serialisation of the SYN, the SYN-ACK, the data and the ACK."""
+    cfg = couple.wired_wireless(0.0, 1.05, "lia", 1)
+    cfg["mptcp_connections"] = []
+    del cfg["throughput"], cfg["stop_when_complete"]
+    for src, dst in (("S.0", "D"), ("S.1", "D"), ("T", "U")):
+        cfg["tcp_flows"] = [{"name": "probe", "src": src, "dst": dst, "size_bytes": 1400, "tcp": dict(couple.TCP)}]
+        (row,) = mpsim.run_config(cfg).raw["tcp_flows"]
+        # Handshake: SYN + SYN-ACK (3 hops each, 60 ms) and the data segment and its ACK (60 ms): at least
+        # 120 ms of propagation; serialisation of 1440 B three times at 1 Mbit/s is 34.56 ms.
+        assert 154_000_000 < row["fct_ns"] < 160_000_000, (src, row["fct_ns"])
+
+
+@pytest.mark.parametrize("name", COUPLE_EXPERIMENTS)
+def test_every_couple_experiment_reproduces_in_quick_mode(name: str, tmp_path: Path) -> None:
+    exp = get(name)
+    result = reproduce(name, tmp_path, quick=True, jobs=2, progress=False)
+    table = pq.read_table(tmp_path / name / "results.parquet")
+    assert table.num_rows == len(exp.quick_x_values) * len(exp.variants) * exp.quick_runs
+    for panel in exp.panels:
+        assert panel.metric in table.column_names
+        assert all(not math.isnan(v) for v in table.column(panel.metric).to_pylist()), panel.metric
+    assert (tmp_path / name / "figure.png").stat().st_size > 0
+    assert repr(table.to_pylist()) == repr(result.table.to_pylist())
+
+
+def test_coding_masks_the_wireless_loss_of_a_lone_connection() -> None:
+    """Fig. 14 at p = 0.05, R = 1.25: the coded subflow carries more of the 5 MB than the uncoded one
+    and the transfer ends sooner."""
+    exp = get("couple-noncongested-p5")
+    (lia,) = exp.point(1.25, "lia", [1])
+    (plus,) = exp.point(1.25, "couple_plus", [1])
+    assert plus["sub1_mb"] > lia["sub1_mb"]
+    assert plus["fct_s"] < lia["fct_s"]
+
+
+def test_the_loss_pattern_run_is_cut_after_whole_cycles() -> None:
+    """Each x value sends exactly 21 packets per cycle: 100 kbit/s of 1000-byte packets is one per 80 ms."""
+    exp = get("couple-loss-pattern")
+    for cycles in (1, 3):
+        (row,) = exp.point(cycles, "wifi_emulation", [1])
+        assert row["sent_pkts"] == 21 * cycles
+
+
+def test_a_scenario_codes_a_tcp_flow_and_a_subflow_by_source_address() -> None:
+    data = {
+        "seed": 1,
+        "duration": "3s",
+        "hosts": ["S", "D"],
+        "addresses": [
+            {"name": "S.a", "node": "S", "out_link": "S-D", "in_link": "D-S"},
+        ],
+        "links": [{"from": "S", "to": "D", "rate": "10Mbps", "delay": "10ms", "loss": "2%"}],
+        "flows": [
+            {"name": "t", "type": "tcp", "src": "S", "dst": "D", "coding": {"window": 4, "redundancy": 1.1}},
+            {"name": "m", "type": "mptcp", "src": "S.a", "dst": "D", "cc": "couple_plus", "coding": {"S.a": {}}},
+        ],
+    }
+    scenario = mpsim.Scenario.from_dict(data)
+    core = scenario.to_core()
+    (tcp,) = core["tcp_flows"]
+    assert tcp["coding"] == {"window": 4, "redundancy": 1.1, "header_bytes": 16, "ack_header_bytes": 8}
+    (conn,) = core["mptcp_connections"]
+    assert conn["coding"] == {"S.a": {"window": 6, "redundancy": 1.25, "header_bytes": 16, "ack_header_bytes": 8}}
+    res = mpsim.run(scenario)
+    assert all(f["bytes_delivered"] > 0 for f in res.raw["tcp_flows"] + res.raw["mptcp_connections"])
+
+
+def test_a_coding_problem_names_the_field() -> None:
+    cfg = couple.wired_wireless(0.01, 1.05, "mptcp_nc", 1)
+    cfg["mptcp_connections"][0]["coding"] = {"S.9": {"window": 0, "redundancy": 0.5}}
+    with pytest.raises(mpsim.ConfigError) as e:
+        mpsim.validate_config(cfg)
+    text = str(e.value)
+    for expected in ("mptcp_connections[0].coding", "S.9", "coding.S.9.window", "coding.S.9.redundancy"):
+        assert expected in text, text
