@@ -553,7 +553,7 @@ impl TcpSender {
         self.sent_new = false;
         self.no_new_data = self.fin_sent() || self.send_budget(params, cc) >= self.mss as u64;
         cc.bytes_in_flight = self.pipe();
-        if self.stats.segments_sent != self.judged_at_segment {
+        if params.cwnd_limited_at_send && self.stats.segments_sent != self.judged_at_segment {
             // ns-3 judges after each segment; the last one sent decides.
             self.judged_at_segment = self.stats.segments_sent;
             self.limited_at_send = cc.cwnd < self.data_pipe() + self.mss as u64;
