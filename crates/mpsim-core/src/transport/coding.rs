@@ -345,14 +345,17 @@ pub struct NcReceiver {
     last_ack: u64,
     /// Scratch: the pending equations' last segments, sorted.
     ends: Vec<u64>,
+    /// Scratch of [`matching`].
+    heap: BinaryHeap<Reverse<u64>>,
     pub stats: CodingStats,
 }
 
 /// Earliest-deadline-first over segments `from..`: returns (the first segment
 /// index the equations cannot cover — every segment before it is matched —,
-/// the size of a maximum matching). `eqs` must be sorted by first index.
-pub fn matching(eqs: &[(u64, u64)], from: u64) -> (u64, u64) {
-    let mut heap = BinaryHeap::new();
+/// the size of a maximum matching). `eqs` must be sorted by first index;
+/// `heap` is scratch space, kept by the caller so that a packet allocates nothing.
+pub fn matching(eqs: &[(u64, u64)], from: u64, heap: &mut BinaryHeap<Reverse<u64>>) -> (u64, u64) {
+    heap.clear();
     let (mut next, mut matched, mut j) = (0, 0u64, from);
     let mut prefix = None;
     loop {
@@ -408,7 +411,7 @@ impl NcReceiver {
         let eq = (nc.first.max(self.decoded), nc.last);
         let at = self.pending.partition_point(|e| *e <= eq);
         self.pending.insert(at, eq);
-        let (seen, rank) = matching(&self.pending, self.decoded);
+        let (seen, rank) = matching(&self.pending, self.decoded, &mut self.heap);
         // The pending equations are independent: the new one is innovative
         // only if the matching covers every one of them.
         if rank < self.pending.len() as u64 {
@@ -819,10 +822,10 @@ mod tests {
     #[test]
     fn matching_is_earliest_deadline_first() {
         // Equations [1,2], [1,3], [3,3]: segments 1, 2, 3 all matched.
-        assert_eq!(matching(&[(1, 2), (1, 3), (3, 3)], 1), (4, 3));
+        assert_eq!(matching(&[(1, 2), (1, 3), (3, 3)], 1, &mut BinaryHeap::new()), (4, 3));
         // [2,3] alone from 1: segment 1 uncovered, one matched.
-        assert_eq!(matching(&[(2, 3)], 1), (1, 1));
+        assert_eq!(matching(&[(2, 3)], 1, &mut BinaryHeap::new()), (1, 1));
         // Three equations on [1,2]: only two segments.
-        assert_eq!(matching(&[(1, 2), (1, 2), (1, 2)], 1), (3, 2));
+        assert_eq!(matching(&[(1, 2), (1, 2), (1, 2)], 1, &mut BinaryHeap::new()), (3, 2));
     }
 }

@@ -155,13 +155,18 @@ impl<'a, N: Forward> Wire<'a, N> {
 
 impl<N: Forward> SenderOutput for Wire<'_, N> {
     fn send(&mut self, seg: OutSegment) {
-        if let Some(coder) = self.coder.clone() {
+        // The shim is taken out for the call, so that it can hand its
+        // packets to `put` without a second handle on it.
+        if let Some(coder) = self.coder.take() {
             if coding::is_coded(&seg.header) {
-                let mut coder = coder.borrow_mut();
-                let extra = coder.config.header_bytes;
-                coder.encode(&seg.header, |hdr| self.put(hdr, extra));
+                let mut c = coder.borrow_mut();
+                let extra = c.config.header_bytes;
+                c.encode(&seg.header, |hdr| self.put(hdr, extra));
+                drop(c);
+                self.coder = Some(coder);
                 return;
             }
+            self.coder = Some(coder);
         }
         self.put(seg.header, 0);
     }
