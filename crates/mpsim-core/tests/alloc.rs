@@ -249,26 +249,16 @@ fn windowed_throughput_allocates_nothing_per_packet() {
 
 #[test]
 fn a_coded_subflow_over_a_lossy_link_allocates_nothing_per_packet() {
-    let mut cfg = host_pair(10_000_000, 20 * MS, 10_000, 60 * S);
-    cfg.links[0].loss = LossConfig::Bernoulli { p: 0.05 };
-    cfg.tcp_flows = vec![TcpFlowConfig {
-        name: "f".into(),
-        src: "A".into(),
-        dst: "B".into(),
-        cc: Some(CcConfig::Reno {
-            config: Default::default(),
-        }),
-        tcp: TcpOptions {
-            rwnd_bytes: Some(120_000),
-            ..Default::default()
-        },
-        coding: Some(mpsim_core::transport::coding::CodingConfig {
-            window: 6,
-            redundancy: 1.25,
-            ..Default::default()
-        }),
+    let tcp = TcpOptions {
+        rwnd_bytes: Some(120_000),
         ..Default::default()
-    }];
+    };
+    let mut cfg = lossy_reno_pair(10_000_000, 20 * MS, 10_000, 60 * S, 0.05, tcp);
+    cfg.tcp_flows[0].coding = Some(mpsim_core::transport::coding::CodingConfig {
+        window: 6,
+        redundancy: 1.25,
+        ..Default::default()
+    });
     let (allocations, events) = allocations_in_steady_state(&cfg, 10, 60);
     assert!(events > 100_000, "{events} events");
     // One per coded packet received would be about one per four events;

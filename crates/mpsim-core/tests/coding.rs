@@ -17,27 +17,17 @@ use mpsim_core::transport::coding::CodingConfig;
 const RATE: u64 = 10_000_000;
 
 fn coded_flow(p: f64, redundancy: f64, seconds: u64) -> mpsim_core::results::TcpFlowResult {
-    let mut cfg = host_pair(RATE, 20 * MS, 10_000, seconds * S);
-    cfg.links[0].loss = LossConfig::Bernoulli { p };
-    cfg.tcp_flows = vec![TcpFlowConfig {
-        name: "f".into(),
-        src: "A".into(),
-        dst: "B".into(),
-        cc: Some(CcConfig::Reno {
-            config: Default::default(),
-        }),
-        tcp: TcpOptions {
-            profile: Profile::Rfc,
-            rwnd_bytes: Some(120_000),
-            ..Default::default()
-        },
-        coding: Some(CodingConfig {
-            window: 6,
-            redundancy,
-            ..CodingConfig::default()
-        }),
+    let tcp = TcpOptions {
+        profile: Profile::Rfc,
+        rwnd_bytes: Some(120_000),
         ..Default::default()
-    }];
+    };
+    let mut cfg = lossy_reno_pair(RATE, 20 * MS, 10_000, seconds * S, p, tcp);
+    cfg.tcp_flows[0].coding = Some(CodingConfig {
+        window: 6,
+        redundancy,
+        ..CodingConfig::default()
+    });
     run(&cfg).unwrap().tcp_flows.remove(0)
 }
 

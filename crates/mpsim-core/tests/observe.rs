@@ -46,17 +46,7 @@ impl Observer for Listener {
 #[test]
 fn an_observer_of_a_lossy_flow_counts_what_its_results_report() {
     // 10 Mbit/s, 20 ms round trip, 1 % random loss on the data path, 30 s.
-    let mut cfg = host_pair(10_000_000, 10 * MS, 100, 30 * S);
-    cfg.links[0].loss = LossConfig::Bernoulli { p: 0.01 };
-    cfg.tcp_flows = vec![TcpFlowConfig {
-        name: "f".into(),
-        src: "A".into(),
-        dst: "B".into(),
-        cc: Some(CcConfig::Reno {
-            config: Default::default(),
-        }),
-        ..TcpFlowConfig::default()
-    }];
+    let cfg = lossy_reno_pair(10_000_000, 10 * MS, 100, 30 * S, 0.01, TcpOptions::default());
     let mut sim = mpsim_core::build::build(&cfg).unwrap();
     sim.observe(Box::new(Listener::default()));
     sim.run();

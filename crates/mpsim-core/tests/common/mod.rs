@@ -191,3 +191,28 @@ pub fn two_paths(rates: [u64; 2], one_way: [u64; 2], buffer_pkts: u32) -> Scenar
     ];
     cfg
 }
+
+/// [`host_pair`] with random loss `p` on the data path (A → B) and one Reno
+/// TCP flow `f` from A to B with the options given.
+pub fn lossy_reno_pair(
+    rate_bps: u64,
+    one_way_ns: u64,
+    buffer_pkts: u32,
+    stop_ns: u64,
+    p: f64,
+    tcp: TcpOptions,
+) -> ScenarioConfig {
+    let mut cfg = host_pair(rate_bps, one_way_ns, buffer_pkts, stop_ns);
+    cfg.links[0].loss = LossConfig::Bernoulli { p };
+    cfg.tcp_flows = vec![TcpFlowConfig {
+        name: "f".into(),
+        src: "A".into(),
+        dst: "B".into(),
+        cc: Some(CcConfig::Reno {
+            config: Default::default(),
+        }),
+        tcp,
+        ..TcpFlowConfig::default()
+    }];
+    cfg
+}
