@@ -189,6 +189,25 @@ def test_dask_local_cluster_gives_the_local_results(tmp_path: Path) -> None:
     assert sorted_rows(remote) == sorted_rows(local)
 
 
+def test_a_chunk_of_runs_keeps_each_runs_rows_or_error() -> None:
+    from mpsim.bench import dumbbell_config
+    from mpsim.sweep import Outcome, execute_chunk
+
+    good = dumbbell_config(2)
+    good["stop_time_ns"] = 100_000_000
+    bad = dict(good, tcp_flows=[dict(f, cc={"type": "no-such-cc"}) for f in good["tcp_flows"]])
+
+    def rows(res: Results, _cfg: Any) -> dict[str, Any]:
+        return {"events": res.events_processed}
+
+    results = execute_chunk([good, bad, good], rows)
+    assert [type(r) for r in results] == [pa.Table, Outcome, pa.Table]
+    first, failed, last = results
+    assert isinstance(first, pa.Table) and isinstance(last, pa.Table)
+    assert first.to_pylist() == last.to_pylist() and first.column("events")[0].as_py() > 0
+    assert isinstance(failed, Outcome) and failed.kind == "failed" and failed.message
+
+
 def test_plots_of_a_store_and_of_traces(tmp_path: Path) -> None:
     from mpsim import plots, run
     from mpsim.scenario import Scenario

@@ -29,6 +29,7 @@ class BenchReport:
     build_wall_s: float
     run_wall_s: float
     events_per_s: float
+    ns_per_event: float
     bottleneck_packets_per_s: float
     peak_memory_mib: float
     extra: dict[str, Any] = field(default_factory=dict)
@@ -110,6 +111,7 @@ def _run_report(
         build_wall_s=build_s,
         run_wall_s=run_s,
         events_per_s=res.events_processed / run_s if run_s > 0 else float("inf"),
+        ns_per_event=run_s * 1e9 / res.events_processed if res.events_processed else float("nan"),
         bottleneck_packets_per_s=packets / run_s if run_s > 0 else float("inf"),
         peak_memory_mib=_peak_memory_mib(),
         extra=extra or {},
@@ -162,8 +164,8 @@ def fattree_config(k: int = 8, seconds: int = 5, seed: int = 1) -> dict[str, Any
     return scenario.to_core()
 
 
-def bench_fattree(k: int = 8) -> BenchReport:
-    cfg = fattree_config(k)
+def bench_fattree(k: int = 8, seconds: int = 5) -> BenchReport:
+    cfg = fattree_config(k, seconds)
     text, build_s, run_s = run_json_timed(_encode(cfg))
     res = Results(json.loads(text))
     # Packets delivered to hosts (every edge→host link): data and ACKs that reached their end.
@@ -184,6 +186,23 @@ def bench_fattree(k: int = 8) -> BenchReport:
             "jain_index": jain_index(goodputs),
             "host_link_utilisation": sum(goodputs) / (100.0 * len(goodputs)),
         },
+    )
+
+
+def _sweep_report(name: str, wall_s: float, extra: dict[str, Any], simulated_s: float = 0.0) -> BenchReport:
+    """The report of a benchmark of many runs: its wall time and figures of its own, no per-run counts."""
+    return BenchReport(
+        name=name,
+        simulated_s=simulated_s,
+        bottleneck_packets=0,
+        events=0,
+        build_wall_s=0.0,
+        run_wall_s=wall_s,
+        events_per_s=0.0,
+        ns_per_event=float("nan"),
+        bottleneck_packets_per_s=0.0,
+        peak_memory_mib=_peak_memory_mib(),
+        extra=extra,
     )
 
 
@@ -233,22 +252,54 @@ def bench_css_sweep(jobs: int | None = None) -> BenchReport:
             best = max(best, (b - 1 - a) / (stamps[b - 1] - stamps[a]))
         throughput[workers] = best
     runs = result.table.num_rows
-    return BenchReport(
-        name="css-sweep",
-        simulated_s=float(sum(result.table.column("end_time_s").to_pylist())),
-        bottleneck_packets=0,
-        events=0,
-        build_wall_s=0.0,
-        run_wall_s=wall,
-        events_per_s=0.0,
-        bottleneck_packets_per_s=0.0,
-        peak_memory_mib=_peak_memory_mib(),
-        extra={
+    return _sweep_report(
+        "css-sweep",
+        wall,
+        {
             "runs": runs,
             "runs_per_s_end_to_end": runs / wall,
             "runs_per_s_1_worker": throughput[1],
             "runs_per_s_2_workers": throughput[2],
             "speedup_1_to_2_workers": throughput[2] / throughput[1],
+        },
+        simulated_s=float(sum(result.table.column("end_time_s").to_pylist())),
+    )
+
+
+def bench_dask_sweep(name: str = "css-shared-filesize", runs: int = 30) -> BenchReport:
+    """``dask-sweep``: catalogue experiment ``name`` (``runs`` runs per point) sent to a Dask cluster on this
+    machine, a scheduler and 1, then 2, worker processes of one thread each, timed from submission to the
+    last stored result; the throughput of each and the speedup. Worker start-up is outside the timing."""
+    import tempfile
+    import time
+
+    from distributed import LocalCluster
+
+    from mpsim.experiments.reproduce import reproduce
+
+    rates: dict[int, float] = {}
+    n_runs = 0
+    for workers in (1, 2):
+        with (
+            LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            tempfile.TemporaryDirectory() as d,
+        ):
+            started = time.perf_counter()
+            result = reproduce(name, d, runs=runs, executor="dask", scheduler=cluster.scheduler_address, progress=False)
+            wall = time.perf_counter() - started
+        n_runs = result.table.num_rows
+        rates[workers] = n_runs / wall
+    return _sweep_report(
+        "dask-sweep",
+        n_runs / rates[2],
+        {
+            "experiment": name,
+            "runs": n_runs,
+            "runs_per_s_1_worker": rates[1],
+            "runs_per_s_2_workers": rates[2],
+            "speedup_1_to_2_workers": rates[2] / rates[1],
         },
     )
 
@@ -262,6 +313,18 @@ BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
     "fattree-k8": (
         "k = 8 fat-tree (128 hosts, 100 Mbit/s): a permutation of LIA connections with 8 ECMP subflows, 5 s",
         bench_fattree,
+    ),
+    "fattree-k16": (
+        "k = 16 fat-tree (1 024 hosts, 100 Mbit/s): a permutation of LIA connections with 8 ECMP subflows, 1 s",
+        lambda: bench_fattree(16, 1),
+    ),
+    "dumbbell-10000": (
+        "10 000 long-lived NewReno flows through the same dumbbell (20 002 hosts), 20 s; building it is timed too",
+        lambda: bench_dumbbell(10_000),
+    ),
+    "dask-sweep": (
+        "the css-shared-filesize reproduction (30 runs a point) on a local Dask cluster of 1, then 2 worker processes",
+        bench_dask_sweep,
     ),
     "css-sweep": (
         "the css-shared-filesize reproduction (550 runs) through the sweep runner; 1- and 2-worker throughput",

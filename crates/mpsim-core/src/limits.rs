@@ -88,20 +88,26 @@ struct Stream {
 fn route(net: &Network, src: AddrId, dst: AddrId) -> Vec<(LinkId, f64)> {
     let to_node = net.addrs[dst.idx()].node;
     let from = &net.addrs[src.idx()];
-    let mut crossed = vec![0.0f64; net.links.len()];
+    let mut hops = Vec::new();
     let mut frontier: Vec<(LinkId, f64)> = match from.out_link {
         Some(l) => vec![(l, 1.0)],
-        None => split(net.routes.next_hops(from.node, dst), 1.0),
+        None => {
+            net.routes.next_hops(from.node, dst, &mut hops);
+            split(&hops, 1.0)
+        }
     };
+    let mut crossed = Vec::new();
     // Each round moves every packet one hop on; a route is at most as long
     // as there are links (longer means a loop, where packets die anyway).
     for _ in 0..=net.links.len() {
         let mut next = Vec::new();
         for (l, w) in frontier {
-            crossed[l.idx()] += w;
+            crossed.push((l, w));
             let at = net.links[l.idx()].to;
             if at != to_node {
-                next.extend(split(net.routes.next_hops(at, dst), w));
+                hops.clear();
+                net.routes.next_hops(at, dst, &mut hops);
+                next.extend(split(&hops, w));
             }
         }
         if next.is_empty() {
@@ -109,12 +115,7 @@ fn route(net: &Network, src: AddrId, dst: AddrId) -> Vec<(LinkId, f64)> {
         }
         frontier = merge(next);
     }
-    crossed
-        .into_iter()
-        .enumerate()
-        .filter(|(_, w)| *w > 0.0)
-        .map(|(i, w)| (LinkId(i as u32), w))
-        .collect()
+    merge(crossed).into_iter().filter(|(_, w)| *w > 0.0).collect()
 }
 
 fn split(hops: &[LinkId], weight: f64) -> Vec<(LinkId, f64)> {

@@ -23,6 +23,8 @@ use crate::ids::{AddrId, EndpointId, LinkId, NodeId, PacketId};
 use crate::observe::{DropReason, PacketEvent};
 use crate::rng::mix64;
 use crate::time::serialization_time;
+use crate::wire::HopState;
+use routing::IdMap;
 
 pub use crate::trace::QueueTrace;
 pub use link::{Link, LinkCounters};
@@ -60,13 +62,52 @@ pub struct Network {
     pub dropped_no_route: u64,
     /// Reused buffer for packets a queue drops in bulk (no allocation per event).
     drop_scratch: Vec<QueuedPacket>,
+    /// The routes packets follow, one per (source, destination, flow hash).
+    paths: Paths,
+}
+
+/// How a route ends once its links are crossed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RouteEnd {
+    /// At the destination's node.
+    Deliver,
+    /// At a node with no route onwards (or, for a route of no links, at
+    /// the source).
+    NoRoute,
+    /// Back at a node already passed: the route goes on from this link of
+    /// its own (routes set by hand can loop).
+    Loop(u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Route {
+    /// Its links are `links[start..start + len]`.
+    start: u32,
+    len: u32,
+    end: RouteEnd,
+}
+
+/// Every packet of a flow takes the same links: the next hop at each node
+/// depends only on the node, the destination and the flow's hash. So the
+/// route is worked out hop by hop for the first packet of each (source,
+/// destination, hash) and then read from a list, which keeps what each
+/// hop touches small and contiguous.
+#[derive(Debug, Default)]
+struct Paths {
+    ids: IdMap<(u32, u32, u64), u32>,
+    routes: Vec<Route>,
+    links: Vec<LinkId>,
+    /// Scratch: next hops being chosen from, nodes decided on the route being built.
+    hops: Vec<LinkId>,
+    decided: Vec<(NodeId, u32)>,
 }
 
 impl Network {
-    /// The next link for `pkt` at `node`, or `None` when there is no route.
-    #[inline]
-    fn next_hop(&self, node: NodeId, dst: AddrId, flow_hash: u64) -> Option<LinkId> {
-        let hops = self.routes.next_hops(node, dst);
+    /// The next link at `node` towards `dst` for a flow with hash
+    /// `flow_hash`: one of the equal-cost next hops, chosen by the hash.
+    fn next_hop(&self, hops: &mut Vec<LinkId>, node: NodeId, dst: AddrId, flow_hash: u64) -> Option<LinkId> {
+        hops.clear();
+        self.routes.next_hops(node, dst, hops);
         match hops.len() {
             0 => None,
             1 => Some(hops[0]),
@@ -76,6 +117,78 @@ impl Network {
             }
         }
     }
+
+    /// The route of packets from `src` to `dst` with hash `flow_hash`.
+    #[inline]
+    fn route_of(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
+        match self.paths.ids.get(&(src.0, dst.0, flow_hash)) {
+            Some(&id) => id,
+            None => self.new_route(src, dst, flow_hash),
+        }
+    }
+
+    /// Works a route out hop by hop, as a packet would be forwarded.
+    #[cold]
+    fn new_route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
+        let mut p = std::mem::take(&mut self.paths);
+        let start = p.links.len() as u32;
+        p.decided.clear();
+        let from = &self.addrs[src.idx()];
+        let to_node = self.addrs[dst.idx()].node;
+        let first = match from.out_link {
+            Some(l) => Some(l),
+            None => {
+                p.decided.push((from.node, start));
+                self.next_hop(&mut p.hops, from.node, dst, flow_hash)
+            }
+        };
+        let end = match first {
+            None => RouteEnd::NoRoute,
+            Some(mut l) => loop {
+                p.links.push(l);
+                let node = self.links[l.idx()].to;
+                if node == to_node {
+                    break RouteEnd::Deliver;
+                }
+                if !self.nodes[node.idx()].forwards {
+                    break RouteEnd::NoRoute;
+                }
+                if let Some(&(_, at)) = p.decided.iter().find(|(n, _)| *n == node) {
+                    break RouteEnd::Loop(at - start);
+                }
+                p.decided.push((node, p.links.len() as u32));
+                match self.next_hop(&mut p.hops, node, dst, flow_hash) {
+                    Some(next) => l = next,
+                    None => break RouteEnd::NoRoute,
+                }
+            },
+        };
+        let id = p.routes.len() as u32;
+        p.routes.push(Route {
+            start,
+            len: p.links.len() as u32 - start,
+            end,
+        });
+        p.ids.insert((src.0, dst.0, flow_hash), id);
+        self.paths = p;
+        id
+    }
+
+    /// The next link of a packet that has crossed `hop` links of `route`,
+    /// with the hop count it has after taking it; `None` at the end.
+    #[inline]
+    fn step(&self, route: u32, hop: u32) -> Result<(LinkId, u32), RouteEnd> {
+        let r = self.paths.routes[route as usize];
+        let at = if hop < r.len {
+            hop
+        } else {
+            match r.end {
+                RouteEnd::Loop(back) => back,
+                end => return Err(end),
+            }
+        };
+        Ok((self.paths.links[(r.start + at) as usize], at + 1))
+    }
 }
 
 impl Network {
@@ -83,15 +196,41 @@ impl Network {
     pub fn send(&mut self, ctx: &mut SimContext, pkt: PacketId) {
         let p = ctx.packets.get_mut(pkt);
         p.sent_at = ctx.now;
-        let (src, dst, hash) = (p.src, p.dst, p.flow_hash);
-        let addr = &self.addrs[src.idx()];
-        let link = match addr.out_link {
-            Some(l) => Some(l),
-            None => self.next_hop(addr.node, dst, hash),
+        let (src, dst, hash, size) = (p.src, p.dst, p.flow_hash, p.size_bytes);
+        let route = self.route_of(src, dst, hash);
+        *ctx.packets.hop_mut(pkt) = HopState {
+            size_bytes: size,
+            route,
+            hop: 0,
         };
-        match link {
-            Some(l) => self.link_enqueue(ctx, l, pkt),
-            None => self.drop_no_route(ctx, None, pkt),
+        self.forward(ctx, None, pkt);
+    }
+
+    /// Moves a packet onto the next link of its route, or delivers or drops
+    /// it where its route ends. `arrived_by` is the link it came in on.
+    #[inline]
+    fn forward(
+        &mut self,
+        ctx: &mut SimContext,
+        arrived_by: Option<LinkId>,
+        pkt: PacketId,
+    ) -> Option<(EndpointId, PacketId)> {
+        let h = *ctx.packets.hop(pkt);
+        match self.step(h.route, h.hop) {
+            Ok((next, hop)) => {
+                ctx.packets.hop_mut(pkt).hop = hop;
+                self.link_enqueue(ctx, next, pkt);
+                None
+            }
+            Err(RouteEnd::Deliver) => {
+                let l = arrived_by.expect("a delivered packet crossed a link");
+                ctx.observe_packet(l, pkt, PacketEvent::Deliver);
+                Some((ctx.packets.get(pkt).endpoint, pkt))
+            }
+            Err(_) => {
+                self.drop_no_route(ctx, arrived_by, pkt);
+                None
+            }
         }
     }
 
@@ -124,7 +263,7 @@ impl Network {
     /// Offers a packet to a link's queue and starts the transmitter if idle.
     pub fn link_enqueue(&mut self, ctx: &mut SimContext, l: LinkId, pkt: PacketId) {
         let now = ctx.now;
-        let size = ctx.packets.get(pkt).size_bytes;
+        let size = ctx.packets.hop(pkt).size_bytes;
         let link = &mut self.links[l.idx()];
         link.counters.arrived_pkts += 1;
         link.counters.arrived_bytes += size as u64;
@@ -212,25 +351,10 @@ impl Network {
         pkt: PacketId,
     ) -> Option<(EndpointId, PacketId)> {
         let link = &mut self.links[l.idx()];
-        let p = ctx.packets.get(pkt);
         link.in_flight -= 1;
         link.counters.delivered_pkts += 1;
-        link.counters.delivered_bytes += p.size_bytes as u64;
-        let node = link.to;
-        let (dst, hash, endpoint) = (p.dst, p.flow_hash, p.endpoint);
-        if self.addrs[dst.idx()].node == node {
-            ctx.observe_packet(l, pkt, PacketEvent::Deliver);
-            return Some((endpoint, pkt));
-        }
-        if !self.nodes[node.idx()].forwards {
-            self.drop_no_route(ctx, Some(l), pkt);
-            return None;
-        }
-        match self.next_hop(node, dst, hash) {
-            Some(next) => self.link_enqueue(ctx, next, pkt),
-            None => self.drop_no_route(ctx, Some(l), pkt),
-        }
-        None
+        link.counters.delivered_bytes += ctx.packets.hop(pkt).size_bytes as u64;
+        self.forward(ctx, Some(l), pkt)
     }
 
     /// Takes a link up or down. Going down drops what waits in its queue;

@@ -761,9 +761,6 @@ impl TcpSender {
             flags: 0,
         };
         let header = self.data_header(&seg, now);
-        if std::env::var_os("MPSIM_DBG").is_some() {
-            eprintln!("{} tx {} {}", now.nanos(), seg.start, seg.len);
-        }
         self.segs.push_back(seg);
         self.snd_nxt = seg.end();
         if chunk.fin {
@@ -804,9 +801,6 @@ impl TcpSender {
         s.flags |= RETRANS | EVER_RETRANS;
         s.sent_at = now;
         let seg = *s;
-        if std::env::var_os("MPSIM_DBG").is_some() {
-            eprintln!("{} retx {} {}", now.nanos(), seg.start, seg.len);
-        }
         self.retrans_bytes += seg.len as u64;
         let mut header = self.data_header(&seg, now);
         header.retransmission = true;
@@ -934,18 +928,6 @@ impl TcpSender {
             return; // an old ACK, overtaken by a later one
         }
         let ack = hdr.ack.min(self.snd_nxt);
-        if std::env::var_os("MPSIM_DBG").is_some() {
-            eprintln!(
-                "{} ack {} una {} nxt {} pipe {} cwnd {} sack {:?}",
-                now.nanos(),
-                hdr.ack,
-                self.snd_una,
-                self.snd_nxt,
-                self.pipe(),
-                ccs[r].cwnd,
-                &hdr.sack[..hdr.n_sack as usize]
-            );
-        }
         let prior_una = self.snd_una;
         let prior_sacked = self.sacked_bytes;
         let sack = uses_sack(params);
@@ -1871,22 +1853,6 @@ impl TcpSender {
             }
             Recovery::Sack => {}
             Recovery::Prr if params.prr_variant == PrrVariant::Ns3 => {
-                if std::env::var_os("MPSIM_DBG").is_some() {
-                    let r = self.recovery.unwrap();
-                    eprintln!(
-                        "rec dup {} newly {} deliv {} pipe {} pd {} po {} rfs {} cwnd {} ssth {} sacked {}",
-                        dup,
-                        newly_acked,
-                        delivered,
-                        pipe,
-                        r.prr_delivered,
-                        r.prr_out,
-                        r.recover_fs,
-                        sf.cwnd,
-                        sf.ssthresh,
-                        self.sacked_bytes
-                    );
-                }
                 // ns-3 `TcpSocketBase::ProcessAck`: a duplicate ACK runs
                 // `DoRecovery` from `DupAck`, and an ACK of at least one
                 // segment below the recovery point runs it (again, when the
