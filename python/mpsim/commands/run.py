@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -52,6 +54,51 @@ def write_run(res: Any, out: Path, scenario: Any) -> list[Path]:
     (out / "results.json").write_text(json.dumps(res.raw))
     (out / "config.json").write_text(json.dumps(scenario.to_core(res.seed), indent=1))
     return [*written, out / "results.json", out / "config.json"]
+
+
+class RunProgress:
+    """A progress bar on stderr for a run that takes more than ``after_s`` of wall time: simulated time
+    reached of the stop time. Nothing when stderr is not a terminal (``callback`` is then None, so the
+    engine calls nothing) or while the run is short, and never anything on stdout."""
+
+    def __init__(self, label: str, after_s: float = 2.0, console: Console | None = None) -> None:
+        self.label = label
+        self.after_s = after_s
+        self.console = console or Console(stderr=True)
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.task: Any = None
+
+    @property
+    def callback(self) -> Callable[[int, int], None] | None:
+        return self.update if self.console.is_terminal else None
+
+    def update(self, now_ns: int, stop_time_ns: int) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.started < self.after_s:
+                return
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+            self.bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed:.3f} of {task.total:.3f} s simulated"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=stop_time_ns / 1e9)
+        self.bar.update(self.task, completed=now_ns / 1e9)
+
+    def __enter__(self) -> RunProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def _json_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -124,7 +171,8 @@ def register(app: typer.Typer) -> None:
         if max_rows is not None and max_rows < 1:
             raise ConfigError(f"--max-rows: must be at least 1, got {max_rows}")
         scenario = mpsim.load(file)
-        res = mpsim.run(scenario, seed=seed, time_limit=limit_s, pcap=pcap)
+        with RunProgress(file.name) as bar:
+            res = mpsim.run(scenario, seed=seed, time_limit=limit_s, pcap=pcap, progress=bar.callback)
         tables = res.tables()
         if table is not None and table not in tables:
             known = list(tables)
