@@ -37,7 +37,8 @@ def estimate_json(config_json: str) -> tuple[float, float]:
     """A scenario's estimated (events, trace rows); raises ConfigError as validate_json does."""
 
 def resolved_json(config_json: str) -> str:
-    """Per flow, its resolved TCP parameters, congestion control and slow start, written out in full (JSON)."""
+    """Per flow: its name, kind, profile, and its resolved TCP parameters, congestion control and slow start
+    written out in full, as typed JSON (durations in ns, unset values null)."""
 
 def validate_json(config_json: str) -> None:
     """Checks a scenario (JSON) without running it; raises ConfigError."""

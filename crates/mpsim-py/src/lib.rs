@@ -299,10 +299,12 @@ fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
 }
 
 /// What a scenario given as a JSON string resolves to, per TCP flow and
-/// MPTCP connection (a sequence's flows once): `[{"name", "tcp", "cc",
-/// "slow_start"}]`, each the resolved parameters written out in full (every
-/// value of the profile, with the flow's overrides applied). Raises
-/// `ConfigError` as `validate_json` does.
+/// MPTCP connection (a sequence's flows once): `[{"name", "kind",
+/// "profile", "tcp", "cc", "slow_start"}]`, each written out in full as
+/// typed JSON: every TCP parameter of the profile with the flow's overrides
+/// applied (durations in nanoseconds, unset values null), and the
+/// congestion control and slow start that run, with every parameter.
+/// Raises `ConfigError` as `validate_json` does.
 #[pyfunction]
 fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
     let text = config_json.to_owned();
@@ -310,20 +312,44 @@ fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
         guarded(|| {
             let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
             let sim = mpsim_core::build::build(&cfg)?;
+            let mut given = std::collections::HashMap::new();
+            for f in &cfg.tcp_flows {
+                given.insert(f.name.as_str(), ("tcp", &f.tcp, &f.cc, None));
+            }
+            for m in &cfg.mptcp_connections {
+                given.insert(m.name.as_str(), ("mptcp", &m.tcp, &m.cc, Some(&m.slow_start)));
+            }
             let mut seen = std::collections::HashSet::new();
-            let flows: Vec<serde_json::Value> = sim
-                .connections
-                .iter()
-                .filter(|c| seen.insert(c.name.split('#').next().unwrap_or(&c.name).to_string()))
-                .map(|c| {
-                    serde_json::json!({
-                        "name": c.name.split('#').next().unwrap_or(&c.name),
-                        "tcp": format!("{:#?}", c.params),
-                        "cc": format!("{:#?}", c.cc),
-                        "slow_start": format!("{:#?}", c.ss),
-                    })
-                })
-                .collect();
+            let mut flows = Vec::new();
+            for c in &sim.connections {
+                let name = c.name.split('#').next().unwrap_or(&c.name);
+                if !seen.insert(name) {
+                    continue;
+                }
+                let &(kind, options, cc, slow_start) = given
+                    .get(name)
+                    .ok_or_else(|| Error::Internal(format!("connection {name} has no flow")))?;
+                // A flow without `cc` runs its profile's default, with that algorithm's defaults.
+                let cc = match cc {
+                    Some(cc) => cc.clone(),
+                    None => serde_json::from_value(serde_json::json!({ "type": c.cc.name() }))
+                        .map_err(|e| Error::Internal(format!("the defaults of {}: {e}", c.cc.name())))?,
+                };
+                let p = &c.params;
+                let slow_start =
+                    slow_start
+                        .cloned()
+                        .unwrap_or_default()
+                        .with_early_exit(p.hystart, p.hystart_linux, p.hystart_ns3);
+                flows.push(serde_json::json!({
+                    "name": name,
+                    "kind": kind,
+                    "profile": options.profile,
+                    "tcp": p,
+                    "cc": cc,
+                    "slow_start": slow_start,
+                }));
+            }
             Ok(serde_json::Value::from(flows).to_string())
         })
     })

@@ -208,8 +208,9 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--resolved",
-                help="Print the full resolved configuration: the network and flows in base units, and every "
-                "TCP parameter of each flow's profile with its overrides.",
+                help="Print the full resolved configuration as JSON on stdout: the network and flows in base "
+                "units, and every TCP parameter of each flow's profile with its overrides (the check's summary "
+                "goes to stderr).",
             ),
         ] = False,
     ) -> None:
@@ -217,18 +218,21 @@ def register(app: typer.Typer) -> None:
         import mpsim
         from mpsim.scenario import read_toml
 
+        # With --resolved, stdout is the JSON alone.
+        said = Console(stderr=True) if resolved else console
         if _is_sweep(read_toml(file)):
-            _validate_sweep(file, resolved)
+            _validate_sweep(file, resolved, said)
             return
         scenario = mpsim.load(file)
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
         n_nodes = len(net.hosts) + len(net.routers)
         events, rows = mpsim.estimate_config(scenario.to_core())
-        console.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
-        console.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
+        said.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
+        said.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
         if resolved:
-            sys.stdout.write(_resolved(scenario.to_core()) + "\n")
+            document = {"file": str(file), "units": UNITS, **_resolved(scenario.to_core())}
+            sys.stdout.write(json.dumps(document, indent=1) + "\n")
 
 
 def _is_sweep(data: dict[str, Any]) -> bool:
@@ -236,19 +240,22 @@ def _is_sweep(data: dict[str, Any]) -> bool:
     return "base" in data and any(k in data for k in ("axes", "variants", "seeds", "runs", "extract"))
 
 
-def _resolved(config: dict[str, Any]) -> str:
-    """The configuration as the core runs it (JSON, base units), then each flow's resolved parameters."""
+UNITS = (
+    "times and durations in integer nanoseconds (fields ending in _ns, and the TCP parameters' durations such "
+    "as rtt.min_rto), rates in bit/s, sizes in bytes unless the name says packets or segments; null: unset"
+)
+"""What the numbers of ``validate --resolved`` are in."""
+
+
+def _resolved(config: dict[str, Any]) -> dict[str, Any]:
+    """The configuration as the core runs it (base units) and each flow's resolved parameters: its TCP
+    parameters (the profile's, with the flow's overrides), congestion control and slow start, typed."""
     from mpsim._core import resolved_json
 
-    parts = ["# the configuration, in base units (ns, bit/s, bytes, packets)", json.dumps(config, indent=1)]
-    for flow in json.loads(resolved_json(json.dumps(config))):
-        parts.append(f"# flow {flow['name']}: TCP parameters (the profile's, with the flow's overrides)")
-        parts += [flow["tcp"], f"# flow {flow['name']}: congestion avoidance", flow["cc"]]
-        parts += [f"# flow {flow['name']}: slow start", flow["slow_start"]]
-    return "\n".join(parts)
+    return {"config": config, "flows": json.loads(resolved_json(json.dumps(config)))}
 
 
-def _validate_sweep(file: Path, resolved: bool) -> None:
+def _validate_sweep(file: Path, resolved: bool, said: Console) -> None:
     """Checks every point of a sweep: each variant with each combination of axis values."""
     import mpsim
     from mpsim.sweep import load_sweep
@@ -256,6 +263,7 @@ def _validate_sweep(file: Path, resolved: bool) -> None:
     spec = load_sweep(file)
     seeds = spec.seed_list
     checked = 0
+    points = []
     for point in spec.points():
         if point.seed != seeds[0]:
             continue  # the seed changes no setting
@@ -263,10 +271,11 @@ def _validate_sweep(file: Path, resolved: bool) -> None:
         mpsim.validate_config(scenario.to_core(point.seed))
         checked += 1
         if resolved:
-            label = ", ".join([point.variant, *(f"{k} = {v!r}" for k, v in point.axes.items())])
-            sys.stdout.write(f"## {label}\n" + _resolved(scenario.to_core(point.seed)) + "\n")
+            points.append({"variant": point.variant, "axes": point.axes, **_resolved(scenario.to_core(point.seed))})
+    if resolved:
+        sys.stdout.write(json.dumps({"file": str(file), "units": UNITS, "points": points}, indent=1) + "\n")
     n_axes = " × ".join(f"{len(v)} {k}" for k, v in spec.axes.items()) or "no axis"
-    console.print(
+    said.print(
         f"{file}: valid sweep ({len(spec.variant_names)} variants × {n_axes} = {checked} scenarios, "
         f"{len(seeds)} seeds each: {checked * len(seeds)} runs)",
         soft_wrap=True,
