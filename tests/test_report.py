@@ -131,6 +131,8 @@ def test_the_report_names_every_experiment_its_figures_claims_and_provenance(rep
         assert f"<td>{', '.join(map(str, seeds))}</td>" in text
     assert f"<td>{mpsim.engine_id()}</td>" in text and f"<td>{mpsim.__version__}</td>" in text
     assert "<td>mpsim reproduce lisa-motivation gsam-loss --quick --runs 1" in text
+    shown = subprocess.run([sys.executable, "-m", "mpsim.cli", "show", str(reproduced)], capture_output=True, text=True)
+    assert f"  report: {reproduced / 'index.html'}" in shown.stdout
 
 
 def open_in_chromium(page: Path, scratch: Path) -> tuple[str, list[str]]:
