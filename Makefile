@@ -37,10 +37,14 @@ lint: build
 	$(BIN)/mypy
 
 # Tools the tests use from Debian's packages: tshark reads the packet captures of `mpsim run --pcap`
-# (tests/test_pcap.py). Installed once, with apt-get (as root); nothing happens when it is there.
+# (tests/test_pcap.py); headless Chromium opens the HTML report of `mpsim reproduce` (tests/test_report.py).
+# Installed once, with apt-get (as root); nothing happens when they are there.
+TOOLS := tshark chromium
+
 tools:
-	@command -v tshark >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tshark >/dev/null; }
+	@missing=$$(for t in $(TOOLS); do command -v $$t >/dev/null || echo $$t; done); \
+	if [ -n "$$missing" ]; then apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 
 test: lint tools
 	cargo test -p mpsim-core

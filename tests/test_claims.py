@@ -111,7 +111,7 @@ def test_reproduce_prints_each_claims_verdict_with_its_numbers(tmp_path: Path) -
 
 def test_reproduce_all_writes_a_scorecard_of_every_experiment_it_ran(tmp_path: Path) -> None:
     card, files = reproduce_all(tmp_path, quick=True, runs=1, jobs=1, progress=False, names=["gsam-loss"])
-    assert [f.name for f in files] == ["scorecard.json", "scorecard.md"]
+    assert [f.name for f in files] == ["scorecard.json", "scorecard.md", "index.html"]
     assert load(files[0]) == card
     (entry,) = card["experiments"].values()
     assert entry["paper"] == "gsam" and len(entry["claims"]) == len(CATALOGUE["gsam-loss"].checks)

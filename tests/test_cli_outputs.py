@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import mpsim
+from mpsim._core import resolved_json
 from mpsim.scenario import Scenario
 from mpsim.textable import format_table
 
@@ -89,12 +90,38 @@ def test_the_terminal_table_keeps_every_digit_and_is_fast() -> None:
 def test_validate_resolved_shows_the_profile_and_reads_sweeps(tmp_path: Path) -> None:
     done = mpsim_cli("validate", str(CSS), "--resolved")
     assert done.returncode == 0, done.stderr
-    # The linux profile's values, written out: MSS, initial window, minimum RTO.
-    for text in ("# flow short: TCP parameters", "mss: 1400", "initial_cwnd_segments: 10", "min_rto: SimDuration("):
-        assert text in done.stdout, text
+    assert "valid (" in done.stderr  # stdout is the JSON alone
+    resolved = json.loads(done.stdout)
+    assert resolved["config"] == mpsim.load(CSS).to_core()
+    flows = {f["name"]: f for f in resolved["flows"]}
+    assert set(flows) == {"short", "long"}
+    short, long = flows["short"], flows["long"]
+    # The linux profile's values, typed: MSS, initial window, minimum RTO (200 ms in ns), delayed ACK.
+    assert (short["kind"], short["profile"]) == ("mptcp", "linux")
+    assert (short["tcp"]["mss"], short["tcp"]["initial_cwnd_segments"]) == (1400, 10)
+    assert short["tcp"]["rtt"]["min_rto"] == 200_000_000 and short["tcp"]["receiver"]["delack_timeout"] == 40_000_000
+    assert short["tcp"]["initial_ssthresh_bytes"] == 65535  # the flow's override
+    assert short["tcp"]["sack"] is True and short["tcp"]["recovery"] == "prr"
+    # Unset values are null: no send buffer limit, no HyStart++.
+    assert long["tcp"]["send_buffer_bytes"] is None and long["tcp"]["hystart"] is None
+    # What runs, with every parameter: the flows' LIA with CSS, and Reno with the standard slow start.
+    assert short["cc"] == {"type": "lia", "flavour": short["cc"]["flavour"]} and short["slow_start"]["type"] == "css"
+    assert long["cc"] == {"type": "reno", "counting": None} and long["slow_start"]["type"] == "standard"
+    # Without `cc`, a TCP flow of the linux profile runs CUBIC with Linux's HyStart, written out in full.
+    data = tomllib.loads(CSS.read_text())
+    del data["flows"][1]["cc"]
+    (cubic,) = (
+        f for f in json.loads(resolved_json(json.dumps(Scenario.from_dict(data).to_core()))) if f["name"] == "long"
+    )
+    assert cubic["cc"]["type"] == "cubic" and cubic["slow_start"]["type"] == "hystart_linux"
+    assert cubic["slow_start"]["low_window_segments"] == 16  # tcp_cubic.c hystart_low_window
     sweep = mpsim_cli("validate", str(ROOT / "examples" / "css_buffer_sweep.toml"))
     assert sweep.returncode == 0, sweep.stderr
     assert "valid sweep (3 variants × 3 topology.buffer = 9 scenarios, 2 seeds each: 18 runs)" in sweep.stdout
+    points = json.loads(mpsim_cli("validate", str(ROOT / "examples" / "css_buffer_sweep.toml"), "--resolved").stdout)
+    assert len(points["points"]) == 9
+    buffers = {p["axes"]["topology.buffer"] for p in points["points"]}
+    assert len(buffers) == 3 and all(isinstance(p["flows"][0]["tcp"]["mss"], int) for p in points["points"])
     bad = tmp_path / "bad_sweep.toml"
     bad.write_text(f'base = "{CSS}"\nseeds = [1]\n[axes]\n"topology.buffer" = ["20pkt", "-3pkt"]\n')
     failed = mpsim_cli("validate", str(bad))

@@ -1,5 +1,7 @@
 """Type stubs of the compiled core (crates/mpsim-py)."""
 
+from collections.abc import Callable
+
 __version__: str
 
 class Problem:
@@ -20,17 +22,23 @@ class InternalError(RuntimeError):
 class TimeLimitError(RuntimeError):
     """A run stopped by its wall-time limit; the message says how far it had come."""
 
-def run_json(config_json: str, time_limit_s: float | None = None) -> str:
-    """Runs one scenario (JSON) and returns its results (JSON); Ctrl-C raises KeyboardInterrupt."""
+def run_json(
+    config_json: str, time_limit_s: float | None = None, progress: Callable[[int, int], object] | None = None
+) -> str:
+    """Runs one scenario (JSON) and returns its results (JSON); Ctrl-C raises KeyboardInterrupt; ``progress``
+    is called as ``progress(now_ns, stop_time_ns)`` every 65 536 events and at the end."""
 
-def run_json_pcap(config_json: str, time_limit_s: float | None = None) -> tuple[str, list[tuple[str, bytes]]]:
+def run_json_pcap(
+    config_json: str, time_limit_s: float | None = None, progress: Callable[[int, int], object] | None = None
+) -> tuple[str, list[tuple[str, bytes]]]:
     """Runs one scenario as run_json does; also returns its packet captures as (file name, pcap bytes)."""
 
 def estimate_json(config_json: str) -> tuple[float, float]:
     """A scenario's estimated (events, trace rows); raises ConfigError as validate_json does."""
 
 def resolved_json(config_json: str) -> str:
-    """Per flow, its resolved TCP parameters, congestion control and slow start, written out in full (JSON)."""
+    """Per flow: its name, kind, profile, and its resolved TCP parameters, congestion control and slow start
+    written out in full, as typed JSON (durations in ns, unset values null)."""
 
 def validate_json(config_json: str) -> None:
     """Checks a scenario (JSON) without running it; raises ConfigError."""

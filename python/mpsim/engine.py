@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import pyarrow as pa
 from mpsim._core import ConfigError, estimate_json, run_json, run_json_pcap, tables_json, validate_json
 from mpsim.errors import check_shape
 
-__all__ = ["Results", "estimate_config", "run_config", "validate_config"]
+__all__ = ["Progress", "Results", "estimate_config", "run_config", "validate_config"]
 
 
 def _check_finite(value: Any, path: str) -> None:
@@ -49,19 +49,32 @@ def validate_config(config: Mapping[str, Any]) -> None:
     validate_json(_encode(config))
 
 
+Progress = Callable[[int, int], object]
+"""Called as ``progress(now_ns, stop_time_ns)`` every few milliseconds of a run and once at its end, with
+non-decreasing simulated times: the engine reports at every pause of its loop (65 536 events), never per
+event."""
+
+
 def run_config(
-    config: Mapping[str, Any], *, time_limit: float | None = None, pcap: str | Path | None = None
+    config: Mapping[str, Any],
+    *,
+    time_limit: float | None = None,
+    pcap: str | Path | None = None,
+    progress: Progress | None = None,
 ) -> Results:
     """Runs one scenario given in the core's configuration form; ``time_limit`` in wall seconds
     (:class:`mpsim.TimeLimitError` when passed); ``pcap``: a directory to write packet captures into
-    (``crates/mpsim-core/src/pcap.rs``: one file per traced host and link)."""
+    (``crates/mpsim-core/src/pcap.rs``: one file per traced host and link); ``progress``: see
+    :data:`Progress` (an exception it raises stops the run and is raised again)."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)):
         raise TypeError(f"time_limit: expected a number of seconds, got {time_limit!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress: expected a function of (now_ns, stop_time_ns), got {progress!r:.60}")
     limit = None if time_limit is None else float(time_limit)
     if pcap is None:
-        text = run_json(_encode(config), limit)
+        text = run_json(_encode(config), limit, progress)
     else:
-        text, captures = run_json_pcap(_encode(config), limit)
+        text, captures = run_json_pcap(_encode(config), limit, progress)
         directory = Path(pcap)
         directory.mkdir(parents=True, exist_ok=True)
         for name, data in captures:

@@ -31,7 +31,7 @@ from pydantic_core import PydanticCustomError
 
 from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
-from mpsim.engine import Results, run_config, validate_config
+from mpsim.engine import Progress, Results, run_config, validate_config
 from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
 from mpsim.units import UnitError, format_time, parse_time
@@ -990,9 +990,11 @@ def run(
     *,
     time_limit: float | None = None,
     pcap: str | Path | None = None,
+    progress: Progress | None = None,
 ) -> Results:
     """Runs a scenario (a :class:`Scenario`, a TOML file or its dict form); ``seed`` overrides its seed;
-    ``pcap`` a directory for packet captures (docs/scenarios.md, Packet captures).
+    ``pcap`` a directory for packet captures (docs/scenarios.md, Packet captures); ``progress`` is called
+    with the simulated time reached (:data:`mpsim.engine.Progress`).
 
     Ctrl-C stops the run within milliseconds (``KeyboardInterrupt``); ``time_limit`` (wall seconds)
     stops it with :class:`mpsim.TimeLimitError`; a run that reaches ``limits.max_events`` or
@@ -1010,4 +1012,4 @@ def run(
             "mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, "
             f"got {type(scenario).__name__} {scenario!r:.60}"
         )
-    return run_config(scenario.to_core(seed), time_limit=time_limit, pcap=pcap)
+    return run_config(scenario.to_core(seed), time_limit=time_limit, pcap=pcap, progress=progress)

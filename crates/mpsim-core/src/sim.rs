@@ -137,7 +137,9 @@ impl Simulator {
                 .events_processed
                 .saturating_add(CHECK_EVERY_EVENTS)
                 .min(self.max_events);
-            if !self.advance(self.stop_time, pause_at) {
+            let paused = self.advance(self.stop_time, pause_at);
+            interrupt.progress(self.ctx.now, self.stop_time);
+            if !paused {
                 return Ok(());
             }
             let why = if self.events_processed >= self.max_events && self.work_left() {

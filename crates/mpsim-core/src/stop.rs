@@ -70,6 +70,11 @@ impl fmt::Display for Stopped {
 pub trait Interrupt {
     /// `Some` stops the run with that reason.
     fn poll(&mut self) -> Option<Stop>;
+
+    /// Told the simulated time reached (`now`, of `stop_time`) at every
+    /// pause and once more when the run ends, in non-decreasing order: a
+    /// progress report costs nothing per event.
+    fn progress(&mut self, _now: SimTime, _stop_time: SimTime) {}
 }
 
 /// Never interrupts.

@@ -183,3 +183,34 @@ fn a_watched_run_ends_at_the_completion_even_when_that_is_its_event_limit() {
     sim.run_until(SimTime(10 * S));
     assert_eq!(sim.events_processed, total);
 }
+
+/// Records what the run loop reports of its progress.
+struct ProgressLog(Vec<(SimTime, SimTime)>);
+
+impl mpsim_core::limits::Interrupt for ProgressLog {
+    fn poll(&mut self) -> Option<Stop> {
+        None
+    }
+
+    fn progress(&mut self, now: SimTime, stop_time: SimTime) {
+        self.0.push((now, stop_time));
+    }
+}
+
+#[test]
+fn progress_is_reported_at_every_pause_and_at_the_end_in_simulated_time() {
+    // 10 Mbit/s of 100-byte packets for 10 s: 125 000 packets, three events each.
+    let mut cfg = one_link(10_000_000, 1_000_000, droptail(100));
+    cfg.udp_flows.push(cbr("u", "A", "B", 10_000_000, 100, 0, None));
+    let mut sim = build(&cfg).unwrap();
+    let mut log = ProgressLog(Vec::new());
+    assert_eq!(sim.run_bounded(&mut log), Ok(()));
+    let pauses = sim.events_processed / CHECK_EVERY_EVENTS;
+    assert!(pauses >= 5, "{} events", sim.events_processed);
+    // One report per pause, one at the end.
+    assert_eq!(log.0.len() as u64, pauses + 1);
+    assert!(log.0.windows(2).all(|w| w[0].0 <= w[1].0));
+    assert!(log.0.iter().all(|&(_, stop)| stop == SimTime(10 * S)));
+    assert_eq!(log.0.last(), Some(&(SimTime(10 * S), SimTime(10 * S))));
+    assert!(log.0[0].0 < SimTime(10 * S));
+}

@@ -14,6 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use mpsim_core::limits::{Interrupt, Stop};
+use mpsim_core::time::SimTime;
 use mpsim_core::{ConfigErrors, Error};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
@@ -94,17 +95,22 @@ fn to_py(e: Error) -> PyErr {
 
 /// Asked by the engine every few milliseconds: runs Python's signal handlers
 /// (so Ctrl-C raises `KeyboardInterrupt`, which is kept to be raised again
-/// once the engine has stopped) and watches the wall-time limit.
+/// once the engine has stopped), watches the wall-time limit and hands the
+/// simulated time reached to the caller's progress callback, if any.
 struct PythonInterrupt {
     deadline: Option<(Instant, f64)>,
     raised: Option<PyErr>,
+    /// Called as `progress(now_ns, stop_time_ns)` at every pause of the run
+    /// loop and at its end.
+    progress: Option<Py<PyAny>>,
 }
 
 impl PythonInterrupt {
-    fn new(time_limit_s: Option<f64>) -> Self {
+    fn new(time_limit_s: Option<f64>, progress: Option<Py<PyAny>>) -> Self {
         PythonInterrupt {
             deadline: time_limit_s.map(|s| (Instant::now() + Duration::from_secs_f64(s), s)),
             raised: None,
+            progress,
         }
     }
 }
@@ -116,11 +122,22 @@ impl Interrupt for PythonInterrupt {
                 return Some(Stop::TimeLimit { limit_s });
             }
         }
+        if self.raised.is_some() {
+            return Some(Stop::Interrupted); // the progress callback raised
+        }
         if let Err(e) = Python::attach(|py| py.check_signals()) {
             self.raised = Some(e);
             return Some(Stop::Interrupted);
         }
         None
+    }
+
+    fn progress(&mut self, now: SimTime, stop_time: SimTime) {
+        if let (Some(callback), None) = (&self.progress, &self.raised) {
+            if let Err(e) = Python::attach(|py| callback.call1(py, (now.0, stop_time.0)).map(drop)) {
+                self.raised = Some(e);
+            }
+        }
     }
 }
 
@@ -133,19 +150,21 @@ fn check_time_limit(time_limit_s: Option<f64>) -> PyResult<()> {
     }
 }
 
-/// Runs `f` with the GIL released and an interrupt for Ctrl-C and the time
-/// limit; a signal handler's exception is raised as it was raised.
+/// Runs `f` with the GIL released and an interrupt for Ctrl-C, the time
+/// limit and the progress callback; an exception of a signal handler or of
+/// the callback is raised as it was raised.
 fn interruptible<T: Send>(
     py: Python<'_>,
     time_limit_s: Option<f64>,
+    progress: Option<Py<PyAny>>,
     f: impl FnOnce(&mut dyn Interrupt) -> Result<T, Error> + Send,
 ) -> PyResult<T> {
     check_time_limit(time_limit_s)?;
-    let mut interrupt = PythonInterrupt::new(time_limit_s);
+    let mut interrupt = PythonInterrupt::new(time_limit_s, progress);
     let out = py.detach(|| guarded(|| f(&mut interrupt)));
-    match (out, interrupt.raised.take()) {
-        (Err(_), Some(raised)) => Err(raised),
-        (out, _) => out,
+    match interrupt.raised.take() {
+        Some(raised) => Err(raised),
+        None => out,
     }
 }
 
@@ -166,12 +185,19 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
 /// Runs one scenario given as a JSON string; returns the results as a JSON
 /// string. The GIL is released while the simulation runs; Ctrl-C stops it
 /// within milliseconds (`KeyboardInterrupt`), and so does `time_limit_s` of
-/// wall time (`TimeLimitError`).
+/// wall time (`TimeLimitError`). `progress`, if given, is called as
+/// `progress(now_ns, stop_time_ns)` every few milliseconds of the run and at
+/// its end, with the GIL held for that call only.
 #[pyfunction]
-#[pyo3(signature = (config_json, time_limit_s=None))]
-fn run_json(py: Python<'_>, config_json: &str, time_limit_s: Option<f64>) -> PyResult<String> {
+#[pyo3(signature = (config_json, time_limit_s=None, progress=None))]
+fn run_json(
+    py: Python<'_>,
+    config_json: &str,
+    time_limit_s: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
     let text = config_json.to_owned();
-    interruptible(py, time_limit_s, move |interrupt| {
+    interruptible(py, time_limit_s, progress, move |interrupt| {
         mpsim_core::run_json_interruptible(&text, interrupt)
     })
 }
@@ -184,10 +210,15 @@ type PcapFile = (String, Cow<'static, [u8]>);
 /// sends or receives TCP when nothing is traced): `(results_json,
 /// [(file_name, pcap_bytes)])`.
 #[pyfunction]
-#[pyo3(signature = (config_json, time_limit_s=None))]
-fn run_json_pcap(py: Python<'_>, config_json: &str, time_limit_s: Option<f64>) -> PyResult<(String, Vec<PcapFile>)> {
+#[pyo3(signature = (config_json, time_limit_s=None, progress=None))]
+fn run_json_pcap(
+    py: Python<'_>,
+    config_json: &str,
+    time_limit_s: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, Vec<PcapFile>)> {
     let text = config_json.to_owned();
-    interruptible(py, time_limit_s, move |interrupt| {
+    interruptible(py, time_limit_s, progress, move |interrupt| {
         let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
         let mut sim = mpsim_core::build::build(&cfg)?;
         sim.observe(Box::new(mpsim_core::pcap::PcapRecorder::of_traced(&sim)));
@@ -215,7 +246,7 @@ fn run_json_pcap(py: Python<'_>, config_json: &str, time_limit_s: Option<f64>) -
 #[pyfunction]
 fn run_json_timed(py: Python<'_>, config_json: &str) -> PyResult<(String, f64, f64)> {
     let text = config_json.to_owned();
-    interruptible(py, None, move |interrupt| {
+    interruptible(py, None, None, move |interrupt| {
         let t0 = Instant::now();
         let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
         let mut sim = mpsim_core::build::build(&cfg)?;
@@ -268,10 +299,12 @@ fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
 }
 
 /// What a scenario given as a JSON string resolves to, per TCP flow and
-/// MPTCP connection (a sequence's flows once): `[{"name", "tcp", "cc",
-/// "slow_start"}]`, each the resolved parameters written out in full (every
-/// value of the profile, with the flow's overrides applied). Raises
-/// `ConfigError` as `validate_json` does.
+/// MPTCP connection (a sequence's flows once): `[{"name", "kind",
+/// "profile", "tcp", "cc", "slow_start"}]`, each written out in full as
+/// typed JSON: every TCP parameter of the profile with the flow's overrides
+/// applied (durations in nanoseconds, unset values null), and the
+/// congestion control and slow start that run, with every parameter.
+/// Raises `ConfigError` as `validate_json` does.
 #[pyfunction]
 fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
     let text = config_json.to_owned();
@@ -279,20 +312,44 @@ fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
         guarded(|| {
             let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
             let sim = mpsim_core::build::build(&cfg)?;
+            let mut given = std::collections::HashMap::new();
+            for f in &cfg.tcp_flows {
+                given.insert(f.name.as_str(), ("tcp", &f.tcp, &f.cc, None));
+            }
+            for m in &cfg.mptcp_connections {
+                given.insert(m.name.as_str(), ("mptcp", &m.tcp, &m.cc, Some(&m.slow_start)));
+            }
             let mut seen = std::collections::HashSet::new();
-            let flows: Vec<serde_json::Value> = sim
-                .connections
-                .iter()
-                .filter(|c| seen.insert(c.name.split('#').next().unwrap_or(&c.name).to_string()))
-                .map(|c| {
-                    serde_json::json!({
-                        "name": c.name.split('#').next().unwrap_or(&c.name),
-                        "tcp": format!("{:#?}", c.params),
-                        "cc": format!("{:#?}", c.cc),
-                        "slow_start": format!("{:#?}", c.ss),
-                    })
-                })
-                .collect();
+            let mut flows = Vec::new();
+            for c in &sim.connections {
+                let name = c.name.split('#').next().unwrap_or(&c.name);
+                if !seen.insert(name) {
+                    continue;
+                }
+                let &(kind, options, cc, slow_start) = given
+                    .get(name)
+                    .ok_or_else(|| Error::Internal(format!("connection {name} has no flow")))?;
+                // A flow without `cc` runs its profile's default, with that algorithm's defaults.
+                let cc = match cc {
+                    Some(cc) => cc.clone(),
+                    None => serde_json::from_value(serde_json::json!({ "type": c.cc.name() }))
+                        .map_err(|e| Error::Internal(format!("the defaults of {}: {e}", c.cc.name())))?,
+                };
+                let p = &c.params;
+                let slow_start =
+                    slow_start
+                        .cloned()
+                        .unwrap_or_default()
+                        .with_early_exit(p.hystart, p.hystart_linux, p.hystart_ns3);
+                flows.push(serde_json::json!({
+                    "name": name,
+                    "kind": kind,
+                    "profile": options.profile,
+                    "tcp": p,
+                    "cc": cc,
+                    "slow_start": slow_start,
+                }));
+            }
             Ok(serde_json::Value::from(flows).to_string())
         })
     })

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -32,7 +34,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def reproduce(
-        name: Annotated[str | None, typer.Argument(help="Experiment to run (`mpsim experiments` lists them).")] = None,
+        names: Annotated[
+            list[str] | None, typer.Argument(help="Experiments to run (`mpsim experiments` lists them).")
+        ] = None,
         all_: Annotated[
             bool, typer.Option("--all", help="Every experiment, then OUT/scorecard.json and .md: each claim's verdict.")
         ] = False,
@@ -43,19 +47,22 @@ def register(app: typer.Typer) -> None:
         executor: Annotated[Executor, typer.Option(help="local processes, or a Dask cluster.")] = Executor.local,
         scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (with --executor dask).")] = None,
     ) -> None:
-        """Reproduce one paper figure: run its sweep, write results.parquet/.csv and the figure (PNG, SVG), and
-        judge the paper's claims on the table (holds / partly / fails, with the numbers)."""
+        """Reproduce paper figures: run each one's sweep, write results.parquet/.csv and the figure (PNG, SVG),
+        judge the paper's claims on the table (holds / partly / fails, with the numbers), and write
+        OUT/index.html, a report of every experiment run: figures, claims, configuration, provenance."""
         from mpsim import ConfigError
         from mpsim.experiments import CATALOGUE
+        from mpsim.experiments.report import Ran, write_report
         from mpsim.experiments.reproduce import reproduce as run
         from mpsim.experiments.reproduce import reproduce_all
 
         mode = "quick" if quick else "full"
+        command = shlex.join(["mpsim", *sys.argv[1:]])
         if all_:
-            if name is not None:
-                raise ConfigError(f"reproduce: give an experiment name or --all, not both (got '{name}')")
+            if names:
+                raise ConfigError(f"reproduce: give experiment names or --all, not both (got '{' '.join(names)}')")
             card, files = reproduce_all(
-                out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler
+                out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler, command=command
             )
             from mpsim.experiments.scorecard import tally
 
@@ -64,20 +71,25 @@ def register(app: typer.Typer) -> None:
             for path in files:
                 console.print(f"  {path}")
             return
-        if name is None:
+        if not names:
             raise ConfigError("reproduce: give an experiment name (`mpsim experiments` lists them) or --all")
-        if name not in CATALOGUE:
-            raise ConfigError(f"reproduce: unknown experiment '{name}'; known: {', '.join(CATALOGUE)}")
-        exp = CATALOGUE[name]
-        console.print(f"[bold]{exp.name}[/bold] ({mode}): {exp.paper}, {exp.figure}")
-        started = time.perf_counter()
-        result = run(name, out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler)
-        wall = time.perf_counter() - started
-        _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
-        _verdicts(exp, result.table.to_pylist())
-        console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
-        for path in result.files:
-            console.print(f"  {path}")
+        for name in names:
+            if name not in CATALOGUE:
+                raise ConfigError(f"reproduce: unknown experiment '{name}'; known: {', '.join(CATALOGUE)}")
+        ran = []
+        for name in dict.fromkeys(names):
+            exp = CATALOGUE[name]
+            console.print(f"[bold]{exp.name}[/bold] ({mode}): {exp.paper}, {exp.figure}")
+            started = time.perf_counter()
+            result = run(name, out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler)
+            wall = time.perf_counter() - started
+            ran.append(Ran(result, wall, quick, runs))
+            _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
+            _verdicts(exp, result.table.to_pylist())
+            console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
+            for path in result.files:
+                console.print(f"  {path}")
+        console.print(f"report: {write_report(out, ran, command)}")
 
     @app.command()
     def scorecard(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -52,6 +54,51 @@ def write_run(res: Any, out: Path, scenario: Any) -> list[Path]:
     (out / "results.json").write_text(json.dumps(res.raw))
     (out / "config.json").write_text(json.dumps(scenario.to_core(res.seed), indent=1))
     return [*written, out / "results.json", out / "config.json"]
+
+
+class RunProgress:
+    """A progress bar on stderr for a run that takes more than ``after_s`` of wall time: simulated time
+    reached of the stop time. Nothing when stderr is not a terminal (``callback`` is then None, so the
+    engine calls nothing) or while the run is short, and never anything on stdout."""
+
+    def __init__(self, label: str, after_s: float = 2.0, console: Console | None = None) -> None:
+        self.label = label
+        self.after_s = after_s
+        self.console = console or Console(stderr=True)
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.task: Any = None
+
+    @property
+    def callback(self) -> Callable[[int, int], None] | None:
+        return self.update if self.console.is_terminal else None
+
+    def update(self, now_ns: int, stop_time_ns: int) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.started < self.after_s:
+                return
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+            self.bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed:.3f} of {task.total:.3f} s simulated"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=stop_time_ns / 1e9)
+        self.bar.update(self.task, completed=now_ns / 1e9)
+
+    def __enter__(self) -> RunProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def _json_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -124,7 +171,8 @@ def register(app: typer.Typer) -> None:
         if max_rows is not None and max_rows < 1:
             raise ConfigError(f"--max-rows: must be at least 1, got {max_rows}")
         scenario = mpsim.load(file)
-        res = mpsim.run(scenario, seed=seed, time_limit=limit_s, pcap=pcap)
+        with RunProgress(file.name) as bar:
+            res = mpsim.run(scenario, seed=seed, time_limit=limit_s, pcap=pcap, progress=bar.callback)
         tables = res.tables()
         if table is not None and table not in tables:
             known = list(tables)
@@ -160,8 +208,9 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--resolved",
-                help="Print the full resolved configuration: the network and flows in base units, and every "
-                "TCP parameter of each flow's profile with its overrides.",
+                help="Print the full resolved configuration as JSON on stdout: the network and flows in base "
+                "units, and every TCP parameter of each flow's profile with its overrides (the check's summary "
+                "goes to stderr).",
             ),
         ] = False,
     ) -> None:
@@ -169,18 +218,21 @@ def register(app: typer.Typer) -> None:
         import mpsim
         from mpsim.scenario import read_toml
 
+        # With --resolved, stdout is the JSON alone.
+        said = Console(stderr=True) if resolved else console
         if _is_sweep(read_toml(file)):
-            _validate_sweep(file, resolved)
+            _validate_sweep(file, resolved, said)
             return
         scenario = mpsim.load(file)
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
         n_nodes = len(net.hosts) + len(net.routers)
         events, rows = mpsim.estimate_config(scenario.to_core())
-        console.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
-        console.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
+        said.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
+        said.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
         if resolved:
-            sys.stdout.write(_resolved(scenario.to_core()) + "\n")
+            document = {"file": str(file), "units": UNITS, **_resolved(scenario.to_core())}
+            sys.stdout.write(json.dumps(document, indent=1) + "\n")
 
 
 def _is_sweep(data: dict[str, Any]) -> bool:
@@ -188,19 +240,22 @@ def _is_sweep(data: dict[str, Any]) -> bool:
     return "base" in data and any(k in data for k in ("axes", "variants", "seeds", "runs", "extract"))
 
 
-def _resolved(config: dict[str, Any]) -> str:
-    """The configuration as the core runs it (JSON, base units), then each flow's resolved parameters."""
+UNITS = (
+    "times and durations in integer nanoseconds (fields ending in _ns, and the TCP parameters' durations such "
+    "as rtt.min_rto), rates in bit/s, sizes in bytes unless the name says packets or segments; null: unset"
+)
+"""What the numbers of ``validate --resolved`` are in."""
+
+
+def _resolved(config: dict[str, Any]) -> dict[str, Any]:
+    """The configuration as the core runs it (base units) and each flow's resolved parameters: its TCP
+    parameters (the profile's, with the flow's overrides), congestion control and slow start, typed."""
     from mpsim._core import resolved_json
 
-    parts = ["# the configuration, in base units (ns, bit/s, bytes, packets)", json.dumps(config, indent=1)]
-    for flow in json.loads(resolved_json(json.dumps(config))):
-        parts.append(f"# flow {flow['name']}: TCP parameters (the profile's, with the flow's overrides)")
-        parts += [flow["tcp"], f"# flow {flow['name']}: congestion avoidance", flow["cc"]]
-        parts += [f"# flow {flow['name']}: slow start", flow["slow_start"]]
-    return "\n".join(parts)
+    return {"config": config, "flows": json.loads(resolved_json(json.dumps(config)))}
 
 
-def _validate_sweep(file: Path, resolved: bool) -> None:
+def _validate_sweep(file: Path, resolved: bool, said: Console) -> None:
     """Checks every point of a sweep: each variant with each combination of axis values."""
     import mpsim
     from mpsim.sweep import load_sweep
@@ -208,6 +263,7 @@ def _validate_sweep(file: Path, resolved: bool) -> None:
     spec = load_sweep(file)
     seeds = spec.seed_list
     checked = 0
+    points = []
     for point in spec.points():
         if point.seed != seeds[0]:
             continue  # the seed changes no setting
@@ -215,10 +271,11 @@ def _validate_sweep(file: Path, resolved: bool) -> None:
         mpsim.validate_config(scenario.to_core(point.seed))
         checked += 1
         if resolved:
-            label = ", ".join([point.variant, *(f"{k} = {v!r}" for k, v in point.axes.items())])
-            sys.stdout.write(f"## {label}\n" + _resolved(scenario.to_core(point.seed)) + "\n")
+            points.append({"variant": point.variant, "axes": point.axes, **_resolved(scenario.to_core(point.seed))})
+    if resolved:
+        sys.stdout.write(json.dumps({"file": str(file), "units": UNITS, "points": points}, indent=1) + "\n")
     n_axes = " × ".join(f"{len(v)} {k}" for k, v in spec.axes.items()) or "no axis"
-    console.print(
+    said.print(
         f"{file}: valid sweep ({len(spec.variant_names)} variants × {n_axes} = {checked} scenarios, "
         f"{len(seeds)} seeds each: {checked * len(seeds)} runs)",
         soft_wrap=True,

@@ -87,4 +87,6 @@ def show_reproduction(directory: Path) -> str:
         exp = results.parent
         figures = ", ".join(p.name for p in sorted(exp.glob("*.png"))) or "no figure"
         lines.append(f"  {exp.name}: {pq.read_metadata(results).num_rows} rows; {figures}")
+    if (directory / "index.html").is_file():
+        lines.append(f"  report: {directory / 'index.html'}")
     return "\n".join(lines)

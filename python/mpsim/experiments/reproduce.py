@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,17 +141,25 @@ def reproduce_all(
     scheduler: str | None = None,
     progress: bool = True,
     names: list[str] | None = None,
+    command: str | None = None,
 ) -> tuple[dict[str, Any], list[Path]]:
     """Runs every experiment of the catalogue (or ``names``) and writes ``OUT/scorecard.json`` and
-    ``OUT/scorecard.md``: each claim's verdict on its table. Returns the scorecard and its files."""
+    ``OUT/scorecard.md`` (each claim's verdict on its table) and ``OUT/index.html``
+    (:mod:`mpsim.experiments.report`, which names ``command``). Returns the scorecard and its files."""
+    from mpsim.experiments.report import Ran, write_report
+
     card: dict[str, Any] = {
         "mode": "quick" if quick else "full",
         "source": "mpsim reproduce --all" + (" --quick" if quick else "") + (f" --runs {runs}" if runs else ""),
         "experiments": {},
     }
+    ran = []
     for name in names or list(CATALOGUE):
+        started = time.perf_counter()
         result = reproduce(
             name, out, quick=quick, runs=runs, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
         )
+        ran.append(Ran(result, time.perf_counter() - started, quick, runs))
         card["experiments"][name] = scorecard.entry(result.experiment, result.table.to_pylist())
-    return card, scorecard.write(card, Path(out))
+    files = scorecard.write(card, Path(out))
+    return card, [*files, write_report(Path(out), ran, command or card["source"])]

@@ -96,6 +96,15 @@ macro_rules! congestion_controls {
             $($(#[$attr])* $Variant(<$module::$Config as CcFactory>::Algorithm),)*
         }
 
+        impl Cc {
+            /// The name a scenario gives it, as [`CcConfig::name`].
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $($(#[$attr])* Cc::$Variant(_) => $name,)*
+                }
+            }
+        }
+
         macro_rules! each_cc {
             ($self:ident, $c:ident => $e:expr) => {
                 match $self {

@@ -138,8 +138,9 @@ pub enum Profile {
 }
 
 /// Everything a TCP flow's sender and receiver need, resolved from a profile
-/// and any overrides.
-#[derive(Clone, Debug, PartialEq)]
+/// and any overrides (serialised for `mpsim validate --resolved`: durations
+/// in nanoseconds, unset as null).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TcpParams {
     /// Payload bytes per full segment.
     pub mss: u32,

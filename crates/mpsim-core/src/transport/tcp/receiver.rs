@@ -9,7 +9,7 @@
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::{SackBlock, TcpHeader, MAX_SACK_BLOCKS};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ReceiverConfig {
     /// Delay ACKs for in-order data (RFC 5681 §4.2); off: ACK every segment.
     pub delayed_ack: bool,
@@ -47,7 +47,8 @@ impl Default for ReceiverConfig {
 }
 
 /// Which SACK blocks an ACK reports (RFC 2018 §4), up to three.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SackBlocks {
     /// The block holding the segment that triggered the ACK, then the
     /// highest blocks of everything held out of order.

@@ -2,7 +2,7 @@
 
 use crate::time::SimDuration;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RttConfig {
     /// RTO before the first sample (RFC 6298 §2.1: 1 s).
     pub initial_rto: SimDuration,

@@ -1,0 +1,270 @@
+"""The HTML report of a reproduction: ``OUT/index.html``, one page for everything ``mpsim reproduce`` ran.
+
+For each experiment: its figures (the PNG files beside the page, by relative path), its claims with their
+verdicts and numbers (:func:`mpsim.experiments.scorecard.entry`), its configuration (x axis and values,
+variants, runs per point, mode, stack, the core configuration of its first run) and its provenance (seeds,
+result rows, wall time); for the whole page the mpsim version, the engine's identity
+(:func:`mpsim.fingerprint.engine_id`), the command and the date.
+
+The page is self-contained: no network, no fonts, scripts or styles from elsewhere; its one inline script
+marks each figure with its decoded width (``data-natural-width``) once the page has loaded, and shows a
+note beside a figure that did not load. Every text is escaped. It prints as it reads.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import platform
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mpsim.experiments.base import Experiment
+from mpsim.experiments.reproduce import Reproduction
+from mpsim.experiments.scorecard import VERDICTS, entry
+
+__all__ = ["Ran", "write_report"]
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One experiment as it was reproduced: its result and what it took."""
+
+    result: Reproduction
+    wall_s: float
+    """Wall time of the experiment, seconds (its runs, table and figures)."""
+    quick: bool
+    runs: int | None
+    """Runs per point asked for (``--runs``); None: the experiment's own."""
+
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 70rem; margin: 1.5rem auto; padding: 0 1rem; color: #111;
+       line-height: 1.4; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.3rem; border-top: 1px solid #999; padding-top: 1rem; }
+h3 { font-size: 1.05rem; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
+th, td { border: 1px solid #bbb; padding: 0.2rem 0.5rem; vertical-align: top; text-align: left; }
+th { background: #eee; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.holds { background: #d9f2d9; } .partly { background: #fff2cc; } .fails { background: #f8d0d0; }
+.untested { background: #eee; color: #555; }
+figure { margin: 0.5rem 0 1rem; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: 0.9rem; color: #333; }
+.missing { color: #a00; font-weight: bold; }
+code, pre { font-family: monospace; font-size: 0.85rem; }
+pre { background: #f6f6f6; padding: 0.5rem; overflow-x: auto; white-space: pre-wrap; }
+@media print {
+  body { max-width: none; margin: 0; }
+  section.experiment { break-before: page; }
+  details { display: block; } details > summary { display: none; }
+  figure, tr { break-inside: avoid; }
+}
+"""
+
+# Marks each figure with its decoded width once everything has loaded (0: it did not load) and says so.
+_SCRIPT = """
+window.addEventListener("load", function () {
+  document.querySelectorAll("img").forEach(function (img) {
+    var width = img.complete ? img.naturalWidth : 0;
+    img.setAttribute("data-natural-width", String(width));
+    if (width === 0) {
+      var note = document.createElement("p");
+      note.className = "missing";
+      note.textContent = "figure not found: " + img.getAttribute("src");
+      img.insertAdjacentElement("afterend", note);
+    }
+  });
+  document.body.setAttribute("data-checked", "yes");
+});
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _anchor(name: str) -> str:
+    return "exp-" + "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "") -> str:
+    """An HTML table; the cells of ``rows`` are HTML already (escaped by the caller)."""
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(row) + "</tr>\n" for row in rows)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n"
+
+
+def _td(value: object, cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    return f"<td{attr}>{_e(value)}</td>"
+
+
+def _fields(pairs: Sequence[tuple[str, object]]) -> str:
+    """A two-column table of names and values."""
+    rows = [[f"<th>{_e(k)}</th>", _td(v)] for k, v in pairs]
+    return "<table>\n<tbody>\n" + "".join("<tr>" + "".join(r) + "</tr>\n" for r in rows) + "</tbody>\n</table>\n"
+
+
+def _values(values: Sequence[Any]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _claims(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, int]]:
+    """The claims table of one experiment and its verdict counts."""
+    judged = entry(exp, rows)
+    counts = dict.fromkeys(VERDICTS, 0)
+    out = []
+    for c in judged["claims"]:
+        counts[c["verdict"]] += 1
+        out.append(
+            [
+                _td(c["text"]),
+                _td(c["statement"]),
+                _td(c["numbers"]),
+                _td(f"{c['verdict']} ({c['passed']}/{c['points']})", c["verdict"]),
+            ]
+        )
+    for text in judged["unchecked"]:
+        out.append([_td(text), _td("not stated as a check"), _td(""), _td("—")])
+    if not out:
+        return "<p>The paper states no claim for this figure.</p>\n", counts
+    return _table(["paper's claim", "checked as", "mpsim", "verdict"], out, "claims"), counts
+
+
+def _figures(ran: Ran, out: Path) -> str:
+    """Every PNG figure of the experiment by its path relative to the page, with a link to its SVG."""
+    parts = []
+    for path in ran.result.files:
+        if path.suffix != ".png":
+            continue
+        rel = Path(path).resolve().relative_to(out.resolve()).as_posix()
+        svg = Path(path).with_suffix(".svg")
+        link = ""
+        if svg in ran.result.files:
+            link = f' (<a href="{_e(svg.resolve().relative_to(out.resolve()).as_posix())}">SVG</a>)'
+        parts.append(
+            f'<figure><img src="{_e(rel)}" alt="{_e(ran.result.experiment.name)}: {_e(path.stem)}">'
+            f"<figcaption>{_e(rel)}{link}</figcaption></figure>\n"
+        )
+    return "".join(parts) or "<p>No figure.</p>\n"
+
+
+def _configuration(ran: Ran) -> str:
+    exp = ran.result.experiment
+    xs = exp.quick_x_values if ran.quick else exp.x_values
+    runs = ran.runs if ran.runs is not None else (exp.quick_runs if ran.quick else exp.runs)
+    pairs: list[tuple[str, object]] = [
+        ("mode", "quick" if ran.quick else "full"),
+        ("x axis", f"{exp.x_name}: {exp.x_label}"),
+        ("x values", _values(xs)),
+        ("variants", _values(exp.variants)),
+        ("runs per point", runs if ran.runs is None else f"{runs} (--runs; the paper's: {exp.runs})"),
+        ("error bars", "95 % confidence interval" if exp.error_bars == "ci95" else "±1 standard deviation"),
+        ("measures", exp.measures),
+        ("stack", exp.stack or "each variant's own (docs/reproduction.md)"),
+        ("panels", _values([p.metric for p in exp.panels])),
+    ]
+    if exp.trace_x:
+        pairs.append(("time series", f"{exp.trace_kind} at x = {_values(exp.trace_x)}, run 1"))
+    text = _fields(pairs)
+    if exp.notes:
+        text += "<ul>\n" + "".join(f"<li>{_e(n)}</li>\n" for n in exp.notes) + "</ul>\n"
+    x, variant = xs[0], exp.variants[0]
+    config = json.dumps(exp.build(x, variant, 1), indent=1, sort_keys=True)
+    text += (
+        f"<details><summary>The core configuration of run 1 at x = {_e(x)}, variant {_e(variant)} "
+        f"(base units: ns, bit/s, bytes, packets)</summary>\n<pre>{_e(config)}</pre></details>\n"
+    )
+    return text
+
+
+def _provenance(ran: Ran, out: Path) -> str:
+    table = ran.result.table
+    seeds = sorted(set(table.column("seed").to_pylist())) if "seed" in table.column_names else []
+    files = [p for p in ran.result.files if p.suffix in (".csv", ".parquet")]
+    links = ", ".join(
+        f'<a href="{_e(p.resolve().relative_to(out.resolve()).as_posix())}">{_e(p.name)}</a>' for p in files
+    )
+    return (
+        _fields(
+            [
+                ("result rows (runs)", table.num_rows),
+                ("seeds", _values(seeds)),
+                ("wall time", f"{ran.wall_s:.1f} s"),
+            ]
+        )
+        + f"<p>Results: {links}</p>\n"
+    )
+
+
+def _section(ran: Ran, out: Path) -> tuple[str, dict[str, int]]:
+    exp = ran.result.experiment
+    claims, counts = _claims(exp, ran.result.table.to_pylist())
+    body = (
+        f'<section class="experiment" id="{_anchor(exp.name)}">\n'
+        f"<h2>{_e(exp.name)}</h2>\n"
+        f"<p><strong>{_e(exp.paper)}</strong>, {_e(exp.figure)}. {_e(exp.description)}</p>\n"
+        f"<h3>Figures</h3>\n{_figures(ran, out)}"
+        f"<h3>Claims</h3>\n{claims}"
+        f"<h3>Configuration</h3>\n{_configuration(ran)}"
+        f"<h3>Provenance</h3>\n{_provenance(ran, out)}"
+        "</section>\n"
+    )
+    return body, counts
+
+
+def write_report(out: Path, runs: Sequence[Ran], command: str) -> Path:
+    """Writes ``out/index.html`` for the experiments of ``runs`` (their files under ``out``) and returns it."""
+    import mpsim
+    from mpsim.fingerprint import engine_id
+
+    out = Path(out)
+    sections, summary = [], []
+    for ran in runs:
+        text, counts = _section(ran, out)
+        sections.append(text)
+        exp = ran.result.experiment
+        summary.append(
+            [
+                f'<td><a href="#{_anchor(exp.name)}">{_e(exp.name)}</a></td>',
+                _td(f"{exp.paper.split(':')[0]}, {exp.figure}"),
+                *(_td(counts[v], f"num {v}" if counts[v] else "num") for v in VERDICTS),
+                _td(f"{ran.wall_s:.1f}", "num"),
+            ]
+        )
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    provenance = _fields(
+        [
+            ("mpsim", mpsim.__version__),
+            ("engine", engine_id()),
+            ("command", command),
+            ("date", now),
+            ("total wall time", f"{sum(r.wall_s for r in runs):.1f} s"),
+            ("Python", f"{platform.python_implementation()} {platform.python_version()} on {sys.platform}"),
+        ]
+    )
+    overview = _table(["experiment", "paper, figure", *VERDICTS, "wall time (s)"], summary, "summary")
+    page = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>mpsim reproduction: {_e(', '.join(r.result.experiment.name for r in runs))}</title>\n"
+        f"<style>{_STYLE}</style>\n</head>\n<body>\n"
+        "<h1>mpsim reproduction</h1>\n"
+        f"{provenance}"
+        "<p>Each claim of a paper is judged on the result table: <em>holds</em> at every point, "
+        "<em>partly</em> at some, <em>fails</em> at none, <em>untested</em> when no point is in range "
+        "(docs/reproduction.md, Claims as checks).</p>\n"
+        f"{overview}"
+        f"{''.join(sections)}"
+        f"<script>{_SCRIPT}</script>\n</body>\n</html>\n"
+    )
+    path = out / "index.html"
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path
