@@ -7,9 +7,10 @@ use crate::ids::NodeId;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 
-/// Counters of one link. Packet conservation holds at every instant:
+/// Counters of one link, those every packet moves first. Packet conservation holds at every instant:
 /// `arrived = delivered + Σ dropped + queued + in service + in flight`.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct LinkCounters {
     /// Packets offered to the link (accepted or not).
     pub arrived_pkts: u64,
@@ -20,48 +21,49 @@ pub struct LinkCounters {
     /// Packets that reached the far node.
     pub delivered_pkts: u64,
     pub delivered_bytes: u64,
-    /// Drops indexed by [`DropCause`].
-    pub dropped_pkts: [u64; DROP_CAUSES],
-    pub dropped_bytes: [u64; DROP_CAUSES],
+    /// Total time the transmitter was busy, in nanoseconds.
+    pub busy_ns: u64,
+    /// When the queue length last changed.
+    pub last_queue_change: SimTime,
+    /// ∫ queue length dt, in packet·nanoseconds (for the time-average).
+    pub queue_pkts_integral: u128,
     /// Largest number of packets ever waiting.
     pub max_queue_pkts: u32,
     pub max_queue_bytes: u64,
-    /// Total time the transmitter was busy, in nanoseconds.
-    pub busy_ns: u64,
-    /// ∫ queue length dt, in packet·nanoseconds (for the time-average).
-    pub queue_pkts_integral: u128,
-    /// When the queue length last changed.
-    pub last_queue_change: SimTime,
+    /// Drops indexed by [`DropCause`].
+    pub dropped_pkts: [u64; DROP_CAUSES],
+    pub dropped_bytes: [u64; DROP_CAUSES],
 }
 
 #[derive(Debug)]
+#[repr(C)]
 pub struct Link {
-    pub name: String,
-    pub from: NodeId,
-    pub to: NodeId,
-    /// Transmission rate in bit/s.
-    pub rate_bps: u64,
-    /// One-way propagation delay.
-    pub delay: SimDuration,
-    pub up: bool,
-    /// Routing cost.
-    pub weight: u32,
     pub queue: Queue,
-    pub loss: LossModel,
-    /// Draws of the loss model.
-    pub loss_rng: RngStream,
-    /// Draws of the queue discipline (RED).
-    pub queue_rng: RngStream,
     /// The packet on the transmitter, if any.
     pub in_service: Option<QueuedPacket>,
     /// When the packet on the transmitter started.
     pub service_started: SimTime,
+    /// Transmission rate in bit/s.
+    pub rate_bps: u64,
+    /// One-way propagation delay.
+    pub delay: SimDuration,
     /// Packets transmitted and still propagating.
     pub in_flight: u32,
-    pub counters: LinkCounters,
+    pub up: bool,
     /// Whether the scenario traces this link's queue at every change (the
     /// trace itself is kept by [`crate::trace::TraceRecorder`]).
     pub traced_on_change: bool,
+    pub loss: LossModel,
+    /// Draws of the loss model.
+    pub loss_rng: RngStream,
+    pub counters: LinkCounters,
+    /// Draws of the queue discipline (RED).
+    pub queue_rng: RngStream,
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    /// Routing cost.
+    pub weight: u32,
 }
 
 impl Link {
