@@ -179,7 +179,7 @@ impl DataReceiver {
     /// The window of an ACK being sent, whose right edge later ACKs keep.
     pub fn advertise(&mut self) -> u64 {
         let window = self.window();
-        self.right_edge = self.right_edge.max(self.rcv_nxt + window);
+        self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(window));
         window
     }
 

@@ -337,7 +337,7 @@ impl TcpReceiver {
     /// An ACK was sent: remember the right edge it advertised, reset the
     /// counters and invalidate the armed timer.
     pub fn on_ack_sent(&mut self) {
-        self.right_edge = self.right_edge.max(self.rcv_nxt + self.window());
+        self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(self.window()));
         self.unacked_segments = 0;
         self.generation += 1;
         self.timer_armed = false;
