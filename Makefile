@@ -13,7 +13,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt maturin \
 		numpy pyarrow pydantic typer rich matplotlib \
-		pytest pytest-timeout hypothesis ruff mypy pandas polars "dask[distributed]"
+		pytest pytest-timeout hypothesis ruff mypy pandas polars "dask[distributed]" \
+		nbclient nbformat ipykernel
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -1,6 +1,6 @@
 """Packet captures (``mpsim run --pcap DIR``) read by tshark, Debian's: every packet decodes without
-error, the MPTCP options are there, and tshark's own TCP analysis counts as many retransmissions as
-mpsim on lossy runs. tshark is installed by ``make tools`` (a prerequisite of ``make test``)."""
+error, the MPTCP options are there, and tshark's own TCP analysis counts as many retransmissions and
+duplicate ACKs as mpsim on lossy runs. tshark is installed by ``make tools`` (a prerequisite of ``make test``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import mpsim
 
@@ -174,6 +176,28 @@ def test_tshark_decodes_mptcp_and_counts_its_retransmissions(tmp_path: Path) -> 
     assert sorted(int(d) for d in dsns) == sorted(int(d) for d in sent_data.data_seq)
     # The receiver's ACKs carry DATA_ACKs.
     assert tshark(out / "host-D.pcap", "tcp.len == 0 && tcp.options.mptcp.dataackpresent.flag == 1") != []
+
+
+# tshark's duplicate ACK: no data, no SYN, FIN or RST, the cumulative ACK and the window of the previous
+# segment in that direction; RFC 5681 §2 adds only "while data is outstanding", which the ACKs of these
+# transfers always are until the last one.
+DUPLICATE_ACKS = "tcp.analysis.duplicate_ack"
+
+
+@pytest.mark.parametrize(("scenario", "host"), [(LOSSY_TCP, "host-A.pcap"), (LOSSY_MPTCP, "host-S.pcap")])
+def test_tshark_counts_the_duplicate_acks_the_senders_received(tmp_path: Path, scenario: str, host: str) -> None:
+    """The receiver of the ``linux`` profile (the default) never shrinks the window it offered (Linux
+    ``tcp_select_window``, ``mptcp_set_rwin``; RFC 9293 §3.8.6): the duplicate ACKs of a loss, sent while
+    out-of-order data fills its buffer, all carry the window of the ACK before them, so tshark counts each
+    one. (The ``ns3`` profile offers the whole buffer whatever it holds, as ns-3 does: no shrinking either.)"""
+    res, out = run_with_pcap(tmp_path, scenario)
+    pcap = out / host
+    rows = res.tcp_flows.to_pylist() or res.mptcp_subflows.to_pylist()
+    expected = sorted(r["duplicate_acks"] for r in rows)
+    assert sum(expected) > 100
+    # The ACKs delivered to each sender, one address per subflow.
+    counted = sorted(len(tshark(pcap, f"ip.dst == {sender} && {DUPLICATE_ACKS}")) for sender in senders(pcap))
+    assert counted == expected
 
 
 def test_mpsim_run_writes_the_captures(tmp_path: Path) -> None:

@@ -1,18 +1,21 @@
 """Figures in the style of the papers: a metric's mean with error bars against the swept parameter,
-one line per variant; cwnd and queue time series from traces. Matplotlib with the Agg backend;
-every figure is saved as PNG and SVG.
+one line per variant; cwnd and queue time series from traces. Matplotlib with the Agg backend
+(unless ``MPLBACKEND`` names another, as a Jupyter kernel does for its inline figures); every figure
+is saved as PNG and SVG.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import matplotlib
 
-matplotlib.use("Agg")
+if not os.environ.get("MPLBACKEND"):
+    matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import pyarrow as pa

@@ -84,6 +84,8 @@ pub struct TcpFlowResult {
     pub cwnd_bytes_at_slow_start_exit: Option<u64>,
     pub retransmits_before_slow_start_exit: u64,
     pub acks_sent: u64,
+    /// Duplicate ACKs the sender received (RFC 5681 §2).
+    pub duplicate_acks: u64,
 }
 
 /// One row per MPTCP subflow: its address pair and the same measures as a TCP flow.
@@ -340,6 +342,7 @@ impl Simulator {
                 cwnd_bytes_at_slow_start_exit: st.slow_start_exit_at.map(|_| st.cwnd_at_slow_start_exit),
                 retransmits_before_slow_start_exit: st.retransmits_before_slow_start_exit,
                 acks_sent: sf.acks_sent,
+                duplicate_acks: st.duplicate_acks,
             }
         };
         let tcp_flows = self

@@ -138,6 +138,7 @@ fn tcp_flow_columns<'a, R>(b: Builder<'a, R>, flow: impl Fn(&R) -> &TcpFlowResul
             flow(r).retransmits_before_slow_start_exit
         })
         .col("acks_sent", Int64, move |r| flow(r).acks_sent)
+        .col("duplicate_acks", Int64, move |r| flow(r).duplicate_acks)
 }
 
 /// Each trace with the index of each of its samples: the rows of a trace in long form.

@@ -113,6 +113,9 @@ pub struct DataReceiver {
     pub max_held_bytes: u64,
     /// Bytes that arrived more than once at the data level.
     pub duplicate_bytes: u64,
+    /// The right edge of the window last advertised, DATA_ACK + window,
+    /// data sequence number.
+    right_edge: u64,
 }
 
 impl DataReceiver {
@@ -125,6 +128,7 @@ impl DataReceiver {
             fin: None,
             max_held_bytes: 0,
             duplicate_bytes: 0,
+            right_edge: 0,
         }
     }
 
@@ -163,9 +167,20 @@ impl DataReceiver {
         }
     }
 
-    /// The window to advertise: the buffer less what waits out of order.
+    /// The window to advertise: the buffer less what waits out of order,
+    /// but never so small that the right edge moves left of where an
+    /// earlier ACK put it (Linux `mptcp_set_rwin` keeps the connection's
+    /// `rcv_wnd_sent`, as TCP does, RFC 9293 §3.8.6).
     pub fn window(&self) -> u64 {
-        self.buffer_bytes.saturating_sub(self.held_bytes)
+        let free = self.buffer_bytes.saturating_sub(self.held_bytes);
+        free.max(self.right_edge.saturating_sub(self.rcv_nxt))
+    }
+
+    /// The window of an ACK being sent, whose right edge later ACKs keep.
+    pub fn advertise(&mut self) -> u64 {
+        let window = self.window();
+        self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(window));
+        window
     }
 
     /// Bytes delivered in order to the application.
@@ -181,6 +196,23 @@ impl DataReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Linux `mptcp_set_rwin`: data held out of order takes buffer space,
+    /// but the right edge of the window advertised (`rcv_wnd_sent`) never
+    /// moves left.
+    #[test]
+    fn the_right_edge_of_the_data_window_never_moves_left() {
+        let mut d = DataReceiver::new(10_000);
+        assert_eq!(d.advertise(), 10_000);
+        // 1400 bytes held out of order: 8600 free, but the edge stays at 10 001.
+        d.on_data(1401, 1400, false);
+        assert_eq!(d.advertise(), 10_000);
+        // The hole fills and later data is held: the free space, 8600 from
+        // the DATA_ACK 2801, reaches past the old edge.
+        d.on_data(1, 1400, false);
+        d.on_data(4201, 1400, false);
+        assert_eq!(d.advertise(), 8600);
+    }
 
     #[test]
     fn reassembles_across_subflows() {

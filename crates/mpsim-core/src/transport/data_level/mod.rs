@@ -60,7 +60,7 @@ pub trait DataLevel {
     fn advertised_window(&self, sf: &Subflow) -> u64;
 
     /// Fills the data-level fields of an ACK a subflow's receiver sends.
-    fn fill_ack(&self, _hdr: &mut TcpHeader) {}
+    fn fill_ack(&mut self, _hdr: &mut TcpHeader) {}
 
     /// The connection-level receiver, if this level has one.
     fn receiver(&self) -> Option<&DataReceiver> {
@@ -112,7 +112,7 @@ impl DataLevel for Data {
         each_level!(self, l => l.advertised_window(sf))
     }
     #[inline]
-    fn fill_ack(&self, hdr: &mut TcpHeader) {
+    fn fill_ack(&mut self, hdr: &mut TcpHeader) {
         each_level!(self, l => l.fill_ack(hdr))
     }
     fn receiver(&self) -> Option<&DataReceiver> {

@@ -258,10 +258,10 @@ impl DataLevel for MptcpLevel {
         self.rx.window()
     }
 
-    fn fill_ack(&self, hdr: &mut TcpHeader) {
+    fn fill_ack(&mut self, hdr: &mut TcpHeader) {
         hdr.n_sack = hdr.n_sack.min(MPTCP_MAX_SACK_BLOCKS);
         hdr.data_ack = self.rx.rcv_nxt;
-        hdr.rwnd = self.rx.window();
+        hdr.rwnd = self.rx.advertise();
     }
 
     fn receiver(&self) -> Option<&DataReceiver> {

@@ -21,9 +21,13 @@ pub struct ReceiverConfig {
     pub quickack_segments: u32,
     /// Receive buffer, advertised as the window, bytes.
     pub rwnd_bytes: u64,
-    /// The window advertised is the buffer less the out-of-order data it
-    /// holds (RFC 9293 §3.8.6: the free space); off, the whole buffer from
-    /// the cumulative ACK on, as ns-3's `TcpRxBuffer::MaxRxSequence`.
+    /// The window offered is the buffer less the out-of-order data it holds
+    /// (the free space), but never so small that the right edge of the
+    /// window (RCV.NXT + RCV.WND) moves left of where an earlier ACK put it:
+    /// RFC 9293 §3.8.6 ("the receiver SHOULD NOT shrink the window") and
+    /// Linux `tcp_select_window` ("Never shrink the offered window"). Off,
+    /// the whole buffer from the cumulative ACK on, as ns-3's
+    /// `TcpRxBuffer::MaxRxSequence`.
     pub ooo_shrinks_window: bool,
     /// Which SACK blocks an ACK reports.
     pub sack_blocks: SackBlocks,
@@ -92,6 +96,9 @@ pub struct TcpReceiver {
     last_block_start: Option<u64>,
     /// Bytes received more than once.
     pub duplicate_bytes: u64,
+    /// The right edge of the window last advertised, RCV.NXT + RCV.WND,
+    /// sequence number (0 before any ACK).
+    right_edge: u64,
     /// [`SackBlocks::Recent`]: the blocks remembered, most recent first
     /// (the fifth slot is room for one insertion before the oldest goes).
     recent: [SackBlock; RECENT_CAPACITY + 1],
@@ -114,6 +121,7 @@ impl TcpReceiver {
             timer_armed: false,
             last_block_start: None,
             duplicate_bytes: 0,
+            right_edge: 0,
             recent: [SackBlock::default(); RECENT_CAPACITY + 1],
             recent_len: 0,
         }
@@ -283,16 +291,23 @@ impl TcpReceiver {
         self.last_block_start = Some(s);
     }
 
+    /// The window the next ACK advertises, bytes.
+    pub fn window(&self) -> u64 {
+        if !self.config.ooo_shrinks_window {
+            return self.config.rwnd_bytes;
+        }
+        let held: u64 = self.ooo.iter().map(|b| b.end - b.start).sum();
+        let free = self.config.rwnd_bytes.saturating_sub(held);
+        // RFC 9293 §3.8.6: the right edge stays where an earlier ACK put it
+        // while the free space is smaller than the window that leaves.
+        free.max(self.right_edge.saturating_sub(self.rcv_nxt))
+    }
+
     /// Writes the cumulative ACK, window and SACK blocks of the next ACK
     /// (RFC 2018 §4: the first block holds the most recent segment).
     pub fn fill_ack(&self, hdr: &mut TcpHeader) {
         hdr.ack = self.rcv_nxt;
-        let held: u64 = if self.config.ooo_shrinks_window {
-            self.ooo.iter().map(|b| b.end - b.start).sum()
-        } else {
-            0
-        };
-        hdr.rwnd = self.config.rwnd_bytes.saturating_sub(held);
+        hdr.rwnd = self.window();
         if self.config.sack_blocks == SackBlocks::Recent {
             let n = self.recent_len.min(MAX_SACK_BLOCKS);
             hdr.sack[..n].copy_from_slice(&self.recent[..n]);
@@ -320,8 +335,10 @@ impl TcpReceiver {
         hdr.n_sack = n as u8;
     }
 
-    /// An ACK was sent: reset the counters and invalidate the armed timer.
+    /// An ACK was sent: remember the right edge it advertised, reset the
+    /// counters and invalidate the armed timer.
     pub fn on_ack_sent(&mut self) {
+        self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(self.window()));
         self.unacked_segments = 0;
         self.generation += 1;
         self.timer_armed = false;
@@ -361,6 +378,38 @@ mod tests {
             .iter()
             .map(|b| ((b.start - 1) / MSS, (b.end - 1) / MSS))
             .collect()
+    }
+
+    /// The cumulative ACK and window of the next ACK, which is then sent.
+    fn ack(r: &mut TcpReceiver) -> (u64, u64) {
+        let mut hdr = TcpHeader::default();
+        r.fill_ack(&mut hdr);
+        r.on_ack_sent();
+        (hdr.ack, hdr.rwnd)
+    }
+
+    /// RFC 9293 §3.8.6, Linux `tcp_select_window`: data held out of order
+    /// takes buffer space, but the window's right edge never moves left, so
+    /// the duplicate ACKs of a loss all repeat the window before them (what
+    /// a trace analysis requires of a duplicate ACK).
+    #[test]
+    fn out_of_order_data_never_pulls_the_right_edge_back() {
+        let mut r = TcpReceiver::new(ReceiverConfig {
+            delayed_ack: false,
+            rwnd_bytes: 1000,
+            ..ReceiverConfig::default()
+        });
+        r.on_syn();
+        arrive(&mut r, 0);
+        assert_eq!(ack(&mut r), (101, 1000));
+        // Segment 1 is lost; 2, 3 and 4 leave 700 bytes free.
+        for k in [2, 3, 4] {
+            arrive(&mut r, k);
+            assert_eq!(ack(&mut r), (101, 1000));
+        }
+        // The hole fills: the buffer is free again, the edge moves right.
+        arrive(&mut r, 1);
+        assert_eq!(ack(&mut r), (501, 1000));
     }
 
     /// ns-3 `TcpRxBuffer`: the newest range first, merged with the blocks it

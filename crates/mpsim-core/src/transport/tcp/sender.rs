@@ -267,6 +267,9 @@ pub struct SenderStats {
     pub loss_probes: u64,
     /// Timeouts that F-RTO (RFC 5682) found spurious and undid.
     pub spurious_rtos: u64,
+    /// Duplicate ACKs received as RFC 5681 §2 defines them (what a packet
+    /// trace's analysis counts), whatever recovery made of them.
+    pub duplicate_acks: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -922,6 +925,16 @@ impl TcpSender {
         }
         if !hdr.flags.has(TcpFlags::ACK) || hdr.flags.has(TcpFlags::SYN) {
             return;
+        }
+        // RFC 5681 §2: no data, no SYN or FIN, SND.UNA acknowledged again
+        // while data is outstanding, and the window of the last ACK.
+        if hdr.payload_bytes == 0
+            && !hdr.flags.has(TcpFlags::FIN)
+            && hdr.ack == self.snd_una
+            && self.snd_nxt > self.snd_una
+            && hdr.rwnd.max(self.mss as u64) == self.peer_rwnd
+        {
+            self.stats.duplicate_acks += 1;
         }
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
         if hdr.ack < self.snd_una {
