@@ -83,8 +83,9 @@ class Experiment:
     """x values whose run 1 is also drawn as time series (cwnd and SRTT of each subflow, one column per
     variant; :mod:`mpsim.experiments.timeseries`), the papers' trace figures."""
     trace_kind: str = "windows"
-    """Which time series ``trace_x`` draws: ``windows`` (cwnd and SRTT) or ``sequence`` (segments sent and
-    acknowledged, the CSS paper's Fig. 1)."""
+    """Which time series ``trace_x`` draws: ``windows`` (cwnd and SRTT), ``sequence`` (segments sent and
+    acknowledged, the CSS paper's Fig. 1) or ``rto`` (the time of every retransmission timeout per subflow,
+    the GSAM paper's Fig. 7)."""
     checks: tuple[Claim, ...] = ()
     """The paper's claims as checkable statements over the result table (:mod:`mpsim.experiments.claims`);
     ``claims`` keeps the words of those that have none."""

@@ -17,9 +17,12 @@ to choose (K, joins, CSS's parameters, the UDP streams), are in docs/reproductio
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from mpsim.engine import Results
 from mpsim.experiments.base import (
     FCT,
     KB,
@@ -32,6 +35,7 @@ from mpsim.experiments.base import (
     add,
     cbr,
     duplex,
+    experiment_metrics,
     hosts,
     queue,
     routers,
@@ -60,6 +64,8 @@ RTO = Panel("rto_count", "Retransmission timeouts per connection")
 R_SS = Panel("r_ss", "Retransmissions up to the last slow-start exit (packets)")
 """Fig. 15: a connection's retransmissions until the last of its subflows has left slow start."""
 COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
+RTO_SUBFLOWS = Panel("rto_subflows", "Subflows that timed out, per connection")
+FIRST_RTO = Panel("first_rto_s", "First timeout since the first SYN (s)")
 
 
 def _rename(links: list[dict[str, Any]], nodes: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -132,9 +138,11 @@ def _ns3_run(
     iw: int,
     file_bytes: int = NS3_FILE_BYTES,
     buffer_pkts: int = NS3_BUFFER_PKTS,
+    traced: bool = False,
 ) -> CoreConfig:
     """Two concurrent transfers of ``variant`` (55 KB each unless ``file_bytes`` says otherwise) from S to
-    C, each over ``subflows`` subflows, through a ``buffer_pkts`` bottleneck buffer (50 unless said)."""
+    C, each over ``subflows`` subflows, through a ``buffer_pkts`` bottleneck buffer (50 unless said);
+    with ``traced`` every subflow's window and timeouts are recorded."""
     cfg: CoreConfig = {"seed": run, **ns3_topology(buffer_pkts)}
     tcp = ns3_tcp(iw)
     # LISA in ns-3: credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
@@ -157,6 +165,8 @@ def _ns3_run(
         )
         if kind == "mptcp_connections":
             flow["path_manager"] = {"type": "ndiffports", "subflows": subflows}
+        if traced:
+            flow["trace"] = True
         add(cfg, (kind, flow))
         names.append(flow["name"])
     cfg["stop_when_complete"] = names
@@ -166,6 +176,36 @@ def _ns3_run(
 
 def _gsam_subflows(x: Any, variant: str, run: int) -> CoreConfig:
     return _ns3_run("gsam-subflows", variant, run, int(x), NS3_IW)
+
+
+def _gsam_rto_times(x: Any, variant: str, run: int) -> CoreConfig:
+    """Fig. 7: Fig. 2's runs (the same random draws as ``gsam-subflows``), every subflow traced."""
+    return _ns3_run("gsam-subflows", variant, run, int(x), NS3_IW, traced=True)
+
+
+def rto_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The row of one run of Fig. 7: :func:`experiment_metrics`, and from the ``rto_times`` table the
+    number of subflows of a measured transfer that timed out at least once (``rto_subflows``) and the time
+    of its first timeout since its first SYN (``first_rto_s``; NaN when none did), means over the measured
+    transfers."""
+    starts = {
+        f["name"]: f["start_ns"]
+        for kind in ("tcp_flows", "mptcp_connections")
+        for f in config.get(kind, [])
+        if f["name"].startswith("measured")
+    }
+    timed_out: dict[str, set[int]] = {name: set() for name in starts}
+    first: dict[str, float] = {}
+    for r in results.rto_times.to_pylist():
+        if r["flow"] in starts:
+            timed_out[r["flow"]].add(r["subflow"])
+            t = (r["time_ns"] - starts[r["flow"]]) / 1e9
+            first[r["flow"]] = min(first.get(r["flow"], t), t)
+    return {
+        **experiment_metrics(results.raw, config),
+        "rto_subflows": statistics.fmean(len(s) for s in timed_out.values()),
+        "first_rto_s": statistics.fmean(first.values()) if first else math.nan,
+    }
 
 
 NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
@@ -510,6 +550,10 @@ LOSS_CLAIM = (
     "The completion time of each algorithm increases with the loss rate, and GSAM outperforms the existing "
     "algorithms, followed by LISA and MPTCP."
 )
+LISA_UNCREDITED = (
+    "With 6 subflows LISA behaves as MPTCP: subflows 1 and 2 take one packet each from subflow 0, subflows 3, "
+    "4 and 5 get no credit and grow independently, causing RTOs (Fig. 7)."
+)
 CODEL_CLAIM = "Completion time falls as the interval grows; GSAM is best, then LISA."
 
 
@@ -585,6 +629,48 @@ EXPERIMENTS = [
                 )
                 for v in ("tcp", "gsam")
             ),
+        ),
+    ),
+    Experiment(
+        name="gsam-rto-times",
+        paper=PAPER,
+        stack="legacy_ns3",
+        figure="Fig. 7 (traces-6: the time of every RTO per subflow), §II",
+        description="Fig. 2's runs with every subflow traced: the time of each retransmission timeout of each "
+        "subflow of the two 55 KB transfers (traces-6), and per connection the timeouts, the subflows that "
+        "timed out and the first timeout, vs number of subflows",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 4, 6, 8),
+        quick_x_values=(2, 6),
+        trace_x=(6,),
+        trace_kind="rto",
+        build=_gsam_rto_times,
+        extract=rto_row,
+        panels=(RTO, RTO_SUBFLOWS, FIRST_RTO),
+        checks=(
+            *(
+                Order(
+                    "With 6 or 8 subflows MPTCP's and LISA's completion times rise sharply above TCP's and GSAM's "
+                    "through the frequent RTOs of the subflows competing at the bottleneck (Fig. 7).",
+                    "rto_count",
+                    ranking=(v,),
+                    rest=("mptcp", "lisa"),
+                    x_min=6,
+                )
+                for v in ("tcp", "gsam")
+            ),
+            Compare(
+                LISA_UNCREDITED,
+                "rto_subflows",
+                left="lisa",
+                op="≈",
+                right="mptcp",
+                tolerance=0.25,
+                x_min=6,
+                x_max=6,
+            ),
+            Bound(LISA_UNCREDITED, "rto_subflows", variants=("lisa",), op=">=", value=3, x_min=6, x_max=6),
         ),
     ),
     _fig2_changed(
