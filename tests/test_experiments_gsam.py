@@ -3,6 +3,7 @@ Eq. 15's unclamped upper end, valid configurations for every variant, and one he
 
 from __future__ import annotations
 
+import math
 import statistics
 from typing import Any
 
@@ -251,3 +252,52 @@ def test_with_eight_subflows_gsam_wins_with_small_buffers_and_mptcp_once_nothing
     rows = {v: get("gsam-subflows-buffer").point(50, v, range(1, 3)) for v in ("mptcp", "gsam")}
     assert all(r["rto_count"] == 0 and r["retransmissions"] == 0 for rs in rows.values() for r in rs)
     assert statistics.mean(r["fct_s"] for r in rows["mptcp"]) < statistics.mean(r["fct_s"] for r in rows["gsam"])
+
+
+def test_rto_times_runs_fig2_with_every_subflow_traced() -> None:
+    """Fig. 7 is drawn from Fig. 2's runs: `gsam-rto-times` builds `gsam-subflows`' configuration (the same
+    random draws) with every measured transfer traced, and nothing else changed."""
+    for variant in VARIANTS:
+        cfg = get("gsam-rto-times").build(6, variant, 2)
+        reference = get("gsam-subflows").build(6, variant, 2)
+        flows = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
+        assert [f.pop("trace") for f in flows] == [True, True], variant
+        assert cfg == reference, variant
+
+
+def test_rto_times_table_gives_each_timeout_of_each_traced_subflow() -> None:
+    """At 6 subflows one MPTCP transfer of run 1 times out once: the `rto_times` table has one row per
+    timeout the subflow counters report, on the subflow that counts it, while the transfer was running."""
+    cfg = get("gsam-rto-times").build(6, "mptcp", 1)
+    res = mpsim.run_config(cfg)
+    rows = res.rto_times.to_pylist()
+    counted = {(s["connection"], s["subflow"]): s["rto_count"] for s in res.mptcp_subflows.to_pylist()}
+    assert sum(counted.values()) == len(rows) >= 1
+    for r in rows:
+        assert counted[r["flow"], r["subflow"]] >= r["rto"] >= 1
+        assert r["time_s"] == r["time_ns"] / 1e9
+        flow = next(f for f in res.flows.to_pylist() if f["name"] == r["flow"])
+        assert flow["start_s"] < r["time_s"] < flow["start_s"] + flow["fct_s"]
+    assert res.rto_times.column_names == ["flow", "subflow", "rto", "time_ns", "time_s"]
+
+
+def test_rto_times_reproduces_in_quick_mode(tmp_path: Any) -> None:
+    from mpsim.experiments.reproduce import reproduce
+
+    exp = get("gsam-rto-times")
+    result = reproduce(exp.name, tmp_path, quick=True, jobs=2, progress=False)
+    for f in ("results.parquet", "figure.png", "traces-6.png", "traces-6.svg"):
+        assert (tmp_path / exp.name / f).stat().st_size > 0, f
+    rows = result.table.to_pylist()
+    assert len(rows) == len(exp.quick_x_values) * len(exp.variants) * exp.quick_runs
+    for r in rows:
+        assert r["incomplete"] == 0
+        # A subflow that timed out did so at least once; the first timeout exists exactly when one happened.
+        assert r["rto_subflows"] <= r["rto_count"]
+        assert (r["rto_count"] > 0) == (not math.isnan(r["first_rto_s"])), r
+    by = {(r["x"], r["variant"], r["run"]): r for r in rows}
+    # Fig. 2's setting: with 2 subflows nothing times out; with 6 MPTCP's later transfer times out once (one
+    # subflow, mean 0.5 over the two transfers) and GSAM's never do.
+    assert all(by[2, v, k]["rto_count"] == 0 for v in exp.variants for k in (1, 2, 3))
+    assert [by[6, "mptcp", k]["rto_subflows"] for k in (1, 2, 3)] == [0.5, 0.5, 0.5]
+    assert all(by[6, "gsam", k]["rto_count"] == 0 for k in (1, 2, 3))

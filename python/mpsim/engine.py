@@ -132,7 +132,8 @@ class Results:
 
     def tables(self) -> dict[str, pa.Table]:
         """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
-        ``udp_flows``, ``links``, ``tcp_traces``, ``queue_traces``, ``segment_traces``, ``throughput``)."""
+        ``udp_flows``, ``links``, ``tcp_traces``, ``rto_times``, ``queue_traces``, ``segment_traces``,
+        ``throughput``)."""
         if self._tables is None:
             text = self._text if self._text is not None else json.dumps(self.raw)
             self._tables = {t["name"]: _arrow(t) for t in json.loads(tables_json(text))}
@@ -167,6 +168,12 @@ class Results:
         """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is null
         while unlimited)."""
         return self.tables()["tcp_traces"]
+
+    @property
+    def rto_times(self) -> pa.Table:
+        """One row per retransmission timeout of every traced flow or subflow: ``flow``, ``subflow``, ``rto``
+        (the subflow's timeouts counted from 1), ``time_ns`` and ``time_s`` (when the timer expired)."""
+        return self.tables()["rto_times"]
 
     @property
     def queue_traces(self) -> pa.Table:

@@ -246,7 +246,8 @@ pub struct TcpFlowConfig {
     pub cc: Option<CcConfig>,
     #[serde(default)]
     pub tcp: TcpOptions,
-    /// Record cwnd, ssthresh, srtt and bytes in flight at every ACK.
+    /// Record cwnd, ssthresh, srtt and bytes in flight at every ACK, and
+    /// the time of every retransmission timeout.
     #[serde(default)]
     pub trace: bool,
     /// Repeat the flow: each repetition starts a random gap after the
@@ -305,7 +306,8 @@ pub struct MptcpConnectionConfig {
     pub slow_start: crate::slowstart::SlowStartConfig,
     #[serde(default)]
     pub tcp: TcpOptions,
-    /// Record every subflow's cwnd, ssthresh, srtt and bytes in flight.
+    /// Record every subflow's cwnd, ssthresh, srtt and bytes in flight,
+    /// and the time of each of its retransmission timeouts.
     #[serde(default)]
     pub trace: bool,
     /// Subflows opened or closed at given times, beyond those the path

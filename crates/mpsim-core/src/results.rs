@@ -164,6 +164,17 @@ pub struct TcpTraceResult {
     pub in_flight_bytes: Vec<u64>,
 }
 
+/// The time of every retransmission timeout of a traced subflow, in order.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RtoTraceResult {
+    /// The TCP flow or MPTCP connection.
+    pub flow: String,
+    /// Subflow index (0 for a TCP flow).
+    pub subflow: u32,
+    /// When each timeout expired, ns.
+    pub time_ns: Vec<u64>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct QueueTraceResult {
     pub link: String,
@@ -223,6 +234,10 @@ pub struct RunResults {
     pub mptcp_connections: Vec<MptcpConnectionResult>,
     pub queue_traces: Vec<QueueTraceResult>,
     pub tcp_traces: Vec<TcpTraceResult>,
+    /// One per subflow whose sender's state is traced (left out of the
+    /// serialised results when empty, as the segment traces are).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rto_traces: Vec<RtoTraceResult>,
     /// Left out of the serialised results when empty, so that results of runs
     /// that trace no segments read as they always did.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -431,6 +446,20 @@ impl Simulator {
                 })
             })
             .collect();
+        let rto_traces = self
+            .connections
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| {
+                (0..c.subflows.len()).filter_map(move |r| {
+                    traces?.rto_times(i, r).map(|times| RtoTraceResult {
+                        flow: c.name.clone(),
+                        subflow: r as u32,
+                        time_ns: times.to_vec(),
+                    })
+                })
+            })
+            .collect();
         let segment_traces = self
             .connections
             .iter()
@@ -457,6 +486,7 @@ impl Simulator {
             mptcp_connections,
             queue_traces,
             tcp_traces,
+            rto_traces,
             segment_traces,
             throughput: self.throughput(),
         }

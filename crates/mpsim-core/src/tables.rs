@@ -44,7 +44,7 @@ pub struct Table {
 }
 
 /// The tables' names, in the order [`RunResults::tables`] gives them.
-pub const TABLES: [&str; 10] = [
+pub const TABLES: [&str; 11] = [
     "flows",
     "tcp_flows",
     "mptcp_connections",
@@ -52,6 +52,7 @@ pub const TABLES: [&str; 10] = [
     "udp_flows",
     "links",
     "tcp_traces",
+    "rto_times",
     "queue_traces",
     "segment_traces",
     "throughput",
@@ -381,6 +382,16 @@ impl RunResults {
             .col("srtt_ns", UInt64, |(t, k)| t.srtt_ns[*k])
             .col("in_flight_bytes", UInt64, |(t, k)| t.in_flight_bytes[*k])
             .done("tcp_traces");
+        // One row per retransmission timeout of a traced subflow; `rto` counts
+        // the subflow's timeouts from 1.
+        let rto_samples = samples(&self.rto_traces, |t| t.time_ns.len());
+        let rto_times = Builder::new(&rto_samples)
+            .col("flow", Str, |(t, _)| t.flow.clone())
+            .col("subflow", UInt32, |(t, _)| t.subflow)
+            .col("rto", Int64, |(_, k)| k + 1)
+            .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
+            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
+            .done("rto_times");
         let queue_samples = samples(&self.queue_traces, |t| t.time_ns.len());
         let queue_traces = Builder::new(&queue_samples)
             .col("link", Str, |(t, _)| t.link.clone())
@@ -400,6 +411,7 @@ impl RunResults {
             udp_flows,
             links,
             tcp_traces,
+            rto_times,
             queue_traces,
             segment_table(&self.segment_traces),
             throughput,

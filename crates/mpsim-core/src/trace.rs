@@ -1,7 +1,8 @@
 //! The traces a run records over time, kept by an [`Observer`] on the
 //! tracing hook: queue occupancy at every change, one row of a TCP
-//! sender's state per event it processes, and every segment a traced
-//! subflow sent and every ACK it received.
+//! sender's state per event it processes, the time of every retransmission
+//! timeout of a traced subflow, and every segment a traced subflow sent and
+//! every ACK it received.
 
 use serde::{Deserialize, Serialize};
 
@@ -104,6 +105,9 @@ pub struct TraceRecorder {
     queues: Vec<Option<QueueTrace>>,
     /// Indexed by connection, then subflow: the subflow's trace, if traced.
     tcp: Vec<Vec<Option<TcpTrace>>>,
+    /// Indexed by connection, then subflow: the time of each of its
+    /// retransmission timeouts, ns, in order, if its sender's state is traced.
+    rto: Vec<Vec<Option<Vec<u64>>>>,
     /// Indexed by connection, then subflow: its segments and ACKs, if traced.
     segments: Vec<Vec<Option<Vec<SegmentRecord>>>>,
 }
@@ -116,14 +120,17 @@ impl TraceRecorder {
         traced_subflows: impl IntoIterator<Item = Vec<(bool, bool)>>,
     ) -> Self {
         let mut tcp = Vec::new();
+        let mut rto = Vec::new();
         let mut segments = Vec::new();
         for c in traced_subflows {
             tcp.push(c.iter().map(|&(t, _)| t.then(TcpTrace::default)).collect());
+            rto.push(c.iter().map(|&(t, _)| t.then(Vec::new)).collect());
             segments.push(c.iter().map(|&(_, s)| s.then(Vec::new)).collect());
         }
         TraceRecorder {
             queues: traced_links.into_iter().map(|t| t.then(QueueTrace::default)).collect(),
             tcp,
+            rto,
             segments,
         }
     }
@@ -158,12 +165,19 @@ impl TraceRecorder {
         self.tcp.get(connection)?.get(subflow)?.as_ref()
     }
 
+    /// The times of the retransmission timeouts of subflow `subflow` of
+    /// connection `connection`, ns, if its sender's state is traced.
+    pub fn rto_times(&self, connection: usize, subflow: usize) -> Option<&[u64]> {
+        self.rto.get(connection)?.get(subflow)?.as_deref()
+    }
+
     /// Rows recorded so far.
     pub fn rows(&self) -> u64 {
         let queue = self.queues.iter().flatten().map(|t| t.time_ns.len());
         let tcp = self.tcp.iter().flatten().flatten().map(|t| t.time_ns.len());
+        let rto = self.rto.iter().flatten().flatten().map(Vec::len);
         let segments = self.segments.iter().flatten().flatten().map(Vec::len);
-        queue.chain(tcp).chain(segments).map(|n| n as u64).sum()
+        queue.chain(tcp).chain(rto).chain(segments).map(|n| n as u64).sum()
     }
 }
 
@@ -175,6 +189,16 @@ impl Observer for TraceRecorder {
     }
 
     fn on_transport(&mut self, now: SimTime, sf: SubflowRef, event: TransportEvent) {
+        if let TransportEvent::Rto { .. } = event {
+            if let Some(Some(times)) = self
+                .rto
+                .get_mut(sf.connection as usize)
+                .and_then(|c| c.get_mut(sf.subflow as usize))
+            {
+                times.push(now.nanos());
+            }
+            return;
+        }
         let TransportEvent::Processed {
             cwnd_bytes,
             ssthresh_bytes,

@@ -47,14 +47,7 @@ fn event(at_ns: u64, action: SubflowAction, src: &str, dst: &str) -> SubflowEven
 }
 
 fn down(at_ns: u64, link: &str) -> LinkChangeConfig {
-    LinkChangeConfig {
-        at_ns,
-        link: link.into(),
-        rate_bps: None,
-        delay_ns: None,
-        loss: None,
-        up: Some(false),
-    }
+    link_state(at_ns, link, false)
 }
 
 fn only(r: &RunResults) -> &MptcpConnectionResult {

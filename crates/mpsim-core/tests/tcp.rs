@@ -191,15 +191,7 @@ fn a_whole_lost_window_recovers_by_rto() {
     // The link carrying data goes down just after the handshake and comes
     // back before the RTO: every segment of the first window is lost.
     let mut cfg = path(10_000_000, 10 * MS, 100);
-    let change = |at_ns, up| LinkChangeConfig {
-        at_ns,
-        link: "ab".into(),
-        rate_bps: None,
-        delay_ns: None,
-        loss: None,
-        up: Some(up),
-    };
-    cfg.link_changes = vec![change(21 * MS, false), change(300 * MS, true)];
+    cfg.link_changes = vec![link_state(21 * MS, "ab", false), link_state(300 * MS, "ab", true)];
     cfg.tcp_flows = vec![flow("f", Some(20 * 1400), Profile::Rfc)];
     let r = run(&cfg).unwrap();
     let t = &r.tcp_flows[0];

@@ -1,7 +1,9 @@
 """What an experiment of the catalogue is, and the pieces its scenarios are built from.
 
 An experiment is a family of core configurations indexed by (x value, variant, run): the paper's
-figure sweeps x, draws one curve per variant and averages over runs. Variants are the papers' own:
+figure sweeps x, draws one curve per variant and averages over runs; most are defined as data, a base
+builder with its parameters, the one x sets and the variants' patches (:class:`Definition`). Variants are the
+papers' own:
 
 - ``tcp``: single-path TCP (Reno congestion avoidance, the experiment's loss recovery) on the first path;
 - ``mptcp``: MPTCP with LIA (RFC 6356) and standard, uncoupled slow start on every subflow;
@@ -16,6 +18,7 @@ is background traffic.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +39,11 @@ KB = 1000
 """A kilobyte as the papers count file sizes."""
 
 
+def kilobytes(x: Any) -> int:
+    """Bytes of ``x`` kilobytes: a :class:`Definition` axis given in KB for a parameter in bytes."""
+    return int(x) * KB
+
+
 @dataclass(frozen=True)
 class Panel:
     """One sub-figure: a metric (a column of the results) against the experiment's x."""
@@ -49,13 +57,63 @@ FCT = Panel("fct_s", "Completion time (s)")
 RETX = Panel("retransmissions", "Retransmissions (packets)")
 
 
+RUN_ARGUMENTS = ("experiment", "variant", "run")
+"""What a :class:`Definition`'s base builder is told of each run besides its parameters (``experiment`` only
+if it takes it: the name that salts the run's random streams)."""
+
+
 @dataclass(frozen=True)
+class Definition:
+    """An experiment's runs as data: a base builder, its fixed parameters, the parameter the figure's x
+    sets, and per variant the parameters that differ.
+
+    The configuration of (x, variant, run) is ``base(experiment=…, variant=…, run=…, **parameters)`` where
+    the parameters are ``fixed``, then ``{axis: axis_type(x)}``, then ``patches[variant]`` (later ones
+    win). Every parameter must be a keyword of ``base``; ``streams`` names the experiment whose random
+    draws the runs share (the experiment's own name unless given).
+    """
+
+    base: Callable[..., CoreConfig]
+    axis: str
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    patches: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    axis_type: Callable[[Any], Any] = int
+    streams: str | None = None
+
+    def __post_init__(self) -> None:
+        accepted = [p for p in inspect.signature(self.base).parameters if p not in RUN_ARGUMENTS]
+        named = [("axis", self.axis)] + [(f"fixed[{k!r}]", k) for k in self.fixed]
+        named += [(f"patches[{v!r}][{k!r}]", k) for v, patch in self.patches.items() for k in patch]
+        for where, key in named:
+            if key not in accepted:
+                raise ValueError(
+                    f"{where}: '{key}' is no parameter of {self.base.__name__}; allowed: {', '.join(accepted)}"
+                )
+
+    def parameters(self, x: Any, variant: str) -> dict[str, Any]:
+        """The base builder's parameters at (x, variant)."""
+        return {**self.fixed, self.axis: self.axis_type(x), **self.patches.get(variant, {})}
+
+    def config(self, experiment: str, x: Any, variant: str, run: int) -> CoreConfig:
+        """The core configuration of one run of ``experiment``."""
+        told: dict[str, Any] = {"variant": variant, "run": run}
+        if "experiment" in inspect.signature(self.base).parameters:
+            told["experiment"] = self.streams or experiment
+        return self.base(**told, **self.parameters(x, variant))
+
+
+def _no_builder(x: Any, variant: str, run: int) -> CoreConfig:
+    raise TypeError("an Experiment needs build or definition")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Experiment:
     """A named reproduction of one paper figure.
 
     ``build(x, variant, run)`` returns the core configuration of one run; runs are numbered from 1 and
     the same run number gives every variant the same random draws (start times, loss), so variants are
-    compared under common random numbers.
+    compared under common random numbers. An experiment gives either ``definition``, its runs as data
+    (:class:`Definition`, from which ``build`` follows), or ``build`` itself where its runs need code.
     """
 
     name: str
@@ -66,8 +124,9 @@ class Experiment:
     x_label: str
     x_values: tuple[Any, ...]
     quick_x_values: tuple[Any, ...]
-    build: Callable[[Any, str, int], CoreConfig]
     panels: tuple[Panel, ...]
+    build: Callable[[Any, str, int], CoreConfig] = _no_builder
+    definition: Definition | None = None
     claims: tuple[str, ...] = ()
     """The paper's claims in its words; those of ``checks`` are added to them."""
     variants: tuple[str, ...] = VARIANTS
@@ -83,8 +142,9 @@ class Experiment:
     """x values whose run 1 is also drawn as time series (cwnd and SRTT of each subflow, one column per
     variant; :mod:`mpsim.experiments.timeseries`), the papers' trace figures."""
     trace_kind: str = "windows"
-    """Which time series ``trace_x`` draws: ``windows`` (cwnd and SRTT) or ``sequence`` (segments sent and
-    acknowledged, the CSS paper's Fig. 1)."""
+    """Which time series ``trace_x`` draws: ``windows`` (cwnd and SRTT), ``sequence`` (segments sent and
+    acknowledged, the CSS paper's Fig. 1) or ``rto`` (the time of every retransmission timeout per subflow,
+    the GSAM paper's Fig. 7)."""
     checks: tuple[Claim, ...] = ()
     """The paper's claims as checkable statements over the result table (:mod:`mpsim.experiments.claims`);
     ``claims`` keeps the words of those that have none."""
@@ -97,6 +157,15 @@ class Experiment:
     def __post_init__(self) -> None:
         stated = tuple(dict.fromkeys(c.text for c in self.checks if c.text not in self.claims))
         object.__setattr__(self, "claims", stated + self.claims)
+        if (self.definition is None) == (self.build is _no_builder):
+            raise ValueError(f"{self.name}: give exactly one of build and definition")
+        if self.definition is not None:
+            unknown = [v for v in self.definition.patches if v not in self.variants]
+            if unknown:
+                allowed = ", ".join(self.variants)
+                raise ValueError(f"{self.name}: definition.patches: unknown variant '{unknown[0]}'; allowed: {allowed}")
+            definition, name = self.definition, self.name
+            object.__setattr__(self, "build", lambda x, variant, run: definition.config(name, x, variant, run))
 
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
         """Every (x, variant, run, core configuration) of the experiment."""

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mpsim.engine import Results
-from mpsim.experiments.base import MS, CoreConfig, Experiment, Panel, S, duplex, hosts, queue, routers
+from mpsim.experiments.base import MS, CoreConfig, Definition, Experiment, Panel, S, duplex, hosts, queue, routers
 from mpsim.experiments.claims import Claim, Compare
 
 PAPER = "Couple+: Xue et al., Migrating Unfairness Among Subflows in MPTCP With Network Coding, IEEE TVT 2017"
@@ -228,7 +228,7 @@ def _over_redundancy(
         x_label="Redundancy R",
         x_values=xs,
         quick_x_values=(xs[0], xs[-1]),
-        build=lambda x, variant, run: build(p, x, variant, run),
+        definition=Definition(build, axis="redundancy", fixed={"p": p}, axis_type=float),
         panels=panels,
         claims=claims,
         checks=checks,

@@ -16,6 +16,7 @@ from mpsim.experiments.base import (
     MS,
     RETX,
     CoreConfig,
+    Definition,
     Experiment,
     Panel,
     S,
@@ -125,8 +126,8 @@ def _background(cfg: CoreConfig, pairs_tcp: list[tuple[str, str]], pairs_udp: li
     cfg["udp_flows"] = [cbr(f"background-udp{i}", s, d, 500_000, PKT) for i, (s, d) in enumerate(pairs_udp)]
 
 
-def _short_transfer(name: str, variant: str, run: int, size_pkts: int, buffer_pkts: int, cfg: CoreConfig) -> None:
-    start = 2 * S + int(run_random(name, run).uniform(0.0, 3.0) * S)
+def _short_transfer(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int, cfg: CoreConfig) -> None:
+    start = 2 * S + int(run_random(experiment, run).uniform(0.0, 3.0) * S)
     add(
         cfg,
         transfer(
@@ -146,45 +147,30 @@ def _short_transfer(name: str, variant: str, run: int, size_pkts: int, buffer_pk
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
 
 
-def _shared_run(name: str, size_pkts: int, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
+def shared_run(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int) -> CoreConfig:
+    """A ``size_pkts`` transfer over the shared bottleneck (Fig. 2a) of ``buffer_pkts``, with its background."""
     cfg = {"seed": run, **shared(buffer_pkts)}
     _background(cfg, [("S2", "D2")], [("S3", "D3")])
-    _short_transfer(name, variant, run, size_pkts, buffer_pkts, cfg)
+    _short_transfer(experiment, variant, run, size_pkts, buffer_pkts, cfg)
     return cfg
 
 
-def _nonshared_run(name: str, size_pkts: int, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
+def nonshared_run(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int) -> CoreConfig:
+    """A ``size_pkts`` transfer over the two disjoint bottlenecks (Fig. 2b) of ``buffer_pkts``, with their
+    background."""
     cfg = {"seed": run, **nonshared(buffer_pkts)}
     _background(cfg, [("S2", "D2"), ("S3", "D3")], [("S1", "D1"), ("S4", "D4")])
-    _short_transfer(name, variant, run, size_pkts, buffer_pkts, cfg)
+    _short_transfer(experiment, variant, run, size_pkts, buffer_pkts, cfg)
     return cfg
 
 
 BUFFER_PKTS = 47
 FILE_SIZES = (50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)
 QUICK_FILE_SIZES = (50, 200, 400, 700, 1000)
+BUFFER_FILE_PKTS = 400
+"""The file of the buffer sweeps (Figs. 5, 6)."""
 
 SUM_CWND = Panel("sum_cwnd_pkts", "Sum of cwnd at completion (packets)")
-
-
-def _css_shared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("css-shared-filesize", int(x), BUFFER_PKTS, variant, run)
-
-
-def _css_sequence(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("css-sequence", int(x), BUFFER_PKTS, variant, run)
-
-
-def _css_shared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("css-shared-buffer", 400, int(x), variant, run)
-
-
-def _css_nonshared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _nonshared_run("css-nonshared-buffer", 400, int(x), variant, run)
-
-
-def _css_nonshared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    return _nonshared_run("css-nonshared-filesize", int(x), BUFFER_PKTS, variant, run)
 
 
 LONG_FLOW_PKTS = 4000
@@ -193,14 +179,13 @@ SHORT_FLOW_PKTS = 200
 SHORT_GAP_MEAN_S = 1.2
 
 
-def _css_longlived(x: Any, variant: str, run: int) -> CoreConfig:
+def longlived_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> CoreConfig:
     """Fig. 4: a 4000-packet TCP flow from S2 while 80 short 200-packet transfers of the variant
     start in sequence with gaps uniform on [0, 2.4 s] (mean 1.2 s); the long flow's time is reported."""
-    buffer_pkts = int(x)
     cfg: CoreConfig = {"seed": run, **shared(buffer_pkts)}
     add(cfg, transfer("tcp", "measured", ["S2"], ["D2"], LONG_FLOW_PKTS * PKT, 0, TCP))
     cfg["udp_flows"] = [cbr("background-udp", "S3", "D3", 500_000, PKT)]
-    rng = run_random("css-longlived", run)
+    rng = run_random(experiment, run)
     t = 0.0
     for k in range(SHORT_FLOWS):
         add(
@@ -242,7 +227,7 @@ EXPERIMENTS = [
         x_label="File size (packets of 1400 B)",
         x_values=(200,),
         quick_x_values=(200,),
-        build=_css_sequence,
+        definition=Definition(shared_run, axis="size_pkts", fixed={"buffer_pkts": BUFFER_PKTS}),
         panels=(FCT, RETX),
         checks=(
             Difference(
@@ -276,7 +261,7 @@ EXPERIMENTS = [
         x_label="File size (packets of 1400 B)",
         x_values=FILE_SIZES,
         quick_x_values=QUICK_FILE_SIZES,
-        build=_css_shared_filesize,
+        definition=Definition(shared_run, axis="size_pkts", fixed={"buffer_pkts": BUFFER_PKTS}),
         panels=(FCT, RETX),
         checks=(
             Order(
@@ -325,7 +310,7 @@ EXPERIMENTS = [
         x_label="Bottleneck buffer (packets)",
         x_values=tuple(range(20, 131, 5)),
         quick_x_values=(20, 30, 47, 70, 100, 130),
-        build=_css_shared_buffer,
+        definition=Definition(shared_run, axis="buffer_pkts", fixed={"size_pkts": BUFFER_FILE_PKTS}),
         panels=(FCT, RETX, SUM_CWND),
         checks=(
             Trend(FALL, "retransmissions", variants=SCHEMES),
@@ -359,7 +344,7 @@ EXPERIMENTS = [
         x_label="Bottleneck buffer (packets)",
         x_values=tuple(range(20, 96, 5)),
         quick_x_values=(20, 45, 70, 95),
-        build=_css_longlived,
+        definition=Definition(longlived_run, axis="buffer_pkts"),
         panels=(FCT,),
         checks=(
             *(
@@ -397,7 +382,7 @@ EXPERIMENTS = [
         x_label="Bottleneck buffer (packets)",
         x_values=tuple(range(20, 71, 5)),
         quick_x_values=(20, 35, 50, 65, 70),
-        build=_css_nonshared_buffer,
+        definition=Definition(nonshared_run, axis="buffer_pkts", fixed={"size_pkts": BUFFER_FILE_PKTS}),
         panels=(FCT, RETX, SUM_CWND),
         checks=(
             Compare(
@@ -432,7 +417,7 @@ EXPERIMENTS = [
         x_label="File size (packets of 1400 B)",
         x_values=FILE_SIZES,
         quick_x_values=QUICK_FILE_SIZES,
-        build=_css_nonshared_filesize,
+        definition=Definition(nonshared_run, axis="size_pkts", fixed={"buffer_pkts": BUFFER_PKTS}),
         panels=(FCT, RETX),
         checks=(
             Difference(

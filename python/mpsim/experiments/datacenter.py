@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mpsim.experiments.base import KB, MS, CoreConfig, Experiment, S, add, run_random, transfer
+from mpsim.experiments.base import MS, CoreConfig, Definition, Experiment, S, add, kilobytes, run_random, transfer
 from mpsim.experiments.claims import Compare
 from mpsim.experiments.lisa import CWND_SS, FCT, R_SS, RETX
 from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES, LINUX_3_14_LIA, LINUX_3_14_LISA, gsam_k_ns, linux_3_14
@@ -117,8 +117,11 @@ def _gsam(buffer_pkts: int) -> dict[str, Any]:
     return {"k_ns": gsam_k_ns(buffer_pkts, wire, LINK_BPS, RTT_NS)}
 
 
-def build(experiment: str, variant: str, run: int, buffer_pkts: int, size_bytes: int) -> CoreConfig:
-    """One run: every host sends ``size_bytes`` to its partner in the run's derangement."""
+def build(experiment: str, variant: str, run: int, size_bytes: int, buffer_pkts: int | None = None) -> CoreConfig:
+    """One run: every host sends ``size_bytes`` to its partner in the run's derangement, through queues of
+    ``buffer_pkts`` (the run's of the pooled buffers when not given)."""
+    if buffer_pkts is None:
+        buffer_pkts = POOLED_BUFFERS[(run - 1) % len(POOLED_BUFFERS)]
     cfg: CoreConfig = {"seed": run, **topology(buffer_pkts)}
     addresses = []
     for i, d in enumerate(derangement(experiment, run)):
@@ -156,15 +159,6 @@ def build(experiment: str, variant: str, run: int, buffer_pkts: int, size_bytes:
     return cfg
 
 
-def _buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return build("lisa-datacenter", variant, run, int(x), LONG_FILE_BYTES)
-
-
-def _filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    b = POOLED_BUFFERS[(run - 1) % len(POOLED_BUFFERS)]
-    return build("lisa-datacenter-filesize", variant, run, b, int(x) * KB)
-
-
 SETTING = (
     "4-ary fat tree, 16 hosts, 50 Mbit/s links, RTT 5 ms between pods; a random derangement of the hosts, "
     "one MPTCP connection per pair, 8 subflows each on a shortest path drawn per run (pinned by routes)."
@@ -182,7 +176,7 @@ EXPERIMENTS = [
         x_label="Queue size (packets)",
         x_values=(2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42),
         quick_x_values=(2, 42),
-        build=_buffer,
+        definition=Definition(build, axis="buffer_pkts", fixed={"size_bytes": LONG_FILE_BYTES}),
         panels=(R_SS, CWND_SS),
         checks=(
             Compare(
@@ -213,7 +207,7 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=(50, 100, 200, 300, 400, 500, 600, 700, 800, 900),
         quick_x_values=(100, 500),
-        build=_filesize,
+        definition=Definition(build, axis="size_bytes", axis_type=kilobytes),
         panels=(FCT, RETX),
         checks=(
             Compare(

@@ -17,21 +17,26 @@ to choose (K, joins, CSS's parameters, the UDP streams), are in docs/reproductio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import math
+import statistics
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mpsim.engine import Results
 from mpsim.experiments.base import (
     FCT,
     KB,
     MS,
     RETX,
     CoreConfig,
+    Definition,
     Experiment,
     Panel,
     S,
     add,
     cbr,
     duplex,
+    experiment_metrics,
     hosts,
     queue,
     routers,
@@ -60,6 +65,8 @@ RTO = Panel("rto_count", "Retransmission timeouts per connection")
 R_SS = Panel("r_ss", "Retransmissions up to the last slow-start exit (packets)")
 """Fig. 15: a connection's retransmissions until the last of its subflows has left slow start."""
 COMPETING_FCT = Panel("competing_fct_s", "Completion time of the regular TCP flows (s)")
+RTO_SUBFLOWS = Panel("rto_subflows", "Subflows that timed out, per connection")
+FIRST_RTO = Panel("first_rto_s", "First timeout since the first SYN (s)")
 
 
 def _rename(links: list[dict[str, Any]], nodes: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -132,9 +139,11 @@ def _ns3_run(
     iw: int,
     file_bytes: int = NS3_FILE_BYTES,
     buffer_pkts: int = NS3_BUFFER_PKTS,
+    traced: bool = False,
 ) -> CoreConfig:
     """Two concurrent transfers of ``variant`` (55 KB each unless ``file_bytes`` says otherwise) from S to
-    C, each over ``subflows`` subflows, through a ``buffer_pkts`` bottleneck buffer (50 unless said)."""
+    C, each over ``subflows`` subflows, through a ``buffer_pkts`` bottleneck buffer (50 unless said);
+    with ``traced`` every subflow's window and timeouts are recorded."""
     cfg: CoreConfig = {"seed": run, **ns3_topology(buffer_pkts)}
     tcp = ns3_tcp(iw)
     # LISA in ns-3: credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
@@ -157,6 +166,8 @@ def _ns3_run(
         )
         if kind == "mptcp_connections":
             flow["path_manager"] = {"type": "ndiffports", "subflows": subflows}
+        if traced:
+            flow["trace"] = True
         add(cfg, (kind, flow))
         names.append(flow["name"])
     cfg["stop_when_complete"] = names
@@ -164,8 +175,29 @@ def _ns3_run(
     return cfg
 
 
-def _gsam_subflows(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows", variant, run, int(x), NS3_IW)
+def rto_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The row of one run of Fig. 7: :func:`experiment_metrics`, and from the ``rto_times`` table the
+    number of subflows of a measured transfer that timed out at least once (``rto_subflows``) and the time
+    of its first timeout since its first SYN (``first_rto_s``; NaN when none did), means over the measured
+    transfers."""
+    starts = {
+        f["name"]: f["start_ns"]
+        for kind in ("tcp_flows", "mptcp_connections")
+        for f in config.get(kind, [])
+        if f["name"].startswith("measured")
+    }
+    timed_out: dict[str, set[int]] = {name: set() for name in starts}
+    first: dict[str, float] = {}
+    for r in results.rto_times.to_pylist():
+        if r["flow"] in starts:
+            timed_out[r["flow"]].add(r["subflow"])
+            t = (r["time_ns"] - starts[r["flow"]]) / 1e9
+            first[r["flow"]] = min(first.get(r["flow"], t), t)
+    return {
+        **experiment_metrics(results.raw, config),
+        "rto_subflows": statistics.fmean(len(s) for s in timed_out.values()),
+        "first_rto_s": statistics.fmean(first.values()) if first else math.nan,
+    }
 
 
 NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
@@ -173,26 +205,10 @@ NS3_LARGE_FILE_BYTES = 3 * NS3_FILE_BYTES
 55 KB transfers of Fig. 2 do not (206 segments)."""
 
 
-def _gsam_subflows_165kb(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows-165kb", variant, run, int(x), NS3_IW, NS3_LARGE_FILE_BYTES)
-
-
 NS3_SMALL_BUFFER_PKTS = 20
 """A small buffer for Fig. 2's setting: 20 packets, where two 55 KB transfers (206 segments) exceed the
 pipe (162 segments) plus the buffer, as the paper's account of Fig. 2 (52 + 50 packets) has them do."""
 NS3_MANY_SUBFLOWS = 8
-
-
-def _gsam_subflows_b20(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows-b20", variant, run, int(x), NS3_IW, buffer_pkts=NS3_SMALL_BUFFER_PKTS)
-
-
-def _gsam_subflows_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-subflows-buffer", variant, run, NS3_MANY_SUBFLOWS, NS3_IW, buffer_pkts=int(x))
-
-
-def _gsam_iw(x: Any, variant: str, run: int) -> CoreConfig:
-    return _ns3_run("gsam-iw", variant, run, 6, int(x))
 
 
 # ============================================================================ Linux testbed (§V, Fig. 11)
@@ -353,30 +369,6 @@ def _shared_run(
     return _finish(cfg, names)
 
 
-def _gsam_shared(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("gsam-shared", variant, run, buffer_pkts=int(x))
-
-
-def _gsam_shared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("gsam-shared-filesize", variant, run, file_kb=int(x))
-
-
-def _gsam_shared_flows(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("gsam-shared-flows", variant, run, ncf=int(x))
-
-
-def _gsam_competing(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("gsam-competing", variant, run, file_kb=int(x), competing=True)
-
-
-def _gsam_competing_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("gsam-competing-buffer", variant, run, buffer_pkts=int(x), competing=True)
-
-
-def _gsam_competing_flows(x: Any, variant: str, run: int) -> CoreConfig:
-    return _shared_run("gsam-competing-flows", variant, run, ncf=int(x), competing=True)
-
-
 UDP_STREAMS = 5
 UDP_RATE_BPS = 5_000_000
 UDP_PAYLOAD_BYTES = 1470
@@ -392,15 +384,14 @@ def udp_stream_stop_ns(start_ns: int) -> int:
     return start_ns + (datagrams - 1) * gap_ns + 1
 
 
-def _gsam_udp(x: Any, variant: str, run: int) -> CoreConfig:
+def _udp_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> CoreConfig:
     """Fig. 25: five 80 KB multipath transfers S2 → C2 and five UDP streams S1 → C1 (iperf2 ``-P 5``:
     ``-b 5M`` per stream), all started together through the shared bottleneck of B packets."""
-    buffer_pkts = int(x)
     cfg: CoreConfig = {"seed": run, **shared(queue(buffer_pkts), competing=True)}
     names = _multipath(
-        cfg, "gsam-udp", variant, run, DEFAULT_NCF, DEFAULT_FILE_KB * KB, _gsam(cfg, buffer_pkts, BOTTLENECK_BPS)
+        cfg, experiment, variant, run, DEFAULT_NCF, DEFAULT_FILE_KB * KB, _gsam(cfg, buffer_pkts, BOTTLENECK_BPS)
     )
-    starts = _starts("gsam-udp", run, "udp", UDP_STREAMS)
+    starts = _starts(experiment, run, "udp", UDP_STREAMS)
     cfg["udp_flows"] = [
         cbr(f"udp{i}", "S1", "C1", UDP_RATE_BPS, UDP_WIRE_BYTES, start, udp_stream_stop_ns(start))
         for i, start in enumerate(starts)
@@ -426,29 +417,17 @@ def _nonshared_run(
     return _finish(cfg, _multipath(cfg, experiment, variant, run, ncf, file_kb * KB, gsam))
 
 
-def _gsam_nonshared(x: Any, variant: str, run: int) -> CoreConfig:
-    return _nonshared_run("gsam-nonshared", variant, run, buffer_pkts=int(x))
-
-
-def _gsam_nonshared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    return _nonshared_run("gsam-nonshared-filesize", variant, run, file_kb=int(x))
-
-
-def _gsam_nonshared_flows(x: Any, variant: str, run: int) -> CoreConfig:
-    return _nonshared_run("gsam-nonshared-flows", variant, run, ncf=int(x))
-
-
 LOSS_NCF = 20
 LOSS_FILE_KB = 300
 
 
-def _gsam_loss(x: Any, variant: str, run: int) -> CoreConfig:
+def _loss_run(experiment: str, variant: str, run: int, loss_pct: float) -> CoreConfig:
     """Fig. 16: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a), buffer 20 packets, with
-    WANem's random loss at ``x`` per cent both ways."""
-    loss = {"type": "bernoulli", "p": float(x) / 100}
+    WANem's random loss at ``loss_pct`` per cent both ways."""
+    loss = {"type": "bernoulli", "p": loss_pct / 100}
     cfg: CoreConfig = {"seed": run, **shared(queue(DEFAULT_BUFFER_PKTS), loss=loss)}
     gsam = _gsam(cfg, DEFAULT_BUFFER_PKTS, BOTTLENECK_BPS)
-    return _finish(cfg, _multipath(cfg, "gsam-loss", variant, run, LOSS_NCF, LOSS_FILE_KB * KB, gsam))
+    return _finish(cfg, _multipath(cfg, experiment, variant, run, LOSS_NCF, LOSS_FILE_KB * KB, gsam))
 
 
 CODEL_NCF = 20
@@ -461,20 +440,12 @@ def codel(limit_pkts: int, interval_ns: int) -> dict[str, Any]:
     return {"type": "codel", "target_ns": CODEL_TARGET_NS, "interval_ns": interval_ns, "limit_pkts": limit_pkts}
 
 
-def _codel_run(experiment: str, variant: str, run: int, limit_pkts: int, interval_ns: int) -> CoreConfig:
+def _codel_run(experiment: str, variant: str, run: int, limit_pkts: int, interval_ms: int) -> CoreConfig:
     """Figs. 27, 29: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a) queued by CoDel;
     GSAM's B is the CoDel limit (the paper's "router buffer size (limit)")."""
-    cfg: CoreConfig = {"seed": run, **shared(codel(limit_pkts, interval_ns))}
+    cfg: CoreConfig = {"seed": run, **shared(codel(limit_pkts, interval_ms * MS))}
     gsam = _gsam(cfg, limit_pkts, BOTTLENECK_BPS)
     return _finish(cfg, _multipath(cfg, experiment, variant, run, CODEL_NCF, CODEL_FILE_KB * KB, gsam))
-
-
-def _gsam_codel_interval(x: Any, variant: str, run: int) -> CoreConfig:
-    return _codel_run("gsam-codel-interval", variant, run, 20, int(x) * MS)
-
-
-def _gsam_codel_limit(x: Any, variant: str, run: int) -> CoreConfig:
-    return _codel_run("gsam-codel-limit", variant, run, int(x), 100 * MS)
 
 
 # ============================================================================ the catalogue
@@ -510,6 +481,10 @@ LOSS_CLAIM = (
     "The completion time of each algorithm increases with the loss rate, and GSAM outperforms the existing "
     "algorithms, followed by LISA and MPTCP."
 )
+LISA_UNCREDITED = (
+    "With 6 subflows LISA behaves as MPTCP: subflows 1 and 2 take one packet each from subflow 0, subflows 3, "
+    "4 and 5 get no credit and grow independently, causing RTOs (Fig. 7)."
+)
 CODEL_CLAIM = "Completion time falls as the interval grows; GSAM is best, then LISA."
 
 
@@ -530,9 +505,7 @@ def _nonshared_checks(trend: str, direction: str) -> tuple[Claim, ...]:
     )
 
 
-def _fig2_changed(
-    name: str, change: str, setting: str, build: Callable[[Any, str, int], CoreConfig], claim: str
-) -> Experiment:
+def _fig2_changed(name: str, change: str, setting: str, fixed: Mapping[str, Any], claim: str) -> Experiment:
     """GSAM sooner than MPTCP and LISA at 6 and 8 subflows is the claim of each."""
     """Fig. 2's layout (completion time against 2–8 subflows) with one setting changed: not a paper figure."""
     return Experiment(
@@ -545,7 +518,7 @@ def _fig2_changed(
         x_label="Number of subflows",
         x_values=(2, 4, 6, 8),
         quick_x_values=(2, 8),
-        build=build,
+        definition=Definition(_ns3_run, axis="subflows", fixed={"iw": NS3_IW, **fixed}),
         panels=(FCT_LOG, RTO, RETX),
         checks=(Order(claim, "fct_s", ranking=("gsam",), rest=("mptcp", "lisa"), x_min=6),),
     )
@@ -564,7 +537,7 @@ EXPERIMENTS = [
         x_values=(2, 4, 6, 8),
         quick_x_values=(2, 4, 8),
         trace_x=(4, 6),
-        build=_gsam_subflows,
+        definition=Definition(_ns3_run, axis="subflows", fixed={"iw": NS3_IW}),
         panels=(FCT_LOG, RTO, RETX),
         checks=(
             Order(
@@ -587,11 +560,53 @@ EXPERIMENTS = [
             ),
         ),
     ),
+    Experiment(
+        name="gsam-rto-times",
+        paper=PAPER,
+        stack="legacy_ns3",
+        figure="Fig. 7 (traces-6: the time of every RTO per subflow), §II",
+        description="Fig. 2's runs with every subflow traced: the time of each retransmission timeout of each "
+        "subflow of the two 55 KB transfers (traces-6), and per connection the timeouts, the subflows that "
+        "timed out and the first timeout, vs number of subflows",
+        x_name="subflows",
+        x_label="Number of subflows",
+        x_values=(2, 4, 6, 8),
+        quick_x_values=(2, 6),
+        trace_x=(6,),
+        trace_kind="rto",
+        definition=Definition(_ns3_run, axis="subflows", fixed={"iw": NS3_IW, "traced": True}, streams="gsam-subflows"),
+        extract=rto_row,
+        panels=(RTO, RTO_SUBFLOWS, FIRST_RTO),
+        checks=(
+            *(
+                Order(
+                    "With 6 or 8 subflows MPTCP's and LISA's completion times rise sharply above TCP's and GSAM's "
+                    "through the frequent RTOs of the subflows competing at the bottleneck (Fig. 7).",
+                    "rto_count",
+                    ranking=(v,),
+                    rest=("mptcp", "lisa"),
+                    x_min=6,
+                )
+                for v in ("tcp", "gsam")
+            ),
+            Compare(
+                LISA_UNCREDITED,
+                "rto_subflows",
+                left="lisa",
+                op="≈",
+                right="mptcp",
+                tolerance=0.25,
+                x_min=6,
+                x_max=6,
+            ),
+            Bound(LISA_UNCREDITED, "rto_subflows", variants=("lisa",), op=">=", value=3, x_min=6, x_max=6),
+        ),
+    ),
     _fig2_changed(
         "gsam-subflows-165kb",
         "165 KB transfers",
         "two 165 KB transfers, which overflow pipe plus buffer",
-        _gsam_subflows_165kb,
+        {"file_bytes": NS3_LARGE_FILE_BYTES},
         "Fig. 2's mechanism where it can act: with 6 and 8 subflows GSAM completes sooner than MPTCP and "
         "LISA, which lose packets and wait for RTOs.",
     ),
@@ -599,7 +614,7 @@ EXPERIMENTS = [
         "gsam-subflows-b20",
         "a 20-packet buffer",
         "a 20-packet bottleneck buffer, which two 55 KB transfers overflow",
-        _gsam_subflows_b20,
+        {"buffer_pkts": NS3_SMALL_BUFFER_PKTS},
         "Fig. 2's headline with a small buffer: with 6 and 8 subflows GSAM completes sooner than MPTCP "
         "and LISA, which lose packets and wait for RTOs.",
     ),
@@ -613,7 +628,7 @@ EXPERIMENTS = [
         x_label="Bottleneck buffer (packets)",
         x_values=(10, 15, 20, 25, 30, 35, 40, 45, 50),
         quick_x_values=(10, 20, 50),
-        build=_gsam_subflows_buffer,
+        definition=Definition(_ns3_run, axis="buffer_pkts", fixed={"subflows": NS3_MANY_SUBFLOWS, "iw": NS3_IW}),
         panels=(FCT_LOG, RTO, RETX),
         checks=(
             Compare(BUFFER_CLAIM, "fct_s", left="gsam", op="<", right="mptcp", x_max=20),
@@ -630,7 +645,7 @@ EXPERIMENTS = [
         x_label="Initial congestion window (segments)",
         x_values=(1, 2, 4, 6, 8, 10),
         quick_x_values=(1, 4, 10),
-        build=_gsam_iw,
+        definition=Definition(_ns3_run, axis="iw", fixed={"subflows": 6}),
         panels=(FCT_LOG, RTO),
         checks=(
             Trend(
@@ -656,7 +671,7 @@ EXPERIMENTS = [
         x_label="Router buffer (packets)",
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
-        build=_gsam_shared,
+        definition=Definition(_shared_run, axis="buffer_pkts"),
         panels=(FCT, RETX),
         checks=(
             Trend(GSAM_THEN_TCP, "fct_s", variants=SCHEMES),
@@ -685,7 +700,7 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
-        build=_gsam_shared_filesize,
+        definition=Definition(_shared_run, axis="file_kb"),
         panels=(FCT, RETX, R_SS),
         checks=(
             Trend(FILESIZE_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
@@ -703,7 +718,7 @@ EXPERIMENTS = [
         x_label="Number of concurrent flows",
         x_values=NCFS,
         quick_x_values=QUICK_NCFS,
-        build=_gsam_shared_flows,
+        definition=Definition(_shared_run, axis="ncf"),
         panels=(FCT, RETX),
         checks=(
             Trend(FLOWS_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
@@ -723,7 +738,7 @@ EXPERIMENTS = [
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
         trace_x=(800,),
-        build=_gsam_competing,
+        definition=Definition(_shared_run, axis="file_kb", fixed={"competing": True}),
         panels=(FCT, COMPETING_FCT),
         checks=(
             Order(
@@ -745,7 +760,7 @@ EXPERIMENTS = [
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
         trace_x=(10,),
-        build=_gsam_competing_buffer,
+        definition=Definition(_shared_run, axis="buffer_pkts", fixed={"competing": True}),
         panels=(FCT, COMPETING_FCT, RETX),
         checks=(
             Order(COMPETING_CLAIM, "fct_s", ranking=("gsam", "lisa"), rest=("mptcp",), x_max=20),
@@ -774,7 +789,7 @@ EXPERIMENTS = [
         x_label="Number of concurrent flows (of each kind)",
         x_values=NCFS,
         quick_x_values=QUICK_NCFS,
-        build=_gsam_competing_flows,
+        definition=Definition(_shared_run, axis="ncf", fixed={"competing": True}),
         panels=(FCT, RETX, COMPETING_FCT),
         checks=tuple(
             Compare(
@@ -800,7 +815,7 @@ EXPERIMENTS = [
         x_label="Router buffer (packets)",
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
-        build=_gsam_udp,
+        definition=Definition(_udp_run, axis="buffer_pkts"),
         panels=(FCT, RETX),
         checks=(
             Trend("Completion time falls as the buffer grows.", "fct_s", variants=SCHEMES),
@@ -831,7 +846,7 @@ EXPERIMENTS = [
         x_values=(25, 50, 100, 200, 360, 500, 800),
         quick_x_values=(25, 200, 800),
         trace_x=(200,),
-        build=_gsam_nonshared,
+        definition=Definition(_nonshared_run, axis="buffer_pkts"),
         panels=(FCT, RETX),
         checks=_nonshared_checks("Completion time falls as the buffer grows.", "falls"),
         notes=(NONSHARED_NOTE,),
@@ -848,7 +863,7 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=(50, 100, 200, 300, 500, 800, 1000),
         quick_x_values=(50, 100, 1000),
-        build=_gsam_nonshared_filesize,
+        definition=Definition(_nonshared_run, axis="file_kb"),
         panels=(FCT, RETX),
         checks=_nonshared_checks("Completion time grows with the file size.", "grows"),
         notes=(NONSHARED_NOTE,),
@@ -865,7 +880,7 @@ EXPERIMENTS = [
         x_label="Number of concurrent flows",
         x_values=(1, 5, 10, 15, 20, 25, 30),
         quick_x_values=(1, 10, 30),
-        build=_gsam_nonshared_flows,
+        definition=Definition(_nonshared_run, axis="ncf"),
         panels=(FCT, RETX),
         checks=_nonshared_checks("Completion time grows with the number of concurrent flows.", "grows"),
         notes=(NONSHARED_NOTE,),
@@ -881,7 +896,7 @@ EXPERIMENTS = [
         x_label="Random loss rate, both ways (%)",
         x_values=(0.01, 0.05, 0.1, 0.5, 1.0, 2.0),
         quick_x_values=(0.01, 1.0),
-        build=_gsam_loss,
+        definition=Definition(_loss_run, axis="loss_pct", axis_type=float),
         panels=(FCT, RETX),
         checks=(
             Trend(LOSS_CLAIM, "fct_s", variants=SCHEMES, direction="grows"),
@@ -906,7 +921,7 @@ EXPERIMENTS = [
         x_values=(20, 40, 60, 80, 100, 150, 200),
         quick_x_values=(20, 40, 100, 200),
         trace_x=(40,),
-        build=_gsam_codel_interval,
+        definition=Definition(_codel_run, axis="interval_ms", fixed={"limit_pkts": 20}),
         panels=(FCT, RETX),
         checks=(
             Trend(CODEL_CLAIM, "fct_s", variants=SCHEMES),
@@ -925,7 +940,7 @@ EXPERIMENTS = [
         x_label="CoDel limit (packets)",
         x_values=(5, 10, 15, 20, 35, 50, 75, 100),
         quick_x_values=(5, 10, 20, 50, 100),
-        build=_gsam_codel_limit,
+        definition=Definition(_codel_run, axis="limit_pkts", fixed={"interval_ms": 100}),
         panels=(FCT, RETX),
         checks=(
             Order(

@@ -26,12 +26,14 @@ each experiment with the paper.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mpsim.experiments.base import (
     KB,
     MS,
     CoreConfig,
+    Definition,
     Experiment,
     Panel,
     S,
@@ -197,38 +199,41 @@ def _measured(
     return start
 
 
-def _slow_start_run(topology: CoreConfig, experiment: str, buffer_pkts: int, variant: str, run: int) -> CoreConfig:
-    cfg: CoreConfig = {"seed": run, **topology}
+TOPOLOGIES: dict[str, Callable[[int], CoreConfig]] = {"shared": shared, "nonshared": nonshared}
+"""The two topologies of §V-A by name, each of a given bottleneck buffer: Fig. 5(a) and Fig. 5(b)."""
+
+
+def _buffer(buffer_pkts: int | None, run: int) -> int:
+    """The given buffer, or run ``run``'s of the pooled buffers when none is given."""
+    return pooled_buffer(run) if buffer_pkts is None else buffer_pkts
+
+
+def _slow_start_run(experiment: str, variant: str, run: int, topology: str, buffer_pkts: int) -> CoreConfig:
+    """The long transfer of the slow-start experiments through ``topology`` with a ``buffer_pkts`` buffer."""
+    cfg: CoreConfig = {"seed": run, **TOPOLOGIES[topology](buffer_pkts)}
     start = _measured(cfg, experiment, variant, run, LONG_FILE_BYTES, buffer_pkts)
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
     return cfg
 
 
 def _file_run(
-    topology: CoreConfig, experiment: str, size_kb: int, buffer_pkts: int, variant: str, run: int
+    experiment: str, variant: str, run: int, topology: str, size_kb: int, buffer_pkts: int | None = None
 ) -> CoreConfig:
-    cfg: CoreConfig = {"seed": run, **topology}
-    start = _measured(cfg, experiment, variant, run, size_kb * KB, buffer_pkts)
+    """A ``size_kb`` transfer through ``topology``; the buffer is the run's pooled one unless given."""
+    b = _buffer(buffer_pkts, run)
+    cfg: CoreConfig = {"seed": run, **TOPOLOGIES[topology](b)}
+    start = _measured(cfg, experiment, variant, run, size_kb * KB, b)
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
     return cfg
 
 
-def _lisa_shared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _slow_start_run(shared(int(x)), "lisa-shared-buffer", int(x), variant, run)
-
-
-def _lisa_shared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    b = pooled_buffer(run)
-    return _file_run(shared(b), "lisa-shared-filesize", int(x), b, variant, run)
-
-
-def _lisa_competing(x: Any, variant: str, run: int) -> CoreConfig:
+def _competing_run(experiment: str, variant: str, run: int, size_kb: int) -> CoreConfig:
     """Fig. 7(a): a Reno flow H → Client of the same size starts U[0, 1 RTT] after the measured transfer."""
     b = pooled_buffer(run)
     cfg: CoreConfig = {"seed": run, **shared(b, competing_host=True)}
-    start = _measured(cfg, "lisa-competing", variant, run, int(x) * KB, b)
-    offset = int(run_random("lisa-competing", run, "competing").uniform(0.0, BASE_RTT_NS))
-    add(cfg, transfer("tcp", "competing", ["H"], ["Client"], int(x) * KB, start + offset, TCP))
+    start = _measured(cfg, experiment, variant, run, size_kb * KB, b)
+    offset = int(run_random(experiment, run, "competing").uniform(0.0, BASE_RTT_NS))
+    add(cfg, transfer("tcp", "competing", ["H"], ["Client"], size_kb * KB, start + offset, TCP))
     cfg["stop_when_complete"] = ["measured", "competing"]
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
     return cfg
@@ -241,31 +246,18 @@ HETERO_RTT1_NS = 2 * (HETERO_ETH_DELAYS_NS[0] + HETERO_BOTTLENECK_DELAY_NS)
 HETERO_FILE_KB = 500
 
 
-def _lisa_hetero_rtt(x: Any, variant: str, run: int) -> CoreConfig:
-    b = int(x)
+def _hetero_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> CoreConfig:
+    """Fig. 7(b): the 500 KB transfer over paths of 200 ms and 20 ms RTT sharing the bottleneck."""
+    b = buffer_pkts
     topo = shared(b, eth_delays_ns=HETERO_ETH_DELAYS_NS, bottleneck_delay_ns=HETERO_BOTTLENECK_DELAY_NS)
     cfg: CoreConfig = {"seed": run, **topo}
-    start = _measured(cfg, "lisa-hetero-rtt", variant, run, HETERO_FILE_KB * KB, b, HETERO_RTT1_NS)
+    start = _measured(cfg, experiment, variant, run, HETERO_FILE_KB * KB, b, HETERO_RTT1_NS)
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
     return cfg
 
 
-def _lisa_nonshared_buffer(x: Any, variant: str, run: int) -> CoreConfig:
-    return _slow_start_run(nonshared(int(x)), "lisa-nonshared-buffer", int(x), variant, run)
-
-
-def _lisa_nonshared_filesize(x: Any, variant: str, run: int) -> CoreConfig:
-    b = pooled_buffer(run)
-    return _file_run(nonshared(b), "lisa-nonshared-filesize", int(x), b, variant, run)
-
-
 FAVOURABLE_BUFFER_PKTS = 20
 """§V-A: "a separate test was run for a favorable buffer size of 20 packets"."""
-
-
-def _lisa_nonshared_filesize_b20(x: Any, variant: str, run: int) -> CoreConfig:
-    b = FAVOURABLE_BUFFER_PKTS
-    return _file_run(nonshared(b), "lisa-nonshared-filesize-b20", int(x), b, variant, run)
 
 
 MOTIVATION_BPS = 2_500_000
@@ -276,19 +268,20 @@ MOTIVATION_BUFFER_PKTS = 15
 MOTIVATION_FILE_BYTES = 300 * KB
 
 
-def _lisa_motivation(x: Any, variant: str, run: int) -> CoreConfig:
-    """Figs. 1–2: 300 KB from the server to the client over ``x`` subflows that all join at once after the
-    first (ndiffports, footnote 4), through the shared 2.5 Mbit/s downlink; TCP is CUBIC (Fig. 1a)."""
+def _motivation_run(experiment: str, variant: str, run: int, subflows: int, cc: str | None = None) -> CoreConfig:
+    """Figs. 1–2: 300 KB from the server to the client over ``subflows`` subflows that all join at once after
+    the first (ndiffports, footnote 4), through the shared 2.5 Mbit/s downlink; ``cc`` replaces the flow's
+    congestion control (Fig. 1a's TCP is CUBIC)."""
     b = MOTIVATION_BUFFER_PKTS
     topo = shared(b, bottleneck_delay_ns=MOTIVATION_DELAY_NS, bottleneck_bps=MOTIVATION_BPS)
     cfg: CoreConfig = {"seed": run, **topo}
     rtt1 = 2 * (ACCESS_DELAY_NS + MOTIVATION_DELAY_NS)
-    start = _measured(cfg, "lisa-motivation", variant, run, MOTIVATION_FILE_BYTES, b, rtt1)
+    start = _measured(cfg, experiment, variant, run, MOTIVATION_FILE_BYTES, b, rtt1)
     (flow,) = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
-    if variant == "tcp":
-        flow["cc"] = {"type": "cubic"}
-    else:
-        flow["path_manager"] = {"type": "ndiffports", "subflows": int(x)}
+    if cc is not None:
+        flow["cc"] = {"type": cc}
+    if variant != "tcp":
+        flow["path_manager"] = {"type": "ndiffports", "subflows": subflows}
     cfg["stop_time_ns"] = start + RUN_LIMIT_NS
     return cfg
 
@@ -320,7 +313,7 @@ EXPERIMENTS = [
         x_label="Number of subflows",
         x_values=(2, 3),
         quick_x_values=(2, 3),
-        build=_lisa_motivation,
+        definition=Definition(_motivation_run, axis="subflows", patches={"tcp": {"cc": "cubic"}}),
         panels=(RETX, FCT),
         checks=(
             Compare(
@@ -367,7 +360,7 @@ EXPERIMENTS = [
         x_label="Bottleneck queue (packets)",
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
-        build=_lisa_shared_buffer,
+        definition=Definition(_slow_start_run, axis="buffer_pkts", fixed={"topology": "shared"}),
         panels=(R_SS, CWND_SS),
         checks=(
             Compare(
@@ -412,7 +405,7 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
-        build=_lisa_shared_filesize,
+        definition=Definition(_file_run, axis="size_kb", fixed={"topology": "shared"}),
         panels=(FCT, RETX),
         checks=(
             Ratio(
@@ -459,7 +452,7 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
-        build=_lisa_competing,
+        definition=Definition(_competing_run, axis="size_kb"),
         panels=(COMPETING_RETX, FCT),
         checks=(
             Compare(
@@ -489,7 +482,7 @@ EXPERIMENTS = [
         x_label="Bottleneck queue (packets)",
         x_values=(5, 10, 20, 30, 40, 50, 60, 70, 83, 92),
         quick_x_values=(5, 20, 50, 92),
-        build=_lisa_hetero_rtt,
+        definition=Definition(_hetero_run, axis="buffer_pkts"),
         panels=(FCT,),
         checks=(
             Ratio(
@@ -518,7 +511,7 @@ EXPERIMENTS = [
         x_label="Bottleneck queue on each path (packets)",
         x_values=BUFFERS,
         quick_x_values=QUICK_BUFFERS,
-        build=_lisa_nonshared_buffer,
+        definition=Definition(_slow_start_run, axis="buffer_pkts", fixed={"topology": "nonshared"}),
         panels=(R_SS, CWND_SS),
         claims=(
             "LISA lowers R_ss by limiting the overshoot, but only for a distinct set of buffer sizes.",
@@ -540,7 +533,7 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
-        build=_lisa_nonshared_filesize,
+        definition=Definition(_file_run, axis="size_kb", fixed={"topology": "nonshared"}),
         panels=(FCT, RETX),
         checks=(
             Compare(
@@ -567,7 +560,9 @@ EXPERIMENTS = [
         x_label="File size (KB)",
         x_values=FILE_SIZES_KB,
         quick_x_values=QUICK_FILE_SIZES_KB,
-        build=_lisa_nonshared_filesize_b20,
+        definition=Definition(
+            _file_run, axis="size_kb", fixed={"topology": "nonshared", "buffer_pkts": FAVOURABLE_BUFFER_PKTS}
+        ),
         panels=(FCT, RETX),
         checks=(
             Compare(

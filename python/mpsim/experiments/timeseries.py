@@ -1,6 +1,7 @@
 """Time-series figures of one measured transfer, one column per variant, as the papers plot them: the
 congestion window and the smoothed RTT of each subflow against time (LISA Figs. 1–2, GSAM Figs. 3, 5, 6, 18,
-19, 23, 28), or each subflow's sequence numbers sent and acknowledged against time (CSS Fig. 1).
+19, 23, 28), each subflow's sequence numbers sent and acknowledged against time (CSS Fig. 1), or the time of
+every retransmission timeout of each subflow of every measured transfer (GSAM Fig. 7).
 
 The run is run 1 of the experiment at the figure's x, traced (the core records cwnd, ssthresh, SRTT and
 bytes in flight at every ACK of a flow that asks for it); the transfer drawn is the first measured one.
@@ -112,5 +113,49 @@ def sequence_figure(exp: Experiment, x: Any, path: Path) -> list[Path]:
     return save(fig, path)
 
 
-FIGURES = {"windows": figure, "sequence": sequence_figure}
+def rto_times(exp: Experiment, x: Any, variant: str, run: int = 1) -> tuple[dict[tuple[str, int], list[float]], float]:
+    """The time of each retransmission timeout (s since the transfer's start) per (measured transfer, subflow),
+    every subflow listed, from the core's ``rto_times`` table (the experiment traces the subflows it
+    measures); and the end of the run, s."""
+    cfg = exp.build(x, variant, run)
+    flows = [f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, [])]
+    starts = {f["name"]: f["start_ns"] for f in flows if f["name"].startswith("measured")}
+    subflows = {f["name"]: f.get("path_manager", {}).get("subflows", 1) for f in flows if f["name"] in starts}
+    out: dict[tuple[str, int], list[float]] = {(name, k): [] for name, n in subflows.items() for k in range(n)}
+    results = run_config(cfg)
+    for r in results.rto_times.to_pylist():
+        if r["flow"] in starts:
+            out.setdefault((r["flow"], r["subflow"]), []).append((r["time_ns"] - starts[r["flow"]]) / 1e9)
+    return out, results.end_time_s
+
+
+def rto_figure(exp: Experiment, x: Any, path: Path) -> list[Path]:
+    """One panel per variant: a mark at the time of each retransmission timeout, one row per subflow of each
+    measured transfer, as the GSAM paper's Fig. 7 draws them."""
+    import matplotlib.pyplot as plt
+
+    from mpsim.plots import save
+
+    n = len(exp.variants)
+    drawn = {v: rto_times(exp, x, v) for v in exp.variants}
+    rows = sorted({key for per, _ in drawn.values() for key in per})
+    transfers = sorted({flow for flow, _ in rows})
+    end_s = max(end for _, end in drawn.values())
+    fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3.6), layout="constrained", squeeze=False, sharey=True)
+    for ax, variant in zip(axes[0], exp.variants, strict=True):
+        per, _ = drawn[variant]
+        for (flow, subflow), times in per.items():
+            y = rows.index((flow, subflow))
+            ax.scatter(times, [y] * len(times), marker="x", s=25, color=f"C{transfers.index(flow)}")
+        ax.set_title(f"{variant}: RTOs {sum(len(t) for t in per.values())}", fontsize=9)
+        ax.set_xlim(0, end_s)
+        ax.set_xlabel("Time since the transfer's first SYN (s)")
+    axes[0][0].set_yticks(range(len(rows)), [f"{flow} sf {sf}" for flow, sf in rows], fontsize=7)
+    axes[0][0].set_ylim(-0.5, len(rows) - 0.5)
+    axes[0][0].set_ylabel("Subflow")
+    fig.suptitle(f"{exp.name} at {exp.x_name} = {x}, run 1: {exp.paper.split(':')[0]} {exp.figure}", fontsize=10)
+    return save(fig, path)
+
+
+FIGURES = {"windows": figure, "sequence": sequence_figure, "rto": rto_figure}
 """The time-series figure an experiment's ``trace_kind`` names."""

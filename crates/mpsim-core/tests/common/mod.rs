@@ -65,6 +65,18 @@ pub fn cbr(
     }
 }
 
+/// Link `link` going down (`up` false) or coming back up at `at_ns`.
+pub fn link_state(at_ns: u64, link: &str, up: bool) -> LinkChangeConfig {
+    LinkChangeConfig {
+        at_ns,
+        link: link.into(),
+        rate_bps: None,
+        delay_ns: None,
+        loss: None,
+        up: Some(up),
+    }
+}
+
 pub fn scenario(seed: u64, stop_time_ns: u64, nodes: Vec<NodeConfig>, links: Vec<LinkConfig>) -> ScenarioConfig {
     ScenarioConfig {
         seed,
