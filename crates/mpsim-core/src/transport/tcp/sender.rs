@@ -740,6 +740,12 @@ impl TcpSender {
         if self.lost_bytes == 0 {
             return None;
         }
+        // Nothing at or above the hint (the common case once every loss is
+        // resent): no search of the scoreboard.
+        if self.segs.back().is_none_or(|s| s.end() <= self.retx_hint) {
+            self.retx_hint = self.snd_nxt;
+            return None;
+        }
         let from = self.segs.partition_point(|s| s.end() <= self.retx_hint);
         for i in from..self.segs.len() {
             let s = self.segs[i];
