@@ -102,6 +102,17 @@ class Definition:
         return self.base(**told, **self.parameters(x, variant))
 
 
+@dataclass(frozen=True)
+class _FromDefinition:
+    """The builder of an experiment defined as data: its definition's configuration of each run."""
+
+    definition: Definition
+    name: str
+
+    def __call__(self, x: Any, variant: str, run: int) -> CoreConfig:
+        return self.definition.config(self.name, x, variant, run)
+
+
 def _no_builder(x: Any, variant: str, run: int) -> CoreConfig:
     raise TypeError("an Experiment needs build or definition")
 
@@ -157,15 +168,16 @@ class Experiment:
     def __post_init__(self) -> None:
         stated = tuple(dict.fromkeys(c.text for c in self.checks if c.text not in self.claims))
         object.__setattr__(self, "claims", stated + self.claims)
-        if (self.definition is None) == (self.build is _no_builder):
+        # A builder derived from a definition is not one given: `dataclasses.replace` passes it back.
+        builder_given = not (self.build is _no_builder or isinstance(self.build, _FromDefinition))
+        if (self.definition is not None) == builder_given:
             raise ValueError(f"{self.name}: give exactly one of build and definition")
         if self.definition is not None:
             unknown = [v for v in self.definition.patches if v not in self.variants]
             if unknown:
                 allowed = ", ".join(self.variants)
                 raise ValueError(f"{self.name}: definition.patches: unknown variant '{unknown[0]}'; allowed: {allowed}")
-            definition, name = self.definition, self.name
-            object.__setattr__(self, "build", lambda x, variant, run: definition.config(name, x, variant, run))
+            object.__setattr__(self, "build", _FromDefinition(self.definition, self.name))
 
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
         """Every (x, variant, run, core configuration) of the experiment."""
