@@ -165,3 +165,60 @@ fn a_packet_without_a_route_is_dropped_at_the_node_that_has_none() {
     assert_eq!(net.links[0].counters.delivered_pkts, 1);
     assert_eq!(ctx.packets.live(), 0);
 }
+
+#[test]
+fn a_route_set_by_hand_that_loops_keeps_the_packet_circling() {
+    // Host A (0) → R1 (1) ⇄ R2 (2) → host B (3); R2 is told to send b's traffic back to R1.
+    let node = |name: &str, forwards| Node {
+        name: name.into(),
+        forwards,
+        ecmp_salt: 0,
+    };
+    let addr = |name: &str, node| Address {
+        name: name.into(),
+        node: NodeId(node),
+        out_link: None,
+        in_link: None,
+    };
+    let ends = [
+        (NodeId(0), NodeId(1), 1),
+        (NodeId(1), NodeId(2), 1),
+        (NodeId(2), NodeId(1), 1),
+        (NodeId(2), NodeId(3), 1),
+    ];
+    let mut routes = RoutingTable::compute(&routing::Topology {
+        forwards: &[false, true, true, false],
+        links: &ends,
+        addrs: &[(NodeId(0), None), (NodeId(3), None)],
+    });
+    routes.set(NodeId(2), AddrId(1), &[LinkId(2)]);
+    let mut net = Network {
+        nodes: vec![node("A", false), node("R1", true), node("R2", true), node("B", false)],
+        links: vec![
+            link("A-R1", 0, 1, 1, 10),
+            link("R1-R2", 1, 2, 1, 10),
+            link("R2-R1", 2, 1, 1, 10),
+            link("R2-B", 2, 3, 1, 10),
+        ],
+        addrs: vec![addr("a", 0), addr("b", 3)],
+        routes,
+        ..Network::default()
+    };
+    let mut ctx = SimContext::default();
+    let p = packet(&mut ctx, 0);
+    net.send(&mut ctx, p);
+    // Each hop takes 1 ms on the transmitter and 1 ms on the wire.
+    while ctx.events.peek_time().is_some_and(|t| t <= SimTime(20 * MS)) {
+        let (t, event) = ctx.events.pop().expect("peeked");
+        ctx.now = t;
+        match event {
+            Event::LinkTxDone(l) => net.on_tx_done(&mut ctx, l),
+            Event::LinkArrival(l, p) => assert!(net.on_link_arrival(&mut ctx, l, p).is_none()),
+            other => panic!("no such event in this network: {other:?}"),
+        }
+    }
+    // Into R2 at 4, 8, 12, 16 and 20 ms; back into R1 at 6, 10, 14 and 18 ms; never to B, never dropped.
+    let delivered: Vec<u64> = net.links.iter().map(|l| l.counters.delivered_pkts).collect();
+    assert_eq!(delivered, vec![1, 5, 4, 0]);
+    assert_eq!((net.dropped_no_route, ctx.packets.live()), (0, 1));
+}

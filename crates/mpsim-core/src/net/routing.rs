@@ -245,7 +245,7 @@ impl RoutingTable {
             let dist = c
                 .to_router_addr
                 .entry(addr.0)
-                .or_insert_with(|| self.search(target, in_link, target));
+                .or_insert_with(|| self.search(target, in_link));
             return dist[router.idx()];
         }
         // A host: through one of the routers it hangs off (or the bound one).
@@ -258,10 +258,7 @@ impl RoutingTable {
             if !self.forwards[from.idx()] {
                 continue;
             }
-            let dist = c
-                .to_router
-                .entry(from.0)
-                .or_insert_with(|| self.search(from, None, NodeId(u32::MAX)));
+            let dist = c.to_router.entry(from.0).or_insert_with(|| self.search(from, None));
             if dist[router.idx()] != UNREACHABLE {
                 best = best.min(dist[router.idx()] + w as u64);
             }
@@ -270,9 +267,8 @@ impl RoutingTable {
     }
 
     /// The cost of every router (and host) to `target`, searching backwards
-    /// from it through routers: `in_link`, when bound, must be the last hop,
-    /// and `end`, the address's own node, is never a transit.
-    fn search(&self, target: NodeId, in_link: Option<LinkId>, end: NodeId) -> Box<[u64]> {
+    /// from it through routers: `in_link`, when bound, must be the last hop.
+    fn search(&self, target: NodeId, in_link: Option<LinkId>) -> Box<[u64]> {
         let mut dist = vec![UNREACHABLE; self.forwards.len()].into_boxed_slice();
         let mut heap = BinaryHeap::new();
         dist[target.idx()] = 0;
@@ -286,7 +282,7 @@ impl RoutingTable {
             }
             for &l in self.incoming.of(NodeId(v)) {
                 let (u, _, w) = self.links[l.idx()];
-                if u == target || u == end {
+                if u == target {
                     continue;
                 }
                 if v == target.0 && in_link.is_some_and(|b| b != l) {
