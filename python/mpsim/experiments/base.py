@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,11 +360,16 @@ def _flow_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _mss_of(config: Mapping[str, Any]) -> int:
+def flows_of(config: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every TCP flow and MPTCP connection of a core configuration, TCP flows first."""
     for kind in ("tcp_flows", "mptcp_connections"):
-        for f in config.get(kind, []):
-            if f["name"].startswith("measured"):
-                return int(f.get("tcp", {}).get("mss", 1400))
+        yield from config.get(kind, [])
+
+
+def _mss_of(config: Mapping[str, Any]) -> int:
+    for f in flows_of(config):
+        if f["name"].startswith("measured"):
+            return int(f.get("tcp", {}).get("mss", 1400))
     return 1400
 
 

@@ -37,6 +37,7 @@ from mpsim.experiments.base import (
     cbr,
     duplex,
     experiment_metrics,
+    flows_of,
     hosts,
     queue,
     routers,
@@ -180,12 +181,7 @@ def rto_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     number of subflows of a measured transfer that timed out at least once (``rto_subflows``) and the time
     of its first timeout since its first SYN (``first_rto_s``; NaN when none did), means over the measured
     transfers."""
-    starts = {
-        f["name"]: f["start_ns"]
-        for kind in ("tcp_flows", "mptcp_connections")
-        for f in config.get(kind, [])
-        if f["name"].startswith("measured")
-    }
+    starts = {f["name"]: f["start_ns"] for f in flows_of(config) if f["name"].startswith("measured")}
     timed_out: dict[str, set[int]] = {name: set() for name in starts}
     first: dict[str, float] = {}
     for r in results.rto_times.to_pylist():
