@@ -50,9 +50,9 @@ from mpsim.experiments.stacks import (
     LINUX_3_14_LIA,
     LISA_CREDIT_ONLY,
     gsam_k_ns,
+    gsam_on_path,
     legacy_ns3,
     linux_3_14,
-    min_rtt_ns,
 )
 
 PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
@@ -285,18 +285,21 @@ def nonshared(buffer_pkts: int) -> CoreConfig:
     }
 
 
+def _data_route(cfg: CoreConfig) -> list[str]:
+    """The names of the links of the first subflow's path from S2 to C2, in order."""
+    names = {link["name"] for link in cfg["links"]}
+    return ["S2a-R1", "R1-SW", "SW-C2"] if "R1-SW" in names else ["S2a-R1", "R1-R2", "R2-C2"]
+
+
 def data_path(cfg: CoreConfig) -> list[Mapping[str, Any]]:
     """The links of the first subflow's path from S2 to C2, in order (for D, and for the tests)."""
-    names = [link["name"] for link in cfg["links"]]
-    route = ["S2a-R1", "R1-SW", "SW-C2"] if "R1-SW" in names else ["S2a-R1", "R1-R2", "R2-C2"]
-    return [_link(cfg["links"], n) for n in route]
+    return [_link(cfg["links"], n) for n in _data_route(cfg)]
 
 
 def _gsam(cfg: CoreConfig, buffer_pkts: int, rate_bps: int) -> dict[str, Any]:
     """GSAM's parameters for the subflows of ``cfg``: K from the subflow's bottleneck (B, C) and its
     min RTT D (equal on every path of these topologies)."""
-    d = min_rtt_ns(data_path(cfg), WIRE_BYTES, ACK_WIRE_BYTES)
-    return {"k_ns": gsam_k_ns(buffer_pkts, WIRE_BYTES, rate_bps, d)}
+    return gsam_on_path(cfg["links"], _data_route(cfg), buffer_pkts, rate_bps, WIRE_BYTES, ACK_WIRE_BYTES)
 
 
 def _multipath(
