@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,11 +179,20 @@ class Experiment:
                 raise ValueError(f"{self.name}: definition.patches: unknown variant '{unknown[0]}'; allowed: {allowed}")
             object.__setattr__(self, "build", _FromDefinition(self.definition, self.name))
 
+    def xs(self, quick: bool) -> tuple[Any, ...]:
+        """The x values swept in quick or full mode."""
+        return self.quick_x_values if quick else self.x_values
+
+    def run_count(self, quick: bool, runs: int | None = None) -> int:
+        """Runs per (x, variant): ``runs`` if given, else the mode's own."""
+        if runs is not None:
+            return runs
+        return self.quick_runs if quick else self.runs
+
     def configs(self, quick: bool, runs: int | None = None) -> list[tuple[Any, str, int, CoreConfig]]:
         """Every (x, variant, run, core configuration) of the experiment."""
-        xs = self.quick_x_values if quick else self.x_values
-        n = runs if runs is not None else (self.quick_runs if quick else self.runs)
-        return [(x, v, r, self.build(x, v, r)) for v in self.variants for x in xs for r in range(1, n + 1)]
+        n = self.run_count(quick, runs)
+        return [(x, v, r, self.build(x, v, r)) for v in self.variants for x in self.xs(quick) for r in range(1, n + 1)]
 
     def point(self, x: Any, variant: str, runs: Iterable[int]) -> list[dict[str, Any]]:
         """The result rows (``experiment_metrics``) of the given runs of one (x, variant) point, run here in
@@ -360,11 +369,16 @@ def _flow_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _mss_of(config: Mapping[str, Any]) -> int:
+def flows_of(config: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every TCP flow and MPTCP connection of a core configuration, TCP flows first."""
     for kind in ("tcp_flows", "mptcp_connections"):
-        for f in config.get(kind, []):
-            if f["name"].startswith("measured"):
-                return int(f.get("tcp", {}).get("mss", 1400))
+        yield from config.get(kind, [])
+
+
+def _mss_of(config: Mapping[str, Any]) -> int:
+    for f in flows_of(config):
+        if f["name"].startswith("measured"):
+            return int(f.get("tcp", {}).get("mss", 1400))
     return 1400
 
 

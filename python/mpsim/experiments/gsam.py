@@ -37,6 +37,7 @@ from mpsim.experiments.base import (
     cbr,
     duplex,
     experiment_metrics,
+    flows_of,
     hosts,
     queue,
     routers,
@@ -49,9 +50,9 @@ from mpsim.experiments.stacks import (
     LINUX_3_14_LIA,
     LISA_CREDIT_ONLY,
     gsam_k_ns,
+    gsam_on_path,
     legacy_ns3,
     linux_3_14,
-    min_rtt_ns,
 )
 
 PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
@@ -180,12 +181,7 @@ def rto_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     number of subflows of a measured transfer that timed out at least once (``rto_subflows``) and the time
     of its first timeout since its first SYN (``first_rto_s``; NaN when none did), means over the measured
     transfers."""
-    starts = {
-        f["name"]: f["start_ns"]
-        for kind in ("tcp_flows", "mptcp_connections")
-        for f in config.get(kind, [])
-        if f["name"].startswith("measured")
-    }
+    starts = {f["name"]: f["start_ns"] for f in flows_of(config) if f["name"].startswith("measured")}
     timed_out: dict[str, set[int]] = {name: set() for name in starts}
     first: dict[str, float] = {}
     for r in results.rto_times.to_pylist():
@@ -289,18 +285,21 @@ def nonshared(buffer_pkts: int) -> CoreConfig:
     }
 
 
+def _data_route(cfg: CoreConfig) -> list[str]:
+    """The names of the links of the first subflow's path from S2 to C2, in order."""
+    names = {link["name"] for link in cfg["links"]}
+    return ["S2a-R1", "R1-SW", "SW-C2"] if "R1-SW" in names else ["S2a-R1", "R1-R2", "R2-C2"]
+
+
 def data_path(cfg: CoreConfig) -> list[Mapping[str, Any]]:
     """The links of the first subflow's path from S2 to C2, in order (for D, and for the tests)."""
-    names = [link["name"] for link in cfg["links"]]
-    route = ["S2a-R1", "R1-SW", "SW-C2"] if "R1-SW" in names else ["S2a-R1", "R1-R2", "R2-C2"]
-    return [_link(cfg["links"], n) for n in route]
+    return [_link(cfg["links"], n) for n in _data_route(cfg)]
 
 
 def _gsam(cfg: CoreConfig, buffer_pkts: int, rate_bps: int) -> dict[str, Any]:
     """GSAM's parameters for the subflows of ``cfg``: K from the subflow's bottleneck (B, C) and its
     min RTT D (equal on every path of these topologies)."""
-    d = min_rtt_ns(data_path(cfg), WIRE_BYTES, ACK_WIRE_BYTES)
-    return {"k_ns": gsam_k_ns(buffer_pkts, WIRE_BYTES, rate_bps, d)}
+    return gsam_on_path(cfg["links"], _data_route(cfg), buffer_pkts, rate_bps, WIRE_BYTES, ACK_WIRE_BYTES)
 
 
 def _multipath(

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mpsim.engine import Results
-from mpsim.experiments.base import CoreConfig, Experiment, Panel
+from mpsim.experiments.base import CoreConfig, Experiment, Panel, flows_of
 from mpsim.experiments.claims import Bound, Compare, Ratio, Trend
 from mpsim.scenario import Scenario
 
@@ -538,9 +538,8 @@ def windows_over_time(name: str, x: Any, variant: str, run: int, path: str | Pat
     from mpsim.experiments import get
 
     cfg = get(name).build(x, variant, run)
-    for kind in ("tcp_flows", "mptcp_connections"):
-        for f in cfg.get(kind, []):
-            f["trace"] = f["name"].startswith(("measured", "competing"))
+    for f in flows_of(cfg):
+        f["trace"] = f["name"].startswith(("measured", "competing"))
     series: dict[str, list[tuple[float, float]]] = {}
     for r in run_config(cfg).tcp_traces.to_pylist():
         label = f"{r['flow']} path {r['subflow'] + 1}"

@@ -157,8 +157,8 @@ def _figures(ran: Ran, out: Path) -> str:
 
 def _configuration(ran: Ran) -> str:
     exp = ran.result.experiment
-    xs = exp.quick_x_values if ran.quick else exp.x_values
-    runs = ran.runs if ran.runs is not None else (exp.quick_runs if ran.quick else exp.runs)
+    xs = exp.xs(ran.quick)
+    runs = exp.run_count(ran.quick, ran.runs)
     pairs: list[tuple[str, object]] = [
         ("mode", "quick" if ran.quick else "full"),
         ("x axis", f"{exp.x_name}: {exp.x_label}"),

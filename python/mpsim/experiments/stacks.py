@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-S = 1_000_000_000
-MS = 1_000_000
+from mpsim.experiments.base import MS, S
 
 # ============================================================================ the legacy ns-3 MPTCP model
 

@@ -13,22 +13,21 @@ from pathlib import Path
 from typing import Any
 
 from mpsim.engine import run_config
-from mpsim.experiments.base import CoreConfig, Experiment
+from mpsim.experiments.base import CoreConfig, Experiment, flows_of
 
 
-def traced(cfg: CoreConfig) -> tuple[CoreConfig, str]:
-    """``cfg`` with its first measured flow traced, and that flow's name."""
-    flows = [f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, [])]
-    first = sorted((f for f in flows if f["name"].startswith("measured")), key=lambda f: f["name"])[0]
+def traced(cfg: CoreConfig) -> dict[str, Any]:
+    """The first measured flow of ``cfg`` (by name), now traced."""
+    first = min((f for f in flows_of(cfg) if f["name"].startswith("measured")), key=lambda f: f["name"])
     first["trace"] = True
-    return cfg, first["name"]
+    return first
 
 
 def samples(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, dict[str, list[float]]]:
     """Per subflow of the traced transfer: time (s since its start), cwnd (packets) and SRTT (ms)."""
-    cfg, name = traced(exp.build(x, variant, run))
-    flow = next(f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, []) if f["name"] == name)
-    mss = int(flow["tcp"].get("mss", 1400))
+    cfg = exp.build(x, variant, run)
+    flow = traced(cfg)
+    name, mss = flow["name"], int(flow["tcp"].get("mss", 1400))
     out: dict[int, dict[str, list[float]]] = {}
     for r in run_config(cfg).tcp_traces.to_pylist():
         if r["flow"] != name:
@@ -65,10 +64,10 @@ def sequences(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, 
     """Per subflow of the traced transfer, from the core's segment trace: every segment sent (time in s since
     the transfer's start, first sequence number in packets, whether a retransmission) and every ACK (time,
     SND.UNA in packets, SND.UNA plus the send window min(cwnd, advertised window) in packets)."""
-    cfg, name = traced(exp.build(x, variant, run))
+    cfg = exp.build(x, variant, run)
+    flow = traced(cfg)
+    name, mss = flow["name"], int(flow["tcp"].get("mss", 1400))
     cfg.setdefault("trace", {})["segments"] = [name]
-    flow = next(f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, []) if f["name"] == name)
-    mss = int(flow["tcp"].get("mss", 1400))
     out: dict[int, dict[str, list[Any]]] = {}
     for r in run_config(cfg).segment_traces.to_pylist():
         if r["flow"] != name:
@@ -118,9 +117,9 @@ def rto_times(exp: Experiment, x: Any, variant: str, run: int = 1) -> tuple[dict
     every subflow listed, from the core's ``rto_times`` table (the experiment traces the subflows it
     measures); and the end of the run, s."""
     cfg = exp.build(x, variant, run)
-    flows = [f for kind in ("tcp_flows", "mptcp_connections") for f in cfg.get(kind, [])]
-    starts = {f["name"]: f["start_ns"] for f in flows if f["name"].startswith("measured")}
-    subflows = {f["name"]: f.get("path_manager", {}).get("subflows", 1) for f in flows if f["name"] in starts}
+    measured = [f for f in flows_of(cfg) if f["name"].startswith("measured")]
+    starts = {f["name"]: f["start_ns"] for f in measured}
+    subflows = {f["name"]: f.get("path_manager", {}).get("subflows", 1) for f in measured}
     out: dict[tuple[str, int], list[float]] = {(name, k): [] for name, n in subflows.items() for k in range(n)}
     results = run_config(cfg)
     for r in results.rto_times.to_pylist():
