@@ -86,7 +86,7 @@ def test_every_experiment_of_the_three_papers_names_its_stack() -> None:
 
 
 def mptcp_over_one_path(window: int | None) -> dict[str, Any]:
-    """A 300 KB MPTCP transfer, two subflows over one 100 Mbit/s, 100 ms path with a large buffer: a BDP of
+    """A 3 MB MPTCP transfer, two subflows over one 100 Mbit/s, 100 ms path with a large buffer: a BDP of
     1250 kB, so only the window, never the network, bounds the flight."""
     tcp = {"profile": "ns3", "mss": 1400, "initial_cwnd_segments": 10}
     if window is not None:

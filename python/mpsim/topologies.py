@@ -329,6 +329,19 @@ class Address(Model):
         return self
 
 
+def _interface(access: Link, host: str, addr: str, router: str) -> tuple[Link, Address]:
+    """The access link from ``host``'s address ``addr`` to ``router``, named after the address both ways
+    (``addr-router``, ``router-addr``), and the address bound to it."""
+    name = f"{addr}-{router}"
+    link = access.model_copy(update={"name": name, "reverse": LinkDirection(name=f"{router}-{addr}")})
+    return link, Address(name=addr, node=host, interface=name)
+
+
+def _nth(values: list[Any], i: int) -> Any:
+    """The value of link ``i`` in a list of one value for every link or of one per link."""
+    return values[i if len(values) > 1 else 0]
+
+
 class Route(Model):
     """A static route replacing the computed ones of ``node`` towards address ``dst``."""
 
@@ -488,13 +501,9 @@ class SharedBottleneck(_Bottleneck):
         links = [self._bn("R1", "R2"), self._access("R2", "D0")]
         addresses = []
         for i in range(1, self.paths + 1):
-            addr = f"S0.{i}"
-            links.append(
-                self._access("S0", "R1", self._path_delay(i - 1)).model_copy(
-                    update={"name": f"{addr}-R1", "reverse": LinkDirection(name=f"R1-{addr}")}
-                )
-            )
-            addresses.append(Address(name=addr, node="S0", interface=f"{addr}-R1"))
+            link, address = _interface(self._access("S0", "R1", self._path_delay(i - 1)), "S0", f"S0.{i}", "R1")
+            links.append(link)
+            addresses.append(address)
         for k in range(1, self.background + 1):
             hosts += [f"S{k}", f"D{k}"]
             links += [self._access(f"S{k}", "R1"), self._access("R2", f"D{k}")]
@@ -566,13 +575,11 @@ class NonShared(_Bottleneck):
         addresses = []
         k = 0
         for i in range(1, self.paths + 1):
-            a, b, addr = f"A{i}", f"B{i}", f"S0.{i}"
+            a, b = f"A{i}", f"B{i}"
             routers += [a, b]
-            access = self._access("S0", a, self._path_delay(i - 1)).model_copy(
-                update={"name": f"{addr}-{a}", "reverse": LinkDirection(name=f"{a}-{addr}")}
-            )
+            access, address = _interface(self._access("S0", a, self._path_delay(i - 1)), "S0", f"S0.{i}", a)
             links += [access, self._path_bn(i - 1, a, b), self._access(b, "D0")]
-            addresses.append(Address(name=addr, node="S0", interface=f"{addr}-{a}"))
+            addresses.append(address)
             for _ in range(self.background):
                 k += 1
                 hosts += [f"S{k}", f"D{k}"]
@@ -676,9 +683,9 @@ class _Links(Model):
                 )
 
     def _bottleneck(self, i: int, a: str, b: str, name: str | None = None) -> Link:
-        rate = self.rates[i if len(self.rates) > 1 else 0]
-        delay = self.delays[i if len(self.delays) > 1 else 0]
-        link = _link(a, b, rate, delay, buffer=self.buffer, queue=self.queue, loss=self.loss)
+        link = _link(
+            a, b, _nth(self.rates, i), _nth(self.delays, i), buffer=self.buffer, queue=self.queue, loss=self.loss
+        )
         if name is None:
             return link
         return link.model_copy(update={"name": name, "reverse": LinkDirection(name=f"{name}-back", loss=NoLoss())})
@@ -714,14 +721,12 @@ class ParallelLinks(_Links):
         addresses = []
         k = 0
         for i in range(n):
-            a, b, addr = f"A{i + 1}", f"B{i + 1}", f"S0.{i + 1}"
+            a, b = f"A{i + 1}", f"B{i + 1}"
             routers += [a, b]
-            access = self._access("S0", a).model_copy(
-                update={"name": f"{addr}-{a}", "reverse": LinkDirection(name=f"{a}-{addr}")}
-            )
+            access, address = _interface(self._access("S0", a), "S0", f"S0.{i + 1}", a)
             links += [access, self._bottleneck(i, a, b), self._access(b, "D0")]
-            addresses.append(Address(name=addr, node="S0", interface=f"{addr}-{a}"))
-            for _ in range(self.background[i if len(self.background) > 1 else 0]):
+            addresses.append(address)
+            for _ in range(_nth(self.background, i)):
                 k += 1
                 hosts += [f"S{k}", f"D{k}"]
                 links += [self._access(f"S{k}", a), self._access(b, f"D{k}")]
@@ -758,14 +763,9 @@ class Triangle(_Links):
             s, d = f"S{flow}", f"D{flow}"
             hosts += [s, d]
             for i in pair:
-                addr = f"{s}.{i}"
-                links.append(
-                    self._access(s, f"X{i}").model_copy(
-                        update={"name": f"{addr}-X{i}", "reverse": LinkDirection(name=f"X{i}-{addr}")}
-                    )
-                )
-                links.append(self._access(f"Y{i}", d))
-                addresses.append(Address(name=addr, node=s, interface=f"{addr}-X{i}"))
+                access, address = _interface(self._access(s, f"X{i}"), s, f"{s}.{i}", f"X{i}")
+                links += [access, self._access(f"Y{i}", d)]
+                addresses.append(address)
         return Network(hosts=hosts, routers=routers, links=links, addresses=addresses)
 
 

@@ -6,13 +6,16 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from mpsim.commands.sweep import Executor
+
+if TYPE_CHECKING:
+    from mpsim.experiments.base import Experiment
 
 console = Console()
 
@@ -106,34 +109,29 @@ def register(app: typer.Typer) -> None:
         new = update_docs(load(source), text)
         if check:
             if new != text:
-                _fail_stale(docs, source)
+                console.print(
+                    f"{docs}: its tables differ from {source}; run `mpsim scorecard --from {source} --docs {docs}`"
+                )
+                raise typer.Exit(1)
             console.print(f"{docs} is current with {source}")
             return
         docs.write_text(new)
         console.print(f"{docs}: tables written from {source}")
 
 
-def _fail_stale(docs: Path, source: Path) -> None:
-    console.print(f"{docs}: its tables differ from {source}; run `mpsim scorecard --from {source} --docs {docs}`")
-    raise typer.Exit(1)
+def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
+    """Each claim of the experiment, its verdict and its numbers, as the scorecard judges them."""
+    from mpsim.experiments.scorecard import entry
 
-
-def _verdicts(exp: object, rows: list[dict[str, object]]) -> None:
-    """Each claim of the experiment, its verdict and its numbers."""
-    from mpsim.experiments.base import Experiment
-    from mpsim.experiments.claims import check_all
-
-    assert isinstance(exp, Experiment)
     style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim"}
-    for claim, outcome in check_all(exp.checks, rows):
+    judged = entry(exp, rows)
+    for c in judged["claims"]:
         console.print(
-            f"[{style[outcome.verdict]}]{outcome.verdict}[/] ({outcome.passed}/{outcome.total}) {claim.text}\n"
-            f"    {claim.statement()}\n    {outcome.numbers()}"
+            f"[{style[c['verdict']]}]{c['verdict']}[/] ({c['passed']}/{c['points']}) {c['text']}\n"
+            f"    {c['statement']}\n    {c['numbers']}"
         )
-    checked = {c.text for c in exp.checks}
-    for text in exp.claims:
-        if text not in checked:
-            console.print(f"[dim]not stated as a check[/] {text}")
+    for text in judged["unchecked"]:
+        console.print(f"[dim]not stated as a check[/] {text}")
 
 
 def _summary(table: object, x_name: str, metrics: list[str], variants: list[str]) -> None:
