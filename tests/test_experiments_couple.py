@@ -48,8 +48,9 @@ def test_subflow_one_is_coded_except_in_standard_mptcp() -> None:
 
 
 def test_every_path_has_a_base_rtt_of_60_ms() -> None:
-    """One 1400-byte segment and its ACK over three 1 Mbit/s, 10 ms hops each way: the first RTT sample
-    is 60 ms of propagation plus the serialisation of the SYN, the SYN-ACK, the data and the ACK."""
+    """Each path (three 1 Mbit/s, 10 ms hops each way) has a 60 ms round trip of propagation: a transfer of
+    one 1400-byte segment takes two of them (handshake, then the segment and its ACK) plus the segment's
+    serialisation on the three hops, whatever the path."""
     cfg = couple.wired_wireless(0.0, 1.05, "lia", 1)
     cfg["mptcp_connections"] = []
     del cfg["throughput"], cfg["stop_when_complete"]
