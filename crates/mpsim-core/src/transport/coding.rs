@@ -519,10 +519,6 @@ impl Coding {
             receiver: NcReceiver::new(),
         }
     }
-
-    pub fn config(&self) -> CodingConfig {
-        self.sender.borrow().config.clone()
-    }
 }
 
 #[cfg(test)]

@@ -1006,9 +1006,7 @@ impl TcpSender {
                 s.flags &= !SACKED;
                 self.sacked_bytes -= s.len as u64;
                 self.sacked_segs -= 1;
-                if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
-                    self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
-                }
+                self.mark_lowest_unmarked(now, rack, params.sacked_retransmissions_in_pipe);
                 self.mark_lost(0);
             }
         }
@@ -1045,9 +1043,7 @@ impl TcpSender {
             && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
         {
             let before = self.sacked_bytes;
-            if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
-                self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
-            }
+            self.mark_lowest_unmarked(now, rack, params.sacked_retransmissions_in_pipe);
             newly_sacked += self.sacked_bytes - before;
         }
         // RFC 6937 §3 DeliveredData: the change in SND.UNA plus the change
@@ -1306,6 +1302,14 @@ impl TcpSender {
                 }
                 i += 1;
             }
+        }
+    }
+
+    /// Without SACK, ns-3's guess from a duplicate ACK (`AddRenoSack`): the
+    /// lowest segment above the head not yet marked is taken as received.
+    fn mark_lowest_unmarked(&mut self, now: SimTime, rack: bool, keep_retrans: bool) {
+        if let Some(i) = (1..self.segs.len()).find(|&i| self.segs[i].flags & SACKED == 0) {
+            self.mark_sacked(i, now, rack, keep_retrans);
         }
     }
 
