@@ -49,20 +49,26 @@ fn link(name: &str, from: u32, to: u32, delay_ms: u64, limit_pkts: u32) -> Link 
     }
 }
 
-/// Host A (node 0) → router R (node 1) → host B (node 2): link 0 of 1 ms
-/// holding one waiting packet, link 1 of 2 ms; both 10 Mbit/s.
-fn line() -> Network {
-    let node = |name: &str, forwards| Node {
+fn node(name: &str, forwards: bool) -> Node {
+    Node {
         name: name.into(),
         forwards,
         ecmp_salt: 0,
-    };
-    let addr = |name: &str, node| Address {
+    }
+}
+
+fn addr(name: &str, node: u32) -> Address {
+    Address {
         name: name.into(),
         node: NodeId(node),
         out_link: None,
         in_link: None,
-    };
+    }
+}
+
+/// Host A (node 0) → router R (node 1) → host B (node 2): link 0 of 1 ms
+/// holding one waiting packet, link 1 of 2 ms; both 10 Mbit/s.
+fn line() -> Network {
     let routes = RoutingTable::compute(&routing::Topology {
         forwards: &[false, true, false],
         links: &[(NodeId(0), NodeId(1), 1), (NodeId(1), NodeId(2), 1)],
@@ -169,17 +175,6 @@ fn a_packet_without_a_route_is_dropped_at_the_node_that_has_none() {
 #[test]
 fn a_route_set_by_hand_that_loops_keeps_the_packet_circling() {
     // Host A (0) → R1 (1) ⇄ R2 (2) → host B (3); R2 is told to send b's traffic back to R1.
-    let node = |name: &str, forwards| Node {
-        name: name.into(),
-        forwards,
-        ecmp_salt: 0,
-    };
-    let addr = |name: &str, node| Address {
-        name: name.into(),
-        node: NodeId(node),
-        out_link: None,
-        in_link: None,
-    };
     let ends = [
         (NodeId(0), NodeId(1), 1),
         (NodeId(1), NodeId(2), 1),
