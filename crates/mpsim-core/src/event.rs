@@ -2,16 +2,18 @@
 //! sequence), so events at the same instant run in the order they were
 //! scheduled and a run never depends on anything but its inputs.
 
-use crate::ids::{LinkId, PacketId};
+use crate::ids::LinkId;
 use crate::time::SimTime;
+use crate::wire::InTransit;
 
 /// Something that happens at an instant. Variants name components by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The transmitter of a link has put the last bit of its packet on the wire.
     LinkTxDone(LinkId),
-    /// A packet has crossed a link and reaches the link's far node.
-    LinkArrival(LinkId, PacketId),
+    /// A packet has crossed a link and reaches the link's far node (the
+    /// link is the one at the packet's step of its route).
+    LinkArrival(InTransit),
     /// A scheduled change to a link (index into the run's change list).
     LinkChange(u32),
     /// A UDP source sends its next packet or toggles on/off.
@@ -27,6 +29,9 @@ pub enum Event {
     /// An MPTCP connection's subflow event (connection, index into its events).
     SubflowEvent(u32, u16),
 }
+
+// Events are 16 bytes, slots 32: two to a cache line.
+const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
 /// One pending event.
 #[derive(Clone, Copy, Debug)]

@@ -222,8 +222,8 @@ impl Simulator {
         }
         match event {
             Event::LinkTxDone(l) => self.net.on_tx_done(&mut self.ctx, l),
-            Event::LinkArrival(l, p) => {
-                if let Some((ep, pkt)) = self.net.on_link_arrival(&mut self.ctx, l, p) {
+            Event::LinkArrival(t) => {
+                if let Some((ep, pkt)) = self.net.on_link_arrival(&mut self.ctx, t) {
                     self.deliver(ep, pkt);
                 }
             }

@@ -104,8 +104,8 @@ fn run(net: &mut Network, ctx: &mut SimContext) -> Vec<(u64, u32, u64)> {
         ctx.now = t;
         match event {
             Event::LinkTxDone(l) => net.on_tx_done(ctx, l),
-            Event::LinkArrival(l, p) => {
-                if let Some((ep, pkt)) = net.on_link_arrival(ctx, l, p) {
+            Event::LinkArrival(p) => {
+                if let Some((ep, pkt)) = net.on_link_arrival(ctx, p) {
                     let Payload::Udp { seq } = ctx.packets.get(pkt).payload else {
                         panic!("only datagrams were sent")
                     };
@@ -208,7 +208,7 @@ fn a_route_set_by_hand_that_loops_keeps_the_packet_circling() {
         ctx.now = t;
         match event {
             Event::LinkTxDone(l) => net.on_tx_done(&mut ctx, l),
-            Event::LinkArrival(l, p) => assert!(net.on_link_arrival(&mut ctx, l, p).is_none()),
+            Event::LinkArrival(t) => assert!(net.on_link_arrival(&mut ctx, t).is_none()),
             other => panic!("no such event in this network: {other:?}"),
         }
     }

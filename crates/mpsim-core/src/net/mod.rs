@@ -23,7 +23,7 @@ use crate::ids::{AddrId, EndpointId, LinkId, NodeId, PacketId};
 use crate::observe::{DropReason, PacketEvent};
 use crate::rng::mix64;
 use crate::time::serialization_time;
-use crate::wire::HopState;
+use crate::wire::InTransit;
 use routing::IdMap;
 
 pub use crate::trace::QueueTrace;
@@ -66,40 +66,47 @@ pub struct Network {
     paths: Paths,
 }
 
-/// How a route ends once its links are crossed.
+/// One entry of the routes' list: a link to cross, or, after a route's
+/// last link, how it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RouteEnd {
+enum Step {
+    Link(LinkId),
     /// At the destination's node.
     Deliver,
     /// At a node with no route onwards (or, for a route of no links, at
     /// the source).
     NoRoute,
-    /// Back at a node already passed: the route goes on from this link of
-    /// its own (routes set by hand can loop).
+    /// Back at a node already passed: the route goes on from the link at
+    /// this index of the list (routes set by hand can loop).
     Loop(u32),
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Route {
-    /// Its links are `links[start..start + len]`.
-    start: u32,
-    len: u32,
-    end: RouteEnd,
 }
 
 /// Every packet of a flow takes the same links: the next hop at each node
 /// depends only on the node, the destination and the flow's hash. So the
 /// route is worked out hop by hop for the first packet of each (source,
-/// destination, hash) and then read from a list, which keeps what each
-/// hop touches small and contiguous.
+/// destination, hash) and appended to one list of steps; a packet then
+/// carries its index in that list ([`InTransit::step`]) from hop to hop,
+/// and each hop reads the next entry. What a hop touches is small and
+/// contiguous, and never the packet.
 #[derive(Debug, Default)]
 struct Paths {
+    /// Index of the first step of each route.
     ids: IdMap<(u32, u32, u64), u32>,
-    routes: Vec<Route>,
-    links: Vec<LinkId>,
+    steps: Vec<Step>,
     /// Scratch: next hops being chosen from, nodes decided on the route being built.
     hops: Vec<LinkId>,
     decided: Vec<(NodeId, u32)>,
+}
+
+impl Paths {
+    /// The link at step `at`, which a packet is crossing.
+    #[inline]
+    fn link_at(&self, at: u32) -> LinkId {
+        match self.steps[at as usize] {
+            Step::Link(l) => l,
+            end => unreachable!("step {at} is an end of route ({end:?}), not a link"),
+        }
+    }
 }
 
 impl Network {
@@ -118,20 +125,22 @@ impl Network {
         }
     }
 
-    /// The route of packets from `src` to `dst` with hash `flow_hash`.
+    /// The first step of the route of packets from `src` to `dst` with
+    /// hash `flow_hash`.
     #[inline]
     fn route_of(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
         match self.paths.ids.get(&(src.0, dst.0, flow_hash)) {
-            Some(&id) => id,
+            Some(&start) => start,
             None => self.new_route(src, dst, flow_hash),
         }
     }
 
-    /// Works a route out hop by hop, as a packet would be forwarded.
+    /// Works a route out hop by hop, as a packet would be forwarded, and
+    /// appends it to the steps.
     #[cold]
     fn new_route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
         let mut p = std::mem::take(&mut self.paths);
-        let start = p.links.len() as u32;
+        let start = p.steps.len() as u32;
         p.decided.clear();
         let from = &self.addrs[src.idx()];
         let to_node = self.addrs[dst.idx()].node;
@@ -143,51 +152,30 @@ impl Network {
             }
         };
         let end = match first {
-            None => RouteEnd::NoRoute,
+            None => Step::NoRoute,
             Some(mut l) => loop {
-                p.links.push(l);
+                p.steps.push(Step::Link(l));
                 let node = self.links[l.idx()].to;
                 if node == to_node {
-                    break RouteEnd::Deliver;
+                    break Step::Deliver;
                 }
                 if !self.nodes[node.idx()].forwards {
-                    break RouteEnd::NoRoute;
+                    break Step::NoRoute;
                 }
                 if let Some(&(_, at)) = p.decided.iter().find(|(n, _)| *n == node) {
-                    break RouteEnd::Loop(at - start);
+                    break Step::Loop(at);
                 }
-                p.decided.push((node, p.links.len() as u32));
+                p.decided.push((node, p.steps.len() as u32));
                 match self.next_hop(&mut p.hops, node, dst, flow_hash) {
                     Some(next) => l = next,
-                    None => break RouteEnd::NoRoute,
+                    None => break Step::NoRoute,
                 }
             },
         };
-        let id = p.routes.len() as u32;
-        p.routes.push(Route {
-            start,
-            len: p.links.len() as u32 - start,
-            end,
-        });
-        p.ids.insert((src.0, dst.0, flow_hash), id);
+        p.steps.push(end);
+        p.ids.insert((src.0, dst.0, flow_hash), start);
         self.paths = p;
-        id
-    }
-
-    /// The next link of a packet that has crossed `hop` links of `route`,
-    /// with the hop count it has after taking it; `None` at the end.
-    #[inline]
-    fn step(&self, route: u32, hop: u32) -> Result<(LinkId, u32), RouteEnd> {
-        let r = self.paths.routes[route as usize];
-        let at = if hop < r.len {
-            hop
-        } else {
-            match r.end {
-                RouteEnd::Loop(back) => back,
-                end => return Err(end),
-            }
-        };
-        Ok((self.paths.links[(r.start + at) as usize], at + 1))
+        start
     }
 }
 
@@ -197,41 +185,40 @@ impl Network {
         let p = ctx.packets.get_mut(pkt);
         p.sent_at = ctx.now;
         let (src, dst, hash, size) = (p.src, p.dst, p.flow_hash, p.size_bytes);
-        let route = self.route_of(src, dst, hash);
-        *ctx.packets.hop_mut(pkt) = HopState {
-            size_bytes: size,
-            route,
-            hop: 0,
-        };
-        self.forward(ctx, None, pkt);
+        let start = self.route_of(src, dst, hash);
+        match self.paths.steps[start as usize] {
+            Step::Link(l) => {
+                let t = InTransit {
+                    id: pkt,
+                    size_bytes: size,
+                    step: start,
+                };
+                self.link_enqueue(ctx, l, t);
+            }
+            // A route of no links: there is no way out of the source.
+            _ => self.drop_no_route(ctx, None, pkt),
+        }
     }
 
-    /// Moves a packet onto the next link of its route, or delivers or drops
-    /// it where its route ends. `arrived_by` is the link it came in on.
+    /// Moves a packet that has crossed link `arrived_by` onto the next link
+    /// of its route, or delivers or drops it where its route ends.
     #[inline]
-    fn forward(
-        &mut self,
-        ctx: &mut SimContext,
-        arrived_by: Option<LinkId>,
-        pkt: PacketId,
-    ) -> Option<(EndpointId, PacketId)> {
-        let h = *ctx.packets.hop(pkt);
-        match self.step(h.route, h.hop) {
-            Ok((next, hop)) => {
-                ctx.packets.hop_mut(pkt).hop = hop;
-                self.link_enqueue(ctx, next, pkt);
-                None
+    fn forward(&mut self, ctx: &mut SimContext, arrived_by: LinkId, t: InTransit) -> Option<(EndpointId, PacketId)> {
+        let next = t.step + 1;
+        let (l, step) = match self.paths.steps[next as usize] {
+            Step::Link(l) => (l, next),
+            Step::Loop(at) => (self.paths.link_at(at), at),
+            Step::Deliver => {
+                ctx.observe_packet(arrived_by, t.id, PacketEvent::Deliver);
+                return Some((ctx.packets.get(t.id).endpoint, t.id));
             }
-            Err(RouteEnd::Deliver) => {
-                let l = arrived_by.expect("a delivered packet crossed a link");
-                ctx.observe_packet(l, pkt, PacketEvent::Deliver);
-                Some((ctx.packets.get(pkt).endpoint, pkt))
+            Step::NoRoute => {
+                self.drop_no_route(ctx, Some(arrived_by), t.id);
+                return None;
             }
-            Err(_) => {
-                self.drop_no_route(ctx, arrived_by, pkt);
-                None
-            }
-        }
+        };
+        self.link_enqueue(ctx, l, InTransit { step, ..t });
+        None
     }
 
     fn drop_no_route(&mut self, ctx: &mut SimContext, arrived_by: Option<LinkId>, pkt: PacketId) {
@@ -261,9 +248,9 @@ impl Network {
     }
 
     /// Offers a packet to a link's queue and starts the transmitter if idle.
-    pub fn link_enqueue(&mut self, ctx: &mut SimContext, l: LinkId, pkt: PacketId) {
+    fn link_enqueue(&mut self, ctx: &mut SimContext, l: LinkId, t: InTransit) {
         let now = ctx.now;
-        let size = ctx.packets.hop(pkt).size_bytes;
+        let (pkt, size) = (t.id, t.size_bytes);
         let link = &mut self.links[l.idx()];
         link.counters.arrived_pkts += 1;
         link.counters.arrived_bytes += size as u64;
@@ -275,6 +262,7 @@ impl Network {
         let qp = QueuedPacket {
             id: pkt,
             size_bytes: size,
+            step: t.step,
             enqueued_at: now,
         };
         match link.queue.enqueue(qp, now, &mut link.queue_rng) {
@@ -333,7 +321,12 @@ impl Network {
         } else {
             link.in_flight += 1;
             let at = now + link.delay;
-            ctx.events.schedule(at, Event::LinkArrival(l, p.id));
+            let t = InTransit {
+                id: p.id,
+                size_bytes: p.size_bytes,
+                step: p.step,
+            };
+            ctx.events.schedule(at, Event::LinkArrival(t));
         }
         if link.up && !link.queue.is_empty_fast() {
             let before = link.queue.len_pkts();
@@ -341,20 +334,17 @@ impl Network {
         }
     }
 
-    /// A packet reached the far end of link `l`. Returns the endpoint and
-    /// packet when it has arrived at its destination; otherwise forwards it.
+    /// A packet reached the far end of the link it was crossing. Returns
+    /// the endpoint and packet when it has arrived at its destination;
+    /// otherwise forwards it.
     #[inline]
-    pub fn on_link_arrival(
-        &mut self,
-        ctx: &mut SimContext,
-        l: LinkId,
-        pkt: PacketId,
-    ) -> Option<(EndpointId, PacketId)> {
+    pub fn on_link_arrival(&mut self, ctx: &mut SimContext, t: InTransit) -> Option<(EndpointId, PacketId)> {
+        let l = self.paths.link_at(t.step);
         let link = &mut self.links[l.idx()];
         link.in_flight -= 1;
         link.counters.delivered_pkts += 1;
-        link.counters.delivered_bytes += ctx.packets.hop(pkt).size_bytes as u64;
-        self.forward(ctx, Some(l), pkt)
+        link.counters.delivered_bytes += t.size_bytes as u64;
+        self.forward(ctx, l, t)
     }
 
     /// Takes a link up or down. Going down drops what waits in its queue;

@@ -38,25 +38,23 @@ pub struct Packet {
     pub payload: Payload,
 }
 
-/// What the network reads of a packet at every hop, kept apart from the
-/// packet itself: 12 bytes, five to a cache line, where a [`Packet`] takes
-/// three lines. The network fills it when the packet is sent.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HopState {
+/// A packet crossing the network as its queues and events carry it: what
+/// every hop needs, so that no hop reads the packet itself (written at the
+/// source, the packet is read again only where it is delivered or dropped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InTransit {
+    pub id: PacketId,
     /// Size on the wire, bytes (the packet's `size_bytes` when sent).
     pub size_bytes: u32,
-    /// The route the packet follows (an index of the network's routes).
-    pub route: u32,
-    /// Links of the route crossed so far.
-    pub hop: u32,
+    /// Where it is on its route: the index, in the network's list of route
+    /// steps, of the link it is crossing.
+    pub step: u32,
 }
 
 /// A slab of packets with a free list.
 #[derive(Debug, Default)]
 pub struct PacketPool {
     slots: Vec<Packet>,
-    /// Per slot, what the network reads at every hop.
-    hops: Vec<HopState>,
     free: Vec<PacketId>,
     live: u32,
 }
@@ -71,7 +69,6 @@ impl PacketPool {
             }
             None => {
                 self.slots.push(packet);
-                self.hops.push(HopState::default());
                 PacketId(self.slots.len() as u32 - 1)
             }
         }
@@ -92,16 +89,6 @@ impl PacketPool {
     #[inline]
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
         &mut self.slots[id.idx()]
-    }
-
-    #[inline]
-    pub fn hop(&self, id: PacketId) -> &HopState {
-        &self.hops[id.idx()]
-    }
-
-    #[inline]
-    pub fn hop_mut(&mut self, id: PacketId) -> &mut HopState {
-        &mut self.hops[id.idx()]
     }
 
     /// Packets allocated and not yet freed.

@@ -193,6 +193,7 @@ mod tests {
             q.enqueue(QueuedPacket {
                 id,
                 size_bytes: 1500,
+                step: 0,
                 enqueued_at: at,
             })
             .unwrap();
@@ -397,6 +398,7 @@ mod tests {
         let p = QueuedPacket {
             id: PacketId(9),
             size_bytes: 40,
+            step: 0,
             enqueued_at: SimTime::ZERO,
         };
         assert_eq!(q.enqueue(p), Err((p, DropReason::TailDrop)));

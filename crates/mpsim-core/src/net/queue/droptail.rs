@@ -46,6 +46,7 @@ mod tests {
         QueuedPacket {
             id: PacketId(i),
             size_bytes: size,
+            step: 0,
             enqueued_at: SimTime::ZERO,
         }
     }

@@ -58,6 +58,8 @@ impl From<DropReason> for DropCause {
 pub struct QueuedPacket {
     pub id: PacketId,
     pub size_bytes: u32,
+    /// Where the packet is on its route ([`crate::wire::InTransit::step`]).
+    pub step: u32,
     pub enqueued_at: SimTime,
 }
 

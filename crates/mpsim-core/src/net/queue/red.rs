@@ -320,6 +320,7 @@ mod tests {
         QueuedPacket {
             id: PacketId(i),
             size_bytes: 1500,
+            step: 0,
             enqueued_at: SimTime(at_ns),
         }
     }
@@ -608,6 +609,7 @@ mod adaptive_tests {
             let p = QueuedPacket {
                 id: PacketId(0),
                 size_bytes: 1000,
+                step: 0,
                 enqueued_at: SimTime(ms * 1_000_000),
             };
             if r.enqueue(p, SimTime(ms * 1_000_000), &mut g).is_ok() {
