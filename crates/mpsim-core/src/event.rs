@@ -33,15 +33,16 @@ pub enum Event {
 // Events are 16 bytes, slots 32: two to a cache line.
 const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
-/// One pending event.
+/// One pending event: 24 bytes. It needs no sequence number, since the
+/// order of insertion is kept by the lists (see [`EventQueue`]).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     /// When it happens, in nanoseconds.
     time: u64,
-    /// Insertion sequence number: breaks ties between equal times.
-    seq: u64,
     event: Event,
 }
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 24);
 
 /// Number of buckets for times after the base: one per bit of the time.
 const BUCKETS: usize = 64;
@@ -89,23 +90,25 @@ impl Default for Bucket {
 /// `b`. So a pop costs one pass over one bucket and no comparisons between
 /// events, and an event moves at most once per bit of its time.
 ///
-/// Ties are served in insertion order without comparing sequence numbers:
-/// every list holds its events in increasing sequence. A new event has the
-/// largest sequence number yet and goes to the back of its list, and walking
-/// a bucket appends to lists that are empty (all below the lowest non-empty
-/// bucket, `now` drained), keeping the walk's order.
+/// Ties are served in insertion order without keeping or comparing
+/// sequence numbers. The events at any one time are all in one list (the
+/// list depends on the time and the base only), and every list holds its
+/// events in the order they were scheduled: a new event goes to the back of
+/// its list, and walking a bucket appends to lists that are empty (all below
+/// the lowest non-empty bucket, `now` drained), keeping the walk's order.
 ///
 /// The engine never schedules before the current time. Scheduling in the
-/// past would still be served exactly in (time, sequence) order: the heap
-/// re-files its events around a lower base (a slow path, never taken by the
-/// engine).
+/// past would still be served exactly in (time, insertion) order: the heap
+/// re-files its events around a lower base list by list, each in its order,
+/// which keeps the events of each time in theirs (a slow path, never taken
+/// by the engine).
 ///
 /// The earliest time is kept up to date at every operation so that
 /// [`EventQueue::peek_time`] is O(1) and takes `&self`. Lists keep their
 /// capacity, so the queue does not allocate in steady state.
 #[derive(Debug)]
 pub struct EventQueue {
-    /// Events at `base`, in sequence order, from `now_head` on.
+    /// Events at `base`, in the order they were scheduled, from `now_head` on.
     now: Vec<Slot>,
     now_head: usize,
     buckets: [Bucket; BUCKETS],
@@ -116,7 +119,6 @@ pub struct EventQueue {
     /// The earliest time held, in nanoseconds; `u64::MAX` when empty.
     min: u64,
     len: usize,
-    next_seq: u64,
     /// Reused by the re-filing slow path.
     scratch: Vec<Slot>,
 }
@@ -131,7 +133,6 @@ impl Default for EventQueue {
             base: 0,
             min: u64::MAX,
             len: 0,
-            next_seq: 0,
             scratch: Vec::new(),
         }
     }
@@ -140,13 +141,11 @@ impl Default for EventQueue {
 impl EventQueue {
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
-        let seq = self.next_seq;
-        self.next_seq += 1;
         let time = time.nanos();
         if time < self.base {
             self.lower_base(time);
         }
-        self.file(Slot { time, seq, event });
+        self.file(Slot { time, event });
         self.min = self.min.min(time);
         self.len += 1;
     }
@@ -176,8 +175,8 @@ impl EventQueue {
             all.append(&mut bucket.slots);
             bucket.min = u64::MAX;
         }
-        // Each list is in sequence order; their concatenation is not.
-        all.sort_unstable_by_key(|s| s.seq);
+        // Each time's events come from one list, in their order, and are
+        // filed in that order.
         self.occupied = 0;
         self.base = base;
         for slot in all.drain(..) {
