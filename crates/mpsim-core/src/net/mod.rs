@@ -263,7 +263,6 @@ impl Network {
             id: pkt,
             size_bytes: size,
             step: t.step,
-            enqueued_at: now,
         };
         match link.queue.enqueue(qp, now, &mut link.queue_rng) {
             Ok(()) => {

@@ -19,6 +19,8 @@
 //!   nanosecond; `sqrt` is exactly rounded (IEEE 754), so the result is the
 //!   same on every platform.
 
+use std::collections::VecDeque;
+
 use super::{Fifo, QueuedPacket};
 use crate::observe::DropReason;
 use crate::time::{SimDuration, SimTime};
@@ -35,6 +37,9 @@ const REENTRY_INTERVALS: u64 = 16;
 #[derive(Debug)]
 pub struct Codel {
     pub(super) fifo: Fifo,
+    /// When each packet in `fifo` joined it, in the same order (§5.2's
+    /// timestamp, kept beside the queue's entries rather than in them).
+    joined: VecDeque<SimTime>,
     /// `target`: the acceptable minimum standing queue delay (§4.3, 5 ms by
     /// default).
     target: SimDuration,
@@ -65,6 +70,7 @@ impl Codel {
     pub fn new(target: SimDuration, interval: SimDuration, limit_pkts: u32) -> Self {
         Codel {
             fifo: Fifo::default(),
+            joined: VecDeque::new(),
             target,
             interval,
             limit_pkts,
@@ -76,14 +82,20 @@ impl Codel {
         }
     }
 
-    /// RFC 8289 §5.2: enqueue timestamps the packet (the caller has set
-    /// `enqueued_at`); the hard limit is plain tail drop.
-    pub fn enqueue(&mut self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropReason)> {
+    /// RFC 8289 §5.2: enqueue timestamps the packet with `now`; the hard
+    /// limit is plain tail drop.
+    pub fn enqueue(&mut self, p: QueuedPacket, now: SimTime) -> Result<(), (QueuedPacket, DropReason)> {
         if self.fifo.len_pkts() >= self.limit_pkts {
             return Err((p, DropReason::TailDrop));
         }
         self.fifo.push(p);
+        self.joined.push_back(now);
         Ok(())
+    }
+
+    /// Forgets the timestamps of every waiting packet (the caller empties the queue).
+    pub(super) fn forget_arrivals(&mut self) {
+        self.joined.clear();
     }
 
     /// RFC 8289 §5.4 `dequeue()`: the packet to transmit, if any. Packets
@@ -135,12 +147,12 @@ impl Codel {
     /// it may be dropped, tracking how long the sojourn time has stayed
     /// above `target`.
     fn dodequeue(&mut self, now: SimTime) -> (Option<QueuedPacket>, bool) {
-        let Some(p) = self.fifo.pop() else {
+        let (Some(p), Some(joined)) = (self.fifo.pop(), self.joined.pop_front()) else {
             // §5.3: "queue is empty - we can't be above target".
             self.first_above_time = None;
             return (None, false);
         };
-        let sojourn = now.saturating_since(p.enqueued_at);
+        let sojourn = now.saturating_since(joined);
         // §5.3: below target, or too little left to keep the link busy
         // (the backlog-based half of CoDel for links where one MTU takes
         // longer than target to send): not a standing queue.
@@ -190,12 +202,14 @@ mod tests {
     fn push(q: &mut Codel, n: u32, at: SimTime) {
         for _ in 0..n {
             let id = PacketId(q.fifo.len_pkts());
-            q.enqueue(QueuedPacket {
-                id,
-                size_bytes: 1500,
-                step: 0,
-                enqueued_at: at,
-            })
+            q.enqueue(
+                QueuedPacket {
+                    id,
+                    size_bytes: 1500,
+                    step: 0,
+                },
+                at,
+            )
             .unwrap();
         }
     }
@@ -399,8 +413,7 @@ mod tests {
             id: PacketId(9),
             size_bytes: 40,
             step: 0,
-            enqueued_at: SimTime::ZERO,
         };
-        assert_eq!(q.enqueue(p), Err((p, DropReason::TailDrop)));
+        assert_eq!(q.enqueue(p, SimTime::ZERO), Err((p, DropReason::TailDrop)));
     }
 }

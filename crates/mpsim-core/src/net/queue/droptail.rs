@@ -40,14 +40,12 @@ impl DropTail {
 mod tests {
     use super::*;
     use crate::ids::PacketId;
-    use crate::time::SimTime;
 
     fn qp(i: u32, size: u32) -> QueuedPacket {
         QueuedPacket {
             id: PacketId(i),
             size_bytes: size,
             step: 0,
-            enqueued_at: SimTime::ZERO,
         }
     }
 

@@ -53,14 +53,15 @@ impl From<DropReason> for DropCause {
     }
 }
 
-/// A packet waiting in a queue, with what the disciplines need to know of it.
+/// A packet waiting in a queue, with what the disciplines need to know of
+/// it: 12 bytes, five to a cache line. (CoDel, the one discipline that
+/// needs the time a packet joined, keeps it itself.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct QueuedPacket {
     pub id: PacketId,
     pub size_bytes: u32,
     /// Where the packet is on its route ([`crate::wire::InTransit::step`]).
     pub step: u32,
-    pub enqueued_at: SimTime,
 }
 
 /// FIFO storage with packet and byte counts.
@@ -307,7 +308,7 @@ impl Queue {
         match self {
             Queue::DropTail(q) => q.enqueue(p),
             Queue::Red(q) => q.enqueue(p, now, rng),
-            Queue::Codel(q) => q.enqueue(p),
+            Queue::Codel(q) => q.enqueue(p, now),
         }
     }
 
@@ -324,6 +325,9 @@ impl Queue {
 
     /// Removes every waiting packet (the link went down).
     pub fn drain(&mut self, out: &mut Vec<QueuedPacket>) {
+        if let Queue::Codel(q) = self {
+            q.forget_arrivals();
+        }
         let fifo = self.fifo_mut();
         while let Some(p) = fifo.pop() {
             out.push(p);

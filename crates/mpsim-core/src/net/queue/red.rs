@@ -316,12 +316,11 @@ mod tests {
     /// `s` in the tests: 1 ms.
     const S_NS: u64 = 1_000_000;
 
-    fn qp(i: u32, at_ns: u64) -> QueuedPacket {
+    fn qp(i: u32) -> QueuedPacket {
         QueuedPacket {
             id: PacketId(i),
             size_bytes: 1500,
             step: 0,
-            enqueued_at: SimTime(at_ns),
         }
     }
 
@@ -340,7 +339,7 @@ mod tests {
     /// Offers one packet at time 0 and takes it straight out again, so the
     /// queue stays empty. Returns why RED dropped it, if it did.
     fn offer_why(r: &mut Red, rng: &mut RngStream) -> Option<DropReason> {
-        match r.enqueue(qp(0, 0), SimTime::ZERO, rng) {
+        match r.enqueue(qp(0), SimTime::ZERO, rng) {
             Ok(()) => {
                 r.dequeue(SimTime::ZERO);
                 None
@@ -364,7 +363,7 @@ mod tests {
         // Arrivals at queue lengths 0 (aged: 0.75^0 * 0 = 0), 1, 2, 3.
         let expected = [0.0, 0.25, 0.75 * 0.25 + 0.25 * 2.0, 0.75 * 0.6875 + 0.25 * 3.0];
         for (i, want) in expected.into_iter().enumerate() {
-            r.enqueue(qp(i as u32, 0), SimTime::ZERO, &mut g).unwrap();
+            r.enqueue(qp(i as u32), SimTime::ZERO, &mut g).unwrap();
             assert_eq!(r.avg, want, "after arrival {i}");
         }
         assert_eq!(r.avg, 1.265625);
@@ -376,7 +375,7 @@ mod tests {
         let mut r = Red::new(100, 50.0, 100.0, 0.1, 0.25, true, SimDuration(S_NS));
         let mut g = rng();
         for i in 0..4 {
-            r.enqueue(qp(i, 0), SimTime::ZERO, &mut g).unwrap();
+            r.enqueue(qp(i), SimTime::ZERO, &mut g).unwrap();
         }
         assert_eq!(r.avg, 1.265625);
         // The queue empties at 10 ms: the idle period starts then, not at
@@ -386,12 +385,12 @@ mod tests {
         }
         assert_eq!(r.q_time, SimTime::from_millis(10));
         // Arrival 3 s later: m = 3, avg = 0.75^3 * 1.265625 = 0.533935546875.
-        r.enqueue(qp(9, 13 * S_NS), SimTime::from_millis(13), &mut g).unwrap();
+        r.enqueue(qp(9), SimTime::from_millis(13), &mut g).unwrap();
         assert!((r.avg - 0.533935546875).abs() < 1e-15, "avg {}", r.avg);
         // Empty again at 13 ms, next arrival 1.5 packet times later: m = 1.5.
         r.dequeue(SimTime::from_millis(13)).unwrap();
         let before = r.avg;
-        r.enqueue(qp(10, 0), SimTime(13 * S_NS + 3 * S_NS / 2), &mut g).unwrap();
+        r.enqueue(qp(10), SimTime(13 * S_NS + 3 * S_NS / 2), &mut g).unwrap();
         let want = before * 0.75f64 * 0.75f64.sqrt();
         assert!((r.avg - want).abs() < 1e-14, "avg {} want {want}", r.avg);
     }
@@ -403,7 +402,7 @@ mod tests {
         let mut g = rng();
         let untouched = g.clone();
         for i in 0..40 {
-            r.enqueue(qp(i, 0), SimTime::ZERO, &mut g).unwrap();
+            r.enqueue(qp(i), SimTime::ZERO, &mut g).unwrap();
         }
         assert!(r.avg < 5.0);
         assert_eq!(r.count, -1);
@@ -415,11 +414,11 @@ mod tests {
     fn hard_limit_is_overflow() {
         let mut r = Red::new(2, 50.0, 100.0, 0.1, 0.002, true, SimDuration(S_NS));
         let mut g = rng();
-        assert!(r.enqueue(qp(0, 0), SimTime::ZERO, &mut g).is_ok());
-        assert!(r.enqueue(qp(1, 0), SimTime::ZERO, &mut g).is_ok());
+        assert!(r.enqueue(qp(0), SimTime::ZERO, &mut g).is_ok());
+        assert!(r.enqueue(qp(1), SimTime::ZERO, &mut g).is_ok());
         assert_eq!(
-            r.enqueue(qp(2, 0), SimTime::ZERO, &mut g),
-            Err((qp(2, 0), DropReason::TailDrop))
+            r.enqueue(qp(2), SimTime::ZERO, &mut g),
+            Err((qp(2), DropReason::TailDrop))
         );
         assert_eq!(r.fifo.len_pkts(), 2);
     }
@@ -610,7 +609,6 @@ mod adaptive_tests {
                 id: PacketId(0),
                 size_bytes: 1000,
                 step: 0,
-                enqueued_at: SimTime(ms * 1_000_000),
             };
             if r.enqueue(p, SimTime(ms * 1_000_000), &mut g).is_ok() {
                 r.dequeue(SimTime(ms * 1_000_000));
