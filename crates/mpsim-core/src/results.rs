@@ -7,6 +7,7 @@ use crate::net::queue::DropCause;
 use crate::observe;
 use crate::sim::Simulator;
 use crate::throughput::{BinnedBytes, ThroughputRecorder};
+use crate::transport::connection::Connection;
 use crate::transport::data_level::DataLevel;
 use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
 
@@ -248,6 +249,18 @@ pub struct RunResults {
 }
 
 impl Simulator {
+    /// The rows `row` makes of the subflows, connection by connection and
+    /// subflow by subflow (given the connection's index, the connection and
+    /// the subflow's index; `None` for a subflow without one).
+    fn per_subflow<T>(&self, row: impl Fn(usize, &Connection, usize) -> Option<T>) -> Vec<T> {
+        self.connections
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| (0..c.subflows.len()).map(move |r| (i, c, r)))
+            .filter_map(|(i, c, r)| row(i, c, r))
+            .collect()
+    }
+
     pub fn results(&self) -> RunResults {
         let now = self.ctx.now;
         let net = &self.net;
@@ -428,53 +441,32 @@ impl Simulator {
                 }
             })
             .collect();
-        let tcp_traces = self
-            .connections
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| {
-                (0..c.subflows.len()).filter_map(move |r| {
-                    traces?.tcp(i, r).map(|t| TcpTraceResult {
-                        flow: c.name.clone(),
-                        subflow: r as u32,
-                        time_ns: t.time_ns.clone(),
-                        cwnd_bytes: t.cwnd_bytes.clone(),
-                        ssthresh_bytes: t.ssthresh_bytes.clone(),
-                        srtt_ns: t.srtt_ns.clone(),
-                        in_flight_bytes: t.in_flight_bytes.clone(),
-                    })
-                })
+        let tcp_traces = self.per_subflow(|i, c, r| {
+            traces?.tcp(i, r).map(|t| TcpTraceResult {
+                flow: c.name.clone(),
+                subflow: r as u32,
+                time_ns: t.time_ns.clone(),
+                cwnd_bytes: t.cwnd_bytes.clone(),
+                ssthresh_bytes: t.ssthresh_bytes.clone(),
+                srtt_ns: t.srtt_ns.clone(),
+                in_flight_bytes: t.in_flight_bytes.clone(),
             })
-            .collect();
-        let rto_traces = self
-            .connections
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| {
-                (0..c.subflows.len()).filter_map(move |r| {
-                    traces?.rto_times(i, r).map(|times| RtoTraceResult {
-                        flow: c.name.clone(),
-                        subflow: r as u32,
-                        time_ns: times.to_vec(),
-                    })
-                })
+        });
+        let rto_traces = self.per_subflow(|i, c, r| {
+            traces?.rto_times(i, r).map(|times| RtoTraceResult {
+                flow: c.name.clone(),
+                subflow: r as u32,
+                time_ns: times.to_vec(),
             })
-            .collect();
-        let segment_traces = self
-            .connections
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| {
-                (0..c.subflows.len()).filter_map(move |r| {
-                    traces?.segments(i, r).map(|rows| SegmentTraceResult {
-                        flow: c.name.clone(),
-                        subflow: r as u32,
-                        mptcp: c.is_mptcp(),
-                        segments: rows.to_vec(),
-                    })
-                })
+        });
+        let segment_traces = self.per_subflow(|i, c, r| {
+            traces?.segments(i, r).map(|rows| SegmentTraceResult {
+                flow: c.name.clone(),
+                subflow: r as u32,
+                mptcp: c.is_mptcp(),
+                segments: rows.to_vec(),
             })
-            .collect();
+        });
         RunResults {
             seed: self.seed,
             end_time_ns: now.nanos(),
