@@ -31,6 +31,9 @@ fn main() {
     let t0 = Instant::now();
     let mut sim = build(&cfg).expect("a valid scenario");
     let built = t0.elapsed().as_secs_f64();
+    if let Some(v) = std::env::var_os("MPSIM_PREFETCH") {
+        sim.net.prefetch = v != "0";
+    }
     let t1 = Instant::now();
     let c1 = cpu_ns();
     sim.run();

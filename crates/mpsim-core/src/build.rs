@@ -546,6 +546,7 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         max_events: cfg.limits.max_events(),
         max_trace_rows: cfg.limits.max_trace_rows(),
     };
+    sim.net.prefetch = state_bytes(&sim) > PREFETCH_ABOVE_BYTES;
     if let Some(t) = &cfg.throughput {
         let bins = Bins {
             start: SimTime(t.start_ns),
@@ -557,6 +558,21 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         sim.observe(Box::new(recorder));
     }
     sim
+}
+
+/// Above this much link and connection state the event loop prefetches for
+/// the next event. Below it, the state stays in the caches and a prefetch
+/// only costs time (docs/performance.md measures both sides).
+const PREFETCH_ABOVE_BYTES: usize = 1 << 20;
+
+/// The bytes of the links, connections and subflows of a run (the state the
+/// events of a run move between; its packets and buffers come on top).
+fn state_bytes(sim: &Simulator) -> usize {
+    use std::mem::size_of;
+    let subflows: usize = sim.connections.iter().map(|c| c.subflows.len()).sum();
+    sim.net.links.len() * size_of::<Link>()
+        + sim.connections.len() * size_of::<Connection>()
+        + subflows * size_of::<Subflow>()
 }
 
 /// Whether `name`, as a scenario names a flow, stands for the connection

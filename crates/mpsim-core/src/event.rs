@@ -232,6 +232,22 @@ impl EventQueue {
         }
     }
 
+    /// The earliest event, the one [`EventQueue::pop`] returns next: the
+    /// head of the current list, or else the first event at the earliest
+    /// time in the lowest bucket (found by a walk of that bucket, which
+    /// holds only the events nearest in time).
+    #[inline]
+    pub fn peek(&self) -> Option<&Event> {
+        if let Some(slot) = self.now.get(self.now_head) {
+            return Some(&slot.event);
+        }
+        if self.occupied == 0 {
+            return None;
+        }
+        let bucket = &self.buckets[self.occupied.trailing_zeros() as usize];
+        bucket.slots.iter().find(|s| s.time == self.min).map(|s| &s.event)
+    }
+
     /// The time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
@@ -403,6 +419,7 @@ mod tests {
             prop_assert_eq!(q.len(), reference.len());
             prop_assert_eq!(q.is_empty(), reference.is_empty());
             prop_assert_eq!(q.peek_time(), reference.first().map(|&(t, _)| SimTime(t)));
+            prop_assert_eq!(q.peek().copied(), reference.first().map(|&(_, s)| Event::UdpSource(s)));
         }
         while let Some(&(t, s)) = reference.first() {
             reference.remove(0);

@@ -6,8 +6,8 @@
 //! and seed give the same results on any machine.
 //!
 //! Layout, from the bottom up (docs/architecture.md; `tests/layers.rs`
-//! checks that no module imports one above it): [`ids`], [`time`], [`rng`]
-//! and [`stop`]; [`wire`] (packets and headers); [`event`] (the event
+//! checks that no module imports one above it): [`ids`], [`time`], [`cache`],
+//! [`rng`] and [`stop`]; [`wire`] (packets and headers); [`event`] (the event
 //! queue); [`observe`] (the tracing hook); [`context`] (what every component
 //! receives); [`net`] (links, queues, loss, forwarding), [`traffic`] (UDP
 //! sources), [`cc`], [`slowstart`], [`transport`] (TCP and MPTCP); [`sim`]
@@ -15,6 +15,7 @@
 //! simulator), [`results`] (what a run reports).
 
 pub mod build;
+pub mod cache;
 pub mod cc;
 pub mod config;
 pub mod context;

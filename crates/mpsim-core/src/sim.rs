@@ -178,6 +178,11 @@ impl Simulator {
                 return false;
             }
             let (time, event) = self.ctx.events.pop().expect("peeked");
+            if self.net.prefetch {
+                if let Some(next) = self.ctx.events.peek() {
+                    self.net.prefetch(next, &self.ctx.packets);
+                }
+            }
             self.ctx.now = time;
             self.events_processed += 1;
             self.dispatch(event);

@@ -213,3 +213,23 @@ fn golden_mptcp_ns3() {
 fn golden_mptcp_linux_3_14() {
     check("mptcp_linux_3_14", &two_path_mptcp(Profile::Linux314, 8));
 }
+
+/// Prefetching (which the builder turns on only for networks whose state
+/// outgrows the caches) changes no result: the golden scenarios, small
+/// enough to run without it, give the same results byte for byte with it.
+#[test]
+fn prefetching_changes_no_result() {
+    let scenarios = [
+        dumbbell(3, Profile::Ns3, None, 1),
+        dumbbell(3, Profile::Linux, None, 2),
+        two_path_mptcp(Profile::Linux, 5),
+    ];
+    for cfg in &scenarios {
+        let mut sim = mpsim_core::build::build(cfg).expect("valid scenario");
+        assert!(!sim.net.prefetch, "a small network runs without prefetching");
+        let plain = serde_json::to_string(&run(cfg).expect("valid scenario")).unwrap();
+        sim.net.prefetch = true;
+        sim.run();
+        assert_eq!(serde_json::to_string(&sim.results()).unwrap(), plain);
+    }
+}

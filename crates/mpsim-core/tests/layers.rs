@@ -11,10 +11,11 @@ use std::path::Path;
 /// The top-level modules of `crates/mpsim-core/src`, lowest first. A module
 /// may use the modules listed before it, never one listed after it.
 const LAYERS: &[&str] = &[
-    // Leaves: identifiers, integer time, arithmetic, seeded randomness, how a run stops.
+    // Leaves: identifiers, integer time, arithmetic, cache hints, seeded randomness, how a run stops.
     "ids",
     "time",
     "math",
+    "cache",
     "rng",
     "stop",
     "error",

@@ -64,6 +64,10 @@ pub struct Network {
     drop_scratch: Vec<QueuedPacket>,
     /// The routes packets follow, one per (source, destination, flow hash).
     paths: Paths,
+    /// Whether to prefetch what the next event and the next transmission
+    /// will read (set by the builder for networks whose state outgrows the
+    /// caches; it changes no result, only the time taken).
+    pub prefetch: bool,
 }
 
 /// One entry of the routes' list: a link to cross, or, after a route's
@@ -295,6 +299,9 @@ impl Network {
             Self::queue_changed(ctx, link, l, before);
         }
         if let Some(p) = next {
+            if self.prefetch {
+                link.queue.prefetch_head();
+            }
             ctx.observe_packet(l, p.id, PacketEvent::Dequeue);
             link.in_service = Some(p);
             link.service_started = now;
@@ -344,6 +351,40 @@ impl Network {
         link.counters.delivered_pkts += 1;
         link.counters.delivered_bytes += t.size_bytes as u64;
         self.forward(ctx, l, t)
+    }
+
+    /// Starts loading what handling `event` will touch first (see
+    /// [`crate::cache`]): the link of a transmission that ends; for an
+    /// arrival, the link crossed and the next step of the route, and then
+    /// the next link or, at the destination, the packet.
+    #[inline]
+    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) {
+        match *event {
+            Event::LinkTxDone(l) => {
+                if let Some(link) = self.links.get(l.idx()) {
+                    crate::cache::prefetch(link);
+                    crate::cache::prefetch(&link.counters);
+                }
+            }
+            Event::LinkArrival(t) => {
+                if let Some(Step::Link(l)) = self.paths.steps.get(t.step as usize) {
+                    if let Some(link) = self.links.get(l.idx()) {
+                        crate::cache::prefetch(&link.counters);
+                    }
+                }
+                match self.paths.steps.get(t.step as usize + 1) {
+                    Some(Step::Link(l)) => {
+                        if let Some(link) = self.links.get(l.idx()) {
+                            crate::cache::prefetch(link);
+                            crate::cache::prefetch(&link.counters);
+                        }
+                    }
+                    Some(Step::Deliver) => packets.prefetch(t.id),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Takes a link up or down. Going down drops what waits in its queue;

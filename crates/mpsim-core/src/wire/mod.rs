@@ -91,6 +91,14 @@ impl PacketPool {
         &mut self.slots[id.idx()]
     }
 
+    /// Starts loading packet `id` into the caches (see [`crate::cache`]).
+    #[inline]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.slots.get(id.idx()) {
+            crate::cache::prefetch(p);
+        }
+    }
+
     /// Packets allocated and not yet freed.
     pub fn live(&self) -> u32 {
         self.live

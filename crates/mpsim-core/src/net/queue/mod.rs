@@ -323,6 +323,16 @@ impl Queue {
         }
     }
 
+    /// Starts loading the entry of the next packet out (see
+    /// [`crate::cache`]): it is read when the transmission under way ends,
+    /// long after it was queued.
+    #[inline]
+    pub fn prefetch_head(&self) {
+        if let Some(p) = self.fifo().front() {
+            crate::cache::prefetch(p);
+        }
+    }
+
     /// Removes every waiting packet (the link went down).
     pub fn drain(&mut self, out: &mut Vec<QueuedPacket>) {
         if let Queue::Codel(q) = self {
