@@ -51,6 +51,8 @@ fn new_subflow(
         sport,
         fwd_hash: five_tuple_hash(src, dst, sport, 5001, 6),
         rev_hash: five_tuple_hash(dst, src, 5001, sport, 6),
+        fwd_route: Default::default(),
+        rev_route: Default::default(),
         sender: TcpSender::new(params),
         receiver: TcpReceiver::new(params.receiver),
         ts_to_echo: None,

@@ -5,7 +5,7 @@
 //! the network or a transport can be driven in a test by a context alone.
 
 use crate::event::EventQueue;
-use crate::ids::{LinkId, PacketId};
+use crate::ids::{AddrId, EndpointId, LinkId, PacketId};
 use crate::observe::{Observer, PacketEvent, SegmentEvent, SubflowRef, TransportEvent};
 use crate::time::SimTime;
 use crate::wire::PacketPool;
@@ -79,4 +79,35 @@ impl SimContext {
 pub trait Forward {
     /// Puts packet `pkt` (allocated in `ctx.packets`) on the network at its source.
     fn send(&mut self, ctx: &mut SimContext, pkt: PacketId);
+
+    /// The route of the packets from `src` to `dst` with hash `flow_hash`
+    /// (and endpoint `endpoint`), worked out now if it has not been: a
+    /// handle that [`Forward::send_routed`] takes back.
+    fn route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32;
+
+    /// [`Forward::send`] for a packet whose route is known: `route` is what
+    /// [`Forward::route`] returned for the packet's addresses and hash.
+    fn send_routed(&mut self, ctx: &mut SimContext, pkt: PacketId, route: u32);
+}
+
+/// Where a flow's route is remembered once the network has worked it out,
+/// so that its packets are sent without looking it up again (a flow's
+/// addresses, hash and endpoint never change).
+#[derive(Clone, Debug, Default)]
+pub struct RouteHint(std::cell::Cell<Option<u32>>);
+
+impl RouteHint {
+    /// The route of the flow of `src`, `dst`, `flow_hash` and `endpoint`
+    /// through `net`, asked of the network the first time only.
+    #[inline]
+    pub fn get<N: Forward>(&self, net: &mut N, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
+        match self.0.get() {
+            Some(route) => route,
+            None => {
+                let route = net.route(src, dst, flow_hash, endpoint);
+                self.0.set(Some(route));
+                route
+            }
+        }
+    }
 }

@@ -75,8 +75,11 @@ pub struct Network {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Link(LinkId),
-    /// At the destination's node.
-    Deliver,
+    /// At the destination's node. The endpoint is that of the packet whose
+    /// sending worked the route out: where the route's packets are almost
+    /// always delivered, so the event loop prefetches its state; delivery
+    /// itself uses each packet's own endpoint.
+    Deliver(EndpointId),
     /// At a node with no route onwards (or, for a route of no links, at
     /// the source).
     NoRoute,
@@ -130,19 +133,19 @@ impl Network {
     }
 
     /// The first step of the route of packets from `src` to `dst` with
-    /// hash `flow_hash`.
+    /// hash `flow_hash`; `endpoint` is where the packet that asks goes.
     #[inline]
-    fn route_of(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
+    fn route_of(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
         match self.paths.ids.get(&(src.0, dst.0, flow_hash)) {
             Some(&start) => start,
-            None => self.new_route(src, dst, flow_hash),
+            None => self.new_route(src, dst, flow_hash, endpoint),
         }
     }
 
     /// Works a route out hop by hop, as a packet would be forwarded, and
     /// appends it to the steps.
     #[cold]
-    fn new_route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
+    fn new_route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
         let mut p = std::mem::take(&mut self.paths);
         let start = p.steps.len() as u32;
         p.decided.clear();
@@ -161,7 +164,7 @@ impl Network {
                 p.steps.push(Step::Link(l));
                 let node = self.links[l.idx()].to;
                 if node == to_node {
-                    break Step::Deliver;
+                    break Step::Deliver(endpoint);
                 }
                 if !self.nodes[node.idx()].forwards {
                     break Step::NoRoute;
@@ -186,10 +189,18 @@ impl Network {
 impl Network {
     /// Puts a packet that a transport built onto the network at its source.
     pub fn send(&mut self, ctx: &mut SimContext, pkt: PacketId) {
+        let p = ctx.packets.get(pkt);
+        let start = self.route_of(p.src, p.dst, p.flow_hash, p.endpoint);
+        self.send_routed(ctx, pkt, start);
+    }
+
+    /// [`Network::send`] by a route already looked up: `start` is the first
+    /// step of the route of the packet's addresses and hash.
+    pub fn send_routed(&mut self, ctx: &mut SimContext, pkt: PacketId, start: u32) {
         let p = ctx.packets.get_mut(pkt);
         p.sent_at = ctx.now;
-        let (src, dst, hash, size) = (p.src, p.dst, p.flow_hash, p.size_bytes);
-        let start = self.route_of(src, dst, hash);
+        let size = p.size_bytes;
+        debug_assert_eq!(Some(&start), self.paths.ids.get(&(p.src.0, p.dst.0, p.flow_hash)));
         match self.paths.steps[start as usize] {
             Step::Link(l) => {
                 let t = InTransit {
@@ -212,7 +223,7 @@ impl Network {
         let (l, step) = match self.paths.steps[next as usize] {
             Step::Link(l) => (l, next),
             Step::Loop(at) => (self.paths.link_at(at), at),
-            Step::Deliver => {
+            Step::Deliver(_) => {
                 ctx.observe_packet(arrived_by, t.id, PacketEvent::Deliver);
                 return Some((ctx.packets.get(t.id).endpoint, t.id));
             }
@@ -356,9 +367,10 @@ impl Network {
     /// Starts loading what handling `event` will touch first (see
     /// [`crate::cache`]): the link of a transmission that ends; for an
     /// arrival, the link crossed and the next step of the route, and then
-    /// the next link or, at the destination, the packet.
+    /// the next link or, at the destination, the packet. Returns, for an
+    /// arrival at its destination, the endpoint it is most likely for.
     #[inline]
-    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) {
+    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) -> Option<EndpointId> {
         match *event {
             Event::LinkTxDone(l) => {
                 if let Some(link) = self.links.get(l.idx()) {
@@ -379,12 +391,16 @@ impl Network {
                             crate::cache::prefetch(&link.counters);
                         }
                     }
-                    Some(Step::Deliver) => packets.prefetch(t.id),
+                    Some(&Step::Deliver(ep)) => {
+                        packets.prefetch(t.id);
+                        return Some(ep);
+                    }
                     _ => {}
                 }
             }
             _ => {}
         }
+        None
     }
 
     /// Takes a link up or down. Going down drops what waits in its queue;
@@ -413,6 +429,15 @@ impl Forward for Network {
     #[inline]
     fn send(&mut self, ctx: &mut SimContext, pkt: PacketId) {
         Network::send(self, ctx, pkt);
+    }
+
+    fn route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
+        self.route_of(src, dst, flow_hash, endpoint)
+    }
+
+    #[inline]
+    fn send_routed(&mut self, ctx: &mut SimContext, pkt: PacketId, route: u32) {
+        Network::send_routed(self, ctx, pkt, route);
     }
 }
 

@@ -24,6 +24,14 @@ impl Forward for Collect {
     fn send(&mut self, _ctx: &mut SimContext, pkt: PacketId) {
         self.0.push(pkt);
     }
+
+    fn route(&mut self, _: AddrId, _: AddrId, _: u64, _: EndpointId) -> u32 {
+        0
+    }
+
+    fn send_routed(&mut self, _ctx: &mut SimContext, pkt: PacketId, _: u32) {
+        self.0.push(pkt);
+    }
 }
 
 /// The transport events the hook reported: (time ns, event).
@@ -52,6 +60,8 @@ fn flow(size: u64) -> Connection {
         sport: 20_000,
         fwd_hash: 0,
         rev_hash: 0,
+        fwd_route: Default::default(),
+        rev_route: Default::default(),
         sender: TcpSender::new(&p),
         receiver: TcpReceiver::new(p.receiver),
         ts_to_echo: None,

@@ -15,21 +15,12 @@ pub mod subflow;
 pub mod tcp;
 
 use crate::context::{Forward, SimContext};
-use crate::ids::PacketId;
 use crate::wire::TcpHeader;
 
 /// What a transport acts on: the context and the network below it.
 pub struct Io<'a, N: Forward> {
     pub ctx: &'a mut SimContext,
     pub net: &'a mut N,
-}
-
-impl<N: Forward> Io<'_, N> {
-    /// Puts a packet on the network.
-    #[inline]
-    pub fn send(&mut self, pkt: PacketId) {
-        self.net.send(self.ctx, pkt);
-    }
 }
 
 /// Which end of a subflow a packet was delivered to.

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::tcp::sender::{Chunk, OutSegment, SenderOutput, TcpSender};
 use super::Io;
-use crate::context::{Forward, SimContext};
+use crate::context::{Forward, RouteHint, SimContext};
 use crate::event::Event;
 use crate::ids::{AddrId, EndpointId};
 use crate::observe::{SegmentEvent, SubflowPhase, SubflowRef, TransportEvent};
@@ -57,6 +57,9 @@ pub struct Subflow {
     /// 5-tuple hashes of the two directions.
     pub fwd_hash: u64,
     pub rev_hash: u64,
+    /// The routes of the two directions, once the network has worked them out.
+    pub fwd_route: RouteHint,
+    pub rev_route: RouteHint,
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
     /// TSval of the first segment received since the receiver last ACKed
@@ -123,6 +126,7 @@ pub struct Wire<'a, N: Forward> {
     dst: AddrId,
     hash: u64,
     to: EndpointId,
+    route: u32,
     /// The coding shim the segments go through, on a coded subflow.
     coder: Option<Rc<RefCell<NcSender>>>,
 }
@@ -137,6 +141,9 @@ impl<'a, N: Forward> Wire<'a, N> {
         r: usize,
         sf: &Subflow,
     ) -> Self {
+        let route = sf
+            .fwd_route
+            .get(&mut *io.net, sf.src, sf.dst, sf.fwd_hash, sf.receiver_ep);
         Wire {
             ctx: &mut *io.ctx,
             net: &mut *io.net,
@@ -148,6 +155,7 @@ impl<'a, N: Forward> Wire<'a, N> {
             dst: sf.dst,
             hash: sf.fwd_hash,
             to: sf.receiver_ep,
+            route,
             coder: sf.coding.as_ref().map(|c| Rc::clone(&c.sender)),
         }
     }
@@ -205,6 +213,6 @@ impl<N: Forward> Wire<'_, N> {
             let payload_bytes = h.payload_bytes as u64;
             self.ctx.observe_transport(sf, TransportEvent::Sent { payload_bytes });
         }
-        self.net.send(self.ctx, id);
+        self.net.send_routed(self.ctx, id, self.route);
     }
 }
