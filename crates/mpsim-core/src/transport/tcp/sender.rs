@@ -409,10 +409,49 @@ impl TcpSender {
 
     // ----- scoreboard helpers ------------------------------------------------
 
+    /// `segs.partition_point(below)` for a predicate `below` that holds of
+    /// the segments before sequence number `seq` and of none after it.
+    /// Segments follow each other and most are one MSS long, so the search
+    /// starts where `seq` would be if all were, and walks from there: one or
+    /// two reads of the scoreboard instead of a binary search's scattered
+    /// ones. It falls back to halving after a few steps, so the answer is
+    /// the binary search's whatever the segments' lengths.
+    #[inline]
+    fn search(&self, seq: u64, below: impl Fn(&Seg) -> bool) -> usize {
+        let n = self.segs.len();
+        let Some(front) = self.segs.front() else { return 0 };
+        let guess = (seq.saturating_sub(front.start) / self.mss.max(1) as u64).min(n as u64) as usize;
+        let (mut lo, mut hi) = (0, n);
+        let mut at = guess;
+        // The answer lies in [lo, hi] throughout.
+        for _ in 0..4 {
+            if at < n && below(&self.segs[at]) {
+                lo = at + 1;
+                at += 1;
+            } else if at == 0 || below(&self.segs[at - 1]) {
+                (lo, hi) = (at, at);
+                break;
+            } else {
+                hi = at - 1;
+                at -= 1;
+            }
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if below(&self.segs[mid]) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        debug_assert_eq!(lo, self.segs.partition_point(below));
+        lo
+    }
+
     /// Index in `segs` of the segment holding sequence number `seq`, if sent.
     #[inline]
     fn seg_at(&self, seq: u64) -> Option<usize> {
-        let i = self.segs.partition_point(|s| s.end() <= seq);
+        let i = self.search(seq, |s| s.end() <= seq);
         (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
     }
 
@@ -741,12 +780,15 @@ impl TcpSender {
             return None;
         }
         // Nothing at or above the hint (the common case once every loss is
-        // resent): no search of the scoreboard.
-        if self.segs.back().is_none_or(|s| s.end() <= self.retx_hint) {
+        // resent): no search of the scoreboard, nor a read of it (the last
+        // segment ends at snd_nxt).
+        debug_assert!(self.segs.back().is_none_or(|s| s.end() == self.snd_nxt));
+        if self.segs.is_empty() || self.snd_nxt <= self.retx_hint {
             self.retx_hint = self.snd_nxt;
             return None;
         }
-        let from = self.segs.partition_point(|s| s.end() <= self.retx_hint);
+        let hint = self.retx_hint;
+        let from = self.search(hint, |s| s.end() <= hint);
         for i in from..self.segs.len() {
             let s = self.segs[i];
             if s.flags & (LOST | RETRANS | SACKED) == LOST {
@@ -771,6 +813,12 @@ impl TcpSender {
         };
         let header = self.data_header(&seg, now);
         self.segs.push_back(seg);
+        // A hint at snd_nxt says no segment waits to be resent; a new one
+        // does not either, so the hint moves up with it (and NextSeg is not
+        // sent searching the scoreboard for a loss that is not there).
+        if self.retx_hint == self.snd_nxt {
+            self.retx_hint = seg.end();
+        }
         self.snd_nxt = seg.end();
         if chunk.fin {
             self.fin_end = Some(seg.end());
@@ -1294,7 +1342,7 @@ impl TcpSender {
                 continue;
             }
             // Only whole segments inside the block count.
-            let mut i = self.segs.partition_point(|s| s.start < start);
+            let mut i = self.search(start, |s| s.start < start);
             while i < self.segs.len() && self.segs[i].end() <= end {
                 let s = &mut self.segs[i];
                 if s.flags & SACKED == 0 {

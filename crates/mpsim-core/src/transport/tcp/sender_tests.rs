@@ -1020,3 +1020,46 @@ fn ns3_rule_3_reaches_the_tail_once_no_sack_is_left_above_snd_una() {
         assert_eq!(s.cwnd(), 8);
     }
 }
+
+mod search {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A sender whose scoreboard holds segments of the given lengths, one
+    /// after the other from sequence number 1 (MSS 1000).
+    fn with_segments(lens: &[u32]) -> TcpSender {
+        let mut p = Profile::Rfc.params();
+        p.mss = MSS as u32;
+        let mut s = TcpSender::new(&p);
+        let mut start = 1;
+        for &len in lens {
+            s.segs.push_back(Seg {
+                start,
+                len,
+                dsn: start,
+                fin: false,
+                data_fin: false,
+                sent_at: SimTime::ZERO,
+                flags: 0,
+            });
+            start += len as u64;
+        }
+        s
+    }
+
+    proptest! {
+        /// The search from the MSS guess finds what a binary search finds,
+        /// for both predicates the sender uses, whatever the segments'
+        /// lengths (shorter or longer than the MSS, or mixed) and wherever
+        /// the sequence number is (before, inside, after the scoreboard).
+        #[test]
+        fn finds_what_a_binary_search_finds(
+            lens in prop::collection::vec(prop_oneof![3 => Just(1000u32), 1 => 1u32..3000], 0..60),
+            at in 0u64..70_000,
+        ) {
+            let s = with_segments(&lens);
+            prop_assert_eq!(s.search(at, |g| g.end() <= at), s.segs.partition_point(|g| g.end() <= at));
+            prop_assert_eq!(s.search(at, |g| g.start < at), s.segs.partition_point(|g| g.start < at));
+        }
+    }
+}
