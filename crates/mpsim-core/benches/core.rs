@@ -3,6 +3,10 @@
 
 use std::hint::black_box;
 
+/// The allocator of the Python extension.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use mpsim_core::cc::{Cc, Reno, SubflowCc};
 use mpsim_core::config::*;

@@ -65,3 +65,8 @@ fn main() {
         peak_mib().unwrap_or(f64::NAN)
     );
 }
+
+/// The allocator of the Python extension, so that the figures are those of
+/// a run from Python.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
