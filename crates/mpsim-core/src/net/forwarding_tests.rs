@@ -217,3 +217,40 @@ fn a_route_set_by_hand_that_loops_keeps_the_packet_circling() {
     assert_eq!(delivered, vec![1, 5, 4, 0]);
     assert_eq!((net.dropped_no_route, ctx.packets.live()), (0, 1));
 }
+
+#[test]
+fn an_idle_link_passes_what_its_queue_would_take_and_drops_what_it_would_not() {
+    // A packet that reaches an idle transmitter goes straight through, as if
+    // queued and taken out at once: enqueued, never counted as waiting. A
+    // queue with no place (0 packets, or fewer bytes than the packet) drops
+    // it, idle transmitter or not.
+    for (limit_pkts, limit_bytes, passes) in [
+        (Some(1), None, true),
+        (Some(0), None, false),
+        (None, Some(1249), false),
+        (None, Some(1250), true),
+    ] {
+        let mut net = line();
+        net.links[0].queue = Queue::from_config(
+            &QueueConfig::DropTail {
+                limit: QueueLimit {
+                    limit_pkts,
+                    limit_bytes,
+                },
+            },
+            10_000_000,
+        );
+        let mut ctx = SimContext::default();
+        let p = packet(&mut ctx, 0);
+        net.send(&mut ctx, p);
+        let delivered = run(&mut net, &mut ctx);
+        let c = &net.links[0].counters;
+        assert_eq!(delivered.len(), passes as usize, "{limit_pkts:?} {limit_bytes:?}");
+        assert_eq!(
+            (c.arrived_pkts, c.enqueued_pkts, c.max_queue_pkts),
+            (1, passes as u64, 0)
+        );
+        assert_eq!(c.dropped_pkts[DropCause::Overflow as usize], !passes as u64);
+        assert_eq!(ctx.packets.live(), 0);
+    }
+}

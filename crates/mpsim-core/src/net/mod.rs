@@ -279,6 +279,25 @@ impl Network {
             size_bytes: size,
             step: t.step,
         };
+        if link.in_service.is_none() && before == 0 {
+            // An idle drop-tail link: the packet would be queued and taken
+            // out again at once; it goes straight to the transmitter, and
+            // the queue's memory is not touched.
+            match link.queue.pass_through(size) {
+                Some(true) => {
+                    link.counters.enqueued_pkts += 1;
+                    link.counters.enqueued_bytes += size as u64;
+                    ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
+                    Self::transmit(ctx, link, l, qp);
+                    return;
+                }
+                Some(false) => {
+                    Self::drop_at(ctx, link, l, pkt, size, DropReason::TailDrop);
+                    return;
+                }
+                None => {}
+            }
+        }
         match link.queue.enqueue(qp, now, &mut link.queue_rng) {
             Ok(()) => {
                 link.counters.enqueued_pkts += 1;
@@ -310,15 +329,18 @@ impl Network {
             Self::queue_changed(ctx, link, l, before);
         }
         if let Some(p) = next {
-            if self.prefetch {
-                link.queue.prefetch_head();
-            }
-            ctx.observe_packet(l, p.id, PacketEvent::Dequeue);
-            link.in_service = Some(p);
-            link.service_started = now;
-            let done = now + serialization_time(p.size_bytes, link.rate_bps);
-            ctx.events.schedule(done, Event::LinkTxDone(l));
+            Self::transmit(ctx, link, l, p);
         }
+    }
+
+    /// Puts packet `p`, just taken from the queue, on link `l`'s idle transmitter.
+    #[inline]
+    fn transmit(ctx: &mut SimContext, link: &mut Link, l: LinkId, p: QueuedPacket) {
+        ctx.observe_packet(l, p.id, PacketEvent::Dequeue);
+        link.in_service = Some(p);
+        link.service_started = ctx.now;
+        let done = ctx.now + serialization_time(p.size_bytes, link.rate_bps);
+        ctx.events.schedule(done, Event::LinkTxDone(l));
     }
 
     /// The transmitter finished a packet: it is lost or starts propagating.
@@ -326,6 +348,10 @@ impl Network {
     pub fn on_tx_done(&mut self, ctx: &mut SimContext, l: LinkId) {
         let now = ctx.now;
         let link = &mut self.links[l.idx()];
+        if self.prefetch {
+            // The next packet out, read below once this one is dealt with.
+            link.queue.prefetch_head();
+        }
         let Some(p) = link.in_service.take() else {
             return;
         };

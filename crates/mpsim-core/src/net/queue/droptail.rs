@@ -34,6 +34,14 @@ impl DropTail {
         self.fifo.push(p);
         Ok(())
     }
+
+    /// Whether a packet of `size_bytes` offered to the queue when it is
+    /// empty is accepted (it then leaves at once for an idle transmitter).
+    #[inline]
+    pub fn admits_alone(&self, size_bytes: u32) -> bool {
+        debug_assert!(self.fifo.is_empty());
+        self.limit_pkts.is_none_or(|l| l > 0) && self.limit_bytes.is_none_or(|l| size_bytes as u64 <= l)
+    }
 }
 
 #[cfg(test)]

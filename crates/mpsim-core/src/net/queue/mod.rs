@@ -323,6 +323,19 @@ impl Queue {
         }
     }
 
+    /// Whether a packet of `size_bytes` arriving at an idle transmitter and
+    /// an empty queue goes straight through: `Some(true)` if accepted,
+    /// `Some(false)` if dropped (the queue's enqueue would drop it as
+    /// `TailDrop`), `None` if the discipline must see it enqueued and
+    /// dequeued (RED and CoDel, whose state and random draws depend on it).
+    #[inline]
+    pub fn pass_through(&self, size_bytes: u32) -> Option<bool> {
+        match self {
+            Queue::DropTail(q) => Some(q.admits_alone(size_bytes)),
+            Queue::Red(_) | Queue::Codel(_) => None,
+        }
+    }
+
     /// Starts loading the entry of the next packet out (see
     /// [`crate::cache`]): it is read when the transmission under way ends,
     /// long after it was queued.
