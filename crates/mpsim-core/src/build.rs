@@ -567,8 +567,9 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
 /// only costs time (docs/performance.md measures both sides).
 const PREFETCH_ABOVE_BYTES: usize = 1 << 20;
 
-/// The bytes of the links, connections and subflows of a run (the state the
-/// events of a run move between; its packets and buffers come on top).
+/// The bytes of the link, connection and subflow structures of a run (the
+/// state its events move between; what they point to, such as scoreboards,
+/// queues and packets, comes on top, so this is a floor).
 fn state_bytes(sim: &Simulator) -> usize {
     use std::mem::size_of;
     let subflows: usize = sim.connections.iter().map(|c| c.subflows.len()).sum();

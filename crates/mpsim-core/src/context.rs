@@ -91,8 +91,11 @@ pub trait Forward {
 }
 
 /// Where a flow's route is remembered once the network has worked it out,
-/// so that its packets are sent without looking it up again (a flow's
-/// addresses, hash and endpoint never change).
+/// so that its packets are sent without looking it up again. This holds
+/// because a flow's addresses, hash and endpoint never change and the
+/// network's routes never change after the build (a link going down drops
+/// what it holds; it does not reroute): anything that reroutes during a run
+/// must forget the network's routes and every subflow's hints together.
 #[derive(Clone, Debug, Default)]
 pub struct RouteHint(std::cell::Cell<Option<u32>>);
 

@@ -256,10 +256,10 @@ impl Connection {
         self.after_event(io, r);
     }
 
-    /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
-    /// Starts loading what handling a packet reads first (see
-    /// [`crate::cache`]): the connection's parameters, congestion state and
-    /// the handles of its subflows and data level.
+    /// Starts loading what handling a packet for subflow `subflow`'s `side`
+    /// reads first (see [`crate::cache`]): the connection's parameters,
+    /// congestion state and the handles of its subflows and data level, then
+    /// the subflow's congestion state and its sender or receiver.
     #[inline]
     pub fn prefetch(&self, subflow: usize, side: Side) {
         crate::cache::prefetch(&self.subflows);
@@ -276,6 +276,7 @@ impl Connection {
         }
     }
 
+    /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
     pub fn on_sender_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
             return;
