@@ -7,29 +7,13 @@
 /// caches. Returns at once; does nothing on other architectures.
 #[inline(always)]
 pub fn prefetch<T>(value: &T) {
-    prefetch_address(value as *const T as *const u8);
-}
-
-/// [`prefetch`] for every cache line that `value` spans.
-#[inline(always)]
-pub fn prefetch_all<T>(value: &T) {
-    let start = value as *const T as *const u8;
-    let mut at = 0;
-    while at < std::mem::size_of::<T>() {
-        prefetch_address(start.wrapping_add(at));
-        at += 64;
-    }
-}
-
-#[inline(always)]
-fn prefetch_address(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is a hint. It cannot fault, whatever the address,
     // and changes no memory the program sees.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(address.cast());
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = address;
+    let _ = value;
 }

@@ -5,7 +5,7 @@
 //! the network or a transport can be driven in a test by a context alone.
 
 use crate::event::EventQueue;
-use crate::ids::{AddrId, EndpointId, LinkId, PacketId};
+use crate::ids::{AddrId, LinkId, PacketId};
 use crate::observe::{Observer, PacketEvent, SegmentEvent, SubflowRef, TransportEvent};
 use crate::time::SimTime;
 use crate::wire::PacketPool;
@@ -80,10 +80,10 @@ pub trait Forward {
     /// Puts packet `pkt` (allocated in `ctx.packets`) on the network at its source.
     fn send(&mut self, ctx: &mut SimContext, pkt: PacketId);
 
-    /// The route of the packets from `src` to `dst` with hash `flow_hash`
-    /// (and endpoint `endpoint`), worked out now if it has not been: a
-    /// handle that [`Forward::send_routed`] takes back.
-    fn route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32;
+    /// The route of the packets from `src` to `dst` with hash `flow_hash`,
+    /// worked out now if it has not been: a handle that
+    /// [`Forward::send_routed`] takes back.
+    fn route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32;
 
     /// [`Forward::send`] for a packet whose route is known: `route` is what
     /// [`Forward::route`] returned for the packet's addresses and hash.
@@ -92,7 +92,7 @@ pub trait Forward {
 
 /// Where a flow's route is remembered once the network has worked it out,
 /// so that its packets are sent without looking it up again. This holds
-/// because a flow's addresses, hash and endpoint never change and the
+/// because a flow's addresses and hash never change and the
 /// network's routes never change after the build (a link going down drops
 /// what it holds; it does not reroute): anything that reroutes during a run
 /// must forget the network's routes and every subflow's hints together.
@@ -100,14 +100,14 @@ pub trait Forward {
 pub struct RouteHint(std::cell::Cell<Option<u32>>);
 
 impl RouteHint {
-    /// The route of the flow of `src`, `dst`, `flow_hash` and `endpoint`
-    /// through `net`, asked of the network the first time only.
+    /// The route of the flow of `src`, `dst` and `flow_hash` through `net`,
+    /// asked of the network the first time only.
     #[inline]
-    pub fn get<N: Forward>(&self, net: &mut N, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
+    pub fn get<N: Forward>(&self, net: &mut N, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
         match self.0.get() {
             Some(route) => route,
             None => {
-                let route = net.route(src, dst, flow_hash, endpoint);
+                let route = net.route(src, dst, flow_hash);
                 self.0.set(Some(route));
                 route
             }

@@ -180,9 +180,7 @@ impl Simulator {
             let (time, event) = self.ctx.events.pop().expect("peeked");
             if self.net.prefetch {
                 if let Some(next) = self.ctx.events.peek() {
-                    if let Some(ep) = self.net.prefetch(next, &self.ctx.packets) {
-                        self.prefetch_endpoint(ep);
-                    }
+                    self.net.prefetch(next, &self.ctx.packets);
                 }
             }
             self.ctx.now = time;
@@ -257,19 +255,6 @@ impl Simulator {
             Event::SubflowEvent(c, k) => {
                 self.connections[c as usize].on_timer(io!(), TransportTimer::SubflowEvent { event: k as usize })
             }
-        }
-    }
-
-    /// Starts loading the state of the transport behind `ep`.
-    #[inline]
-    fn prefetch_endpoint(&self, ep: EndpointId) {
-        let (c, r, side) = match self.endpoints.get(ep.idx()) {
-            Some(&Endpoint::TcpSender(c, r)) => (c, r, Side::Sender),
-            Some(&Endpoint::TcpReceiver(c, r)) => (c, r, Side::Receiver),
-            _ => return,
-        };
-        if let Some(conn) = self.connections.get(c as usize) {
-            conn.prefetch(r as usize, side);
         }
     }
 

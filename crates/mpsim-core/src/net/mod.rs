@@ -75,11 +75,8 @@ pub struct Network {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Link(LinkId),
-    /// At the destination's node. The endpoint is that of the packet whose
-    /// sending worked the route out: where the route's packets are almost
-    /// always delivered, so the event loop prefetches its state; delivery
-    /// itself uses each packet's own endpoint.
-    Deliver(EndpointId),
+    /// At the destination's node.
+    Deliver,
     /// At a node with no route onwards (or, for a route of no links, at
     /// the source).
     NoRoute,
@@ -133,19 +130,19 @@ impl Network {
     }
 
     /// The first step of the route of packets from `src` to `dst` with
-    /// hash `flow_hash`; `endpoint` is where the packet that asks goes.
+    /// hash `flow_hash`.
     #[inline]
-    fn route_of(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
+    fn route_of(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
         match self.paths.ids.get(&(src.0, dst.0, flow_hash)) {
             Some(&start) => start,
-            None => self.new_route(src, dst, flow_hash, endpoint),
+            None => self.new_route(src, dst, flow_hash),
         }
     }
 
     /// Works a route out hop by hop, as a packet would be forwarded, and
     /// appends it to the steps.
     #[cold]
-    fn new_route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
+    fn new_route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
         let mut p = std::mem::take(&mut self.paths);
         let start = p.steps.len() as u32;
         p.decided.clear();
@@ -164,7 +161,7 @@ impl Network {
                 p.steps.push(Step::Link(l));
                 let node = self.links[l.idx()].to;
                 if node == to_node {
-                    break Step::Deliver(endpoint);
+                    break Step::Deliver;
                 }
                 if !self.nodes[node.idx()].forwards {
                     break Step::NoRoute;
@@ -190,7 +187,7 @@ impl Network {
     /// Puts a packet that a transport built onto the network at its source.
     pub fn send(&mut self, ctx: &mut SimContext, pkt: PacketId) {
         let p = ctx.packets.get(pkt);
-        let start = self.route_of(p.src, p.dst, p.flow_hash, p.endpoint);
+        let start = self.route_of(p.src, p.dst, p.flow_hash);
         self.send_routed(ctx, pkt, start);
     }
 
@@ -223,7 +220,7 @@ impl Network {
         let (l, step) = match self.paths.steps[next as usize] {
             Step::Link(l) => (l, next),
             Step::Loop(at) => (self.paths.link_at(at), at),
-            Step::Deliver(_) => {
+            Step::Deliver => {
                 ctx.observe_packet(arrived_by, t.id, PacketEvent::Deliver);
                 return Some((ctx.packets.get(t.id).endpoint, t.id));
             }
@@ -279,31 +276,27 @@ impl Network {
             size_bytes: size,
             step: t.step,
         };
-        if link.in_service.is_none() && before == 0 {
-            // An idle drop-tail link: the packet would be queued and taken
-            // out again at once; it goes straight to the transmitter, and
-            // the queue's memory is not touched.
-            match link.queue.pass_through(size) {
-                Some(true) => {
-                    link.counters.enqueued_pkts += 1;
-                    link.counters.enqueued_bytes += size as u64;
-                    ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
-                    Self::transmit(ctx, link, l, qp);
-                    return;
-                }
-                Some(false) => {
-                    Self::drop_at(ctx, link, l, pkt, size, DropReason::TailDrop);
-                    return;
-                }
-                None => {}
-            }
-        }
-        match link.queue.enqueue(qp, now, &mut link.queue_rng) {
+        // At an idle drop-tail link the packet would be queued and taken out
+        // again at once: it goes straight to the transmitter, and the
+        // queue's memory is not touched.
+        let idle = link.in_service.is_none() && before == 0;
+        let straight = if idle {
+            link.queue.admits_straight_through(qp)
+        } else {
+            None
+        };
+        let admitted = match straight {
+            Some(admitted) => admitted,
+            None => link.queue.enqueue(qp, now, &mut link.queue_rng),
+        };
+        match admitted {
             Ok(()) => {
                 link.counters.enqueued_pkts += 1;
                 link.counters.enqueued_bytes += size as u64;
                 ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
-                if link.in_service.is_none() {
+                if straight.is_some() {
+                    Self::transmit(ctx, link, l, qp);
+                } else if link.in_service.is_none() {
                     // Straight through an idle transmitter: the queue length
                     // never visibly changes.
                     self.start_tx(ctx, l, before);
@@ -393,40 +386,32 @@ impl Network {
     /// Starts loading what handling `event` will touch first (see
     /// [`crate::cache`]): the link of a transmission that ends; for an
     /// arrival, the link crossed and the next step of the route, and then
-    /// the next link or, at the destination, the packet. Returns, for an
-    /// arrival at its destination, the endpoint it is most likely for.
+    /// the next link or, at the destination, the packet.
     #[inline]
-    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) -> Option<EndpointId> {
-        match *event {
-            Event::LinkTxDone(l) => {
-                if let Some(link) = self.links.get(l.idx()) {
-                    crate::cache::prefetch(link);
-                    crate::cache::prefetch(&link.counters);
-                }
+    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) {
+        let link = |l: LinkId| {
+            if let Some(link) = self.links.get(l.idx()) {
+                crate::cache::prefetch(link);
+                crate::cache::prefetch(&link.counters);
             }
+        };
+        match *event {
+            Event::LinkTxDone(l) => link(l),
             Event::LinkArrival(t) => {
-                if let Some(Step::Link(l)) = self.paths.steps.get(t.step as usize) {
-                    if let Some(link) = self.links.get(l.idx()) {
-                        crate::cache::prefetch(&link.counters);
+                // Of the link crossed, only its arrival counters are read.
+                if let Some(&Step::Link(l)) = self.paths.steps.get(t.step as usize) {
+                    if let Some(crossed) = self.links.get(l.idx()) {
+                        crate::cache::prefetch(&crossed.counters);
                     }
                 }
                 match self.paths.steps.get(t.step as usize + 1) {
-                    Some(Step::Link(l)) => {
-                        if let Some(link) = self.links.get(l.idx()) {
-                            crate::cache::prefetch(link);
-                            crate::cache::prefetch(&link.counters);
-                        }
-                    }
-                    Some(&Step::Deliver(ep)) => {
-                        packets.prefetch(t.id);
-                        return Some(ep);
-                    }
+                    Some(&Step::Link(l)) => link(l),
+                    Some(Step::Deliver) => packets.prefetch(t.id),
                     _ => {}
                 }
             }
             _ => {}
         }
-        None
     }
 
     /// Takes a link up or down. Going down drops what waits in its queue;
@@ -457,8 +442,8 @@ impl Forward for Network {
         Network::send(self, ctx, pkt);
     }
 
-    fn route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64, endpoint: EndpointId) -> u32 {
-        self.route_of(src, dst, flow_hash, endpoint)
+    fn route(&mut self, src: AddrId, dst: AddrId, flow_hash: u64) -> u32 {
+        self.route_of(src, dst, flow_hash)
     }
 
     #[inline]

@@ -256,26 +256,6 @@ impl Connection {
         self.after_event(io, r);
     }
 
-    /// Starts loading what handling a packet for subflow `subflow`'s `side`
-    /// reads first (see [`crate::cache`]): the connection's parameters,
-    /// congestion state and the handles of its subflows and data level, then
-    /// the subflow's congestion state and its sender or receiver.
-    #[inline]
-    pub fn prefetch(&self, subflow: usize, side: Side) {
-        crate::cache::prefetch(&self.subflows);
-        crate::cache::prefetch(&self.ccs);
-        crate::cache::prefetch(&self.params);
-        crate::cache::prefetch(&self.cc);
-        crate::cache::prefetch(&self.data);
-        if let (Some(sf), Some(cc)) = (self.subflows.get(subflow), self.ccs.get(subflow)) {
-            crate::cache::prefetch_all(cc);
-            match side {
-                Side::Sender => crate::cache::prefetch_all(&sf.sender),
-                Side::Receiver => crate::cache::prefetch_all(&sf.receiver),
-            }
-        }
-    }
-
     /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
     pub fn on_sender_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
@@ -663,9 +643,7 @@ impl Connection {
             sent_at: io.ctx.now,
             payload: Payload::Tcp(hdr),
         });
-        let route = sf
-            .rev_route
-            .get(&mut *io.net, sf.dst, sf.src, sf.rev_hash, sf.sender_ep);
+        let route = sf.rev_route.get(&mut *io.net, sf.dst, sf.src, sf.rev_hash);
         io.net.send_routed(io.ctx, id, route);
     }
 }

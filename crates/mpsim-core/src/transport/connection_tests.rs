@@ -25,7 +25,7 @@ impl Forward for Collect {
         self.0.push(pkt);
     }
 
-    fn route(&mut self, _: AddrId, _: AddrId, _: u64, _: EndpointId) -> u32 {
+    fn route(&mut self, _: AddrId, _: AddrId, _: u64) -> u32 {
         0
     }
 

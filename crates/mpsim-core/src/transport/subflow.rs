@@ -141,9 +141,7 @@ impl<'a, N: Forward> Wire<'a, N> {
         r: usize,
         sf: &Subflow,
     ) -> Self {
-        let route = sf
-            .fwd_route
-            .get(&mut *io.net, sf.src, sf.dst, sf.fwd_hash, sf.receiver_ep);
+        let route = sf.fwd_route.get(&mut *io.net, sf.src, sf.dst, sf.fwd_hash);
         Wire {
             ctx: &mut *io.ctx,
             net: &mut *io.net,

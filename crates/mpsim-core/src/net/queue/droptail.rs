@@ -24,6 +24,15 @@ impl DropTail {
 
     #[inline]
     pub fn enqueue(&mut self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropReason)> {
+        self.admits(p)?;
+        self.fifo.push(p);
+        Ok(())
+    }
+
+    /// Whether the queue as it is has room for `p`: the packet is handed
+    /// back as a tail drop if not.
+    #[inline]
+    pub fn admits(&self, p: QueuedPacket) -> Result<(), (QueuedPacket, DropReason)> {
         let over_pkts = self.limit_pkts.is_some_and(|l| self.fifo.len_pkts() >= l);
         let over_bytes = self
             .limit_bytes
@@ -31,16 +40,7 @@ impl DropTail {
         if over_pkts || over_bytes {
             return Err((p, DropReason::TailDrop));
         }
-        self.fifo.push(p);
         Ok(())
-    }
-
-    /// Whether a packet of `size_bytes` offered to the queue when it is
-    /// empty is accepted (it then leaves at once for an idle transmitter).
-    #[inline]
-    pub fn admits_alone(&self, size_bytes: u32) -> bool {
-        debug_assert!(self.fifo.is_empty());
-        self.limit_pkts.is_none_or(|l| l > 0) && self.limit_bytes.is_none_or(|l| size_bytes as u64 <= l)
     }
 }
 

@@ -323,15 +323,14 @@ impl Queue {
         }
     }
 
-    /// Whether a packet of `size_bytes` arriving at an idle transmitter and
-    /// an empty queue goes straight through: `Some(true)` if accepted,
-    /// `Some(false)` if dropped (the queue's enqueue would drop it as
-    /// `TailDrop`), `None` if the discipline must see it enqueued and
-    /// dequeued (RED and CoDel, whose state and random draws depend on it).
+    /// For a packet that finds the queue empty and the transmitter idle:
+    /// drop-tail's admission of it, without queueing it (it would be taken
+    /// out again at once). `None` for RED and CoDel, whose state and random
+    /// draws depend on seeing it queued and dequeued.
     #[inline]
-    pub fn pass_through(&self, size_bytes: u32) -> Option<bool> {
+    pub fn admits_straight_through(&self, p: QueuedPacket) -> Option<Result<(), (QueuedPacket, DropReason)>> {
         match self {
-            Queue::DropTail(q) => Some(q.admits_alone(size_bytes)),
+            Queue::DropTail(q) => Some(q.admits(p)),
             Queue::Red(_) | Queue::Codel(_) => None,
         }
     }
