@@ -254,3 +254,31 @@ fn an_idle_link_passes_what_its_queue_would_take_and_drops_what_it_would_not() {
         assert_eq!(ctx.packets.live(), 0);
     }
 }
+
+#[test]
+fn route_steps_read_back_as_written_at_the_edges_of_their_encoding() {
+    let steps = [
+        Step::Link(LinkId(0)),
+        Step::Link(LinkId(STEP_LOOP - 1)),
+        Step::Loop(0),
+        Step::Loop((STEP_NO_ROUTE & !STEP_LOOP) - 1),
+        Step::Deliver,
+        Step::NoRoute,
+    ];
+    let mut list = StepList::default();
+    for s in steps {
+        list.push(s);
+    }
+    assert_eq!(list.len(), steps.len());
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(list.at(i as u32), *s);
+        assert_eq!(list.get(i), Some(*s));
+    }
+    assert_eq!(list.get(steps.len()), None);
+}
+
+#[test]
+#[should_panic(expected = "does not fit a route step")]
+fn a_link_index_beyond_the_step_encoding_is_refused() {
+    StepList::default().push(Step::Link(LinkId(STEP_LOOP)));
+}

@@ -92,11 +92,67 @@ enum Step {
 /// carries its index in that list ([`InTransit::step`]) from hop to hop,
 /// and each hop reads the next entry. What a hop touches is small and
 /// contiguous, and never the packet.
+/// The routes' steps, four bytes each so that more of them stay in the
+/// caches of a large network: a link's index below 2³¹, a loop's target
+/// index with the top bit set, and the two ends of route at the top.
+#[derive(Debug, Default)]
+struct StepList(Vec<u32>);
+
+const STEP_LOOP: u32 = 1 << 31;
+const STEP_NO_ROUTE: u32 = u32::MAX - 1;
+const STEP_DELIVER: u32 = u32::MAX;
+
+impl StepList {
+    fn push(&mut self, step: Step) {
+        let word = match step {
+            Step::Link(l) => {
+                assert!(l.0 < STEP_LOOP, "link index {} does not fit a route step", l.0);
+                l.0
+            }
+            Step::Loop(at) => {
+                assert!(
+                    at < STEP_NO_ROUTE & !STEP_LOOP,
+                    "step index {at} does not fit a route step"
+                );
+                STEP_LOOP | at
+            }
+            Step::Deliver => STEP_DELIVER,
+            Step::NoRoute => STEP_NO_ROUTE,
+        };
+        self.0.push(word);
+    }
+
+    #[inline]
+    fn decode(word: u32) -> Step {
+        match word {
+            w if w < STEP_LOOP => Step::Link(LinkId(w)),
+            STEP_DELIVER => Step::Deliver,
+            STEP_NO_ROUTE => Step::NoRoute,
+            w => Step::Loop(w & !STEP_LOOP),
+        }
+    }
+
+    /// The step at index `at`.
+    #[inline]
+    fn at(&self, at: u32) -> Step {
+        Self::decode(self.0[at as usize])
+    }
+
+    #[inline]
+    fn get(&self, at: usize) -> Option<Step> {
+        self.0.get(at).map(|&w| Self::decode(w))
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 #[derive(Debug, Default)]
 struct Paths {
     /// Index of the first step of each route.
     ids: IdMap<(u32, u32, u64), u32>,
-    steps: Vec<Step>,
+    steps: StepList,
     /// Scratch: next hops being chosen from, nodes decided on the route being built.
     hops: Vec<LinkId>,
     decided: Vec<(NodeId, u32)>,
@@ -106,7 +162,7 @@ impl Paths {
     /// The link at step `at`, which a packet is crossing.
     #[inline]
     fn link_at(&self, at: u32) -> LinkId {
-        match self.steps[at as usize] {
+        match self.steps.at(at) {
             Step::Link(l) => l,
             end => unreachable!("step {at} is an end of route ({end:?}), not a link"),
         }
@@ -198,7 +254,7 @@ impl Network {
         p.sent_at = ctx.now;
         let size = p.size_bytes;
         debug_assert_eq!(Some(&start), self.paths.ids.get(&(p.src.0, p.dst.0, p.flow_hash)));
-        match self.paths.steps[start as usize] {
+        match self.paths.steps.at(start) {
             Step::Link(l) => {
                 let t = InTransit {
                     id: pkt,
@@ -217,7 +273,7 @@ impl Network {
     #[inline]
     fn forward(&mut self, ctx: &mut SimContext, arrived_by: LinkId, t: InTransit) -> Option<(EndpointId, PacketId)> {
         let next = t.step + 1;
-        let (l, step) = match self.paths.steps[next as usize] {
+        let (l, step) = match self.paths.steps.at(next) {
             Step::Link(l) => (l, next),
             Step::Loop(at) => (self.paths.link_at(at), at),
             Step::Deliver => {
@@ -399,13 +455,13 @@ impl Network {
             Event::LinkTxDone(l) => link(l),
             Event::LinkArrival(t) => {
                 // Of the link crossed, only its arrival counters are read.
-                if let Some(&Step::Link(l)) = self.paths.steps.get(t.step as usize) {
+                if let Some(Step::Link(l)) = self.paths.steps.get(t.step as usize) {
                     if let Some(crossed) = self.links.get(l.idx()) {
                         crate::cache::prefetch(&crossed.counters);
                     }
                 }
                 match self.paths.steps.get(t.step as usize + 1) {
-                    Some(&Step::Link(l)) => link(l),
+                    Some(Step::Link(l)) => link(l),
                     Some(Step::Deliver) => packets.prefetch(t.id),
                     _ => {}
                 }
