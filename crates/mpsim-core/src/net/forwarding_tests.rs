@@ -270,11 +270,11 @@ fn route_steps_read_back_as_written_at_the_edges_of_their_encoding() {
         list.push(s);
     }
     assert_eq!(list.len(), steps.len());
-    for (i, s) in steps.iter().enumerate() {
-        assert_eq!(list.at(i as u32), *s);
-        assert_eq!(list.get(i), Some(*s));
+    for (i, s) in (0u32..).zip(steps) {
+        assert_eq!(list.at(i), s);
+        assert_eq!(list.get(i), Some(s));
     }
-    assert_eq!(list.get(steps.len()), None);
+    assert_eq!(list.get(steps.len() as u32), None);
 }
 
 #[test]

@@ -85,13 +85,6 @@ enum Step {
     Loop(u32),
 }
 
-/// Every packet of a flow takes the same links: the next hop at each node
-/// depends only on the node, the destination and the flow's hash. So the
-/// route is worked out hop by hop for the first packet of each (source,
-/// destination, hash) and appended to one list of steps; a packet then
-/// carries its index in that list ([`InTransit::step`]) from hop to hop,
-/// and each hop reads the next entry. What a hop touches is small and
-/// contiguous, and never the packet.
 /// The routes' steps, four bytes each so that more of them stay in the
 /// caches of a large network: a link's index below 2³¹, a loop's target
 /// index with the top bit set, and the two ends of route at the top.
@@ -138,9 +131,10 @@ impl StepList {
         Self::decode(self.0[at as usize])
     }
 
+    /// The step at index `at`, if there is one.
     #[inline]
-    fn get(&self, at: usize) -> Option<Step> {
-        self.0.get(at).map(|&w| Self::decode(w))
+    fn get(&self, at: u32) -> Option<Step> {
+        self.0.get(at as usize).map(|&w| Self::decode(w))
     }
 
     fn len(&self) -> usize {
@@ -148,6 +142,13 @@ impl StepList {
     }
 }
 
+/// Every packet of a flow takes the same links: the next hop at each node
+/// depends only on the node, the destination and the flow's hash. So the
+/// route is worked out hop by hop for the first packet of each (source,
+/// destination, hash) and appended to one list of steps; a packet then
+/// carries its index in that list ([`InTransit::step`]) from hop to hop,
+/// and each hop reads the next entry. What a hop touches is small and
+/// contiguous, and never the packet.
 #[derive(Debug, Default)]
 struct Paths {
     /// Index of the first step of each route.
@@ -455,12 +456,12 @@ impl Network {
             Event::LinkTxDone(l) => link(l),
             Event::LinkArrival(t) => {
                 // Of the link crossed, only its arrival counters are read.
-                if let Some(Step::Link(l)) = self.paths.steps.get(t.step as usize) {
+                if let Some(Step::Link(l)) = self.paths.steps.get(t.step) {
                     if let Some(crossed) = self.links.get(l.idx()) {
                         crate::cache::prefetch(&crossed.counters);
                     }
                 }
-                match self.paths.steps.get(t.step as usize + 1) {
+                match self.paths.steps.get(t.step + 1) {
                     Some(Step::Link(l)) => link(l),
                     Some(Step::Deliver) => packets.prefetch(t.id),
                     _ => {}

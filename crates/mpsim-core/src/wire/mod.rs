@@ -95,7 +95,7 @@ impl PacketPool {
     #[inline]
     pub fn prefetch(&self, id: PacketId) {
         if let Some(p) = self.slots.get(id.idx()) {
-            crate::cache::prefetch_lines(p, std::mem::size_of::<Packet>());
+            crate::cache::prefetch_all(p);
         }
     }
 
