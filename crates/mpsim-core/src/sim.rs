@@ -44,6 +44,16 @@ pub struct SampledTraces {
     pub traces: Vec<(LinkId, QueueTrace)>,
 }
 
+/// When the state that a delivery reads is loaded, in two steps since
+/// the second is found through what the first loads.
+#[derive(Clone, Copy, Debug)]
+enum Stage {
+    /// The packet has left the transmitter of the last link of its route.
+    Propagating,
+    /// Its arrival is the next event.
+    NextEvent,
+}
+
 #[derive(Debug)]
 pub struct Simulator {
     /// Clock, event queue, packets and the tracing hook.
@@ -180,7 +190,9 @@ impl Simulator {
             let (time, event) = self.ctx.events.pop().expect("peeked");
             if self.net.prefetch {
                 if let Some(next) = self.ctx.events.peek() {
-                    self.net.prefetch(next, &self.ctx.packets);
+                    if let Some(ep) = self.net.prefetch(next, &self.ctx.packets) {
+                        self.prefetch_endpoint(ep, Stage::NextEvent);
+                    }
                 }
             }
             self.ctx.now = time;
@@ -226,7 +238,11 @@ impl Simulator {
             };
         }
         match event {
-            Event::LinkTxDone(l) => self.net.on_tx_done(&mut self.ctx, l),
+            Event::LinkTxDone(l) => {
+                if let Some(ep) = self.net.on_tx_done(&mut self.ctx, l) {
+                    self.prefetch_endpoint(ep, Stage::Propagating);
+                }
+            }
             Event::LinkArrival(t) => {
                 if let Some((ep, pkt)) = self.net.on_link_arrival(&mut self.ctx, t) {
                     self.deliver(ep, pkt);
@@ -255,6 +271,26 @@ impl Simulator {
             Event::SubflowEvent(c, k) => {
                 self.connections[c as usize].on_timer(io!(), TransportTimer::SubflowEvent { event: k as usize })
             }
+        }
+    }
+
+    /// Starts loading what delivering a packet to `ep` reads first, one
+    /// level of the connection's state at each [`Stage`] so that each
+    /// stage reads only what the one before loaded. `ep` is a hint (see
+    /// [`Network::prefetch`]); a wrong one costs time only.
+    #[inline]
+    fn prefetch_endpoint(&self, ep: EndpointId, stage: Stage) {
+        let (c, r, side) = match self.endpoints.get(ep.idx()) {
+            Some(&Endpoint::TcpSender(c, r)) => (c, r, Side::Sender),
+            Some(&Endpoint::TcpReceiver(c, r)) => (c, r, Side::Receiver),
+            _ => return,
+        };
+        let Some(conn) = self.connections.get(c as usize) else {
+            return;
+        };
+        match stage {
+            Stage::Propagating => conn.prefetch_fields(),
+            Stage::NextEvent => conn.prefetch_subflows(r as usize, side),
         }
     }
 

@@ -103,7 +103,9 @@ fn run(net: &mut Network, ctx: &mut SimContext) -> Vec<(u64, u32, u64)> {
     while let Some((t, event)) = ctx.events.pop() {
         ctx.now = t;
         match event {
-            Event::LinkTxDone(l) => net.on_tx_done(ctx, l),
+            Event::LinkTxDone(l) => {
+                net.on_tx_done(ctx, l);
+            }
             Event::LinkArrival(p) => {
                 if let Some((ep, pkt)) = net.on_link_arrival(ctx, p) {
                     let Payload::Udp { seq } = ctx.packets.get(pkt).payload else {
@@ -207,7 +209,9 @@ fn a_route_set_by_hand_that_loops_keeps_the_packet_circling() {
         let (t, event) = ctx.events.pop().expect("peeked");
         ctx.now = t;
         match event {
-            Event::LinkTxDone(l) => net.on_tx_done(&mut ctx, l),
+            Event::LinkTxDone(l) => {
+                net.on_tx_done(&mut ctx, l);
+            }
             Event::LinkArrival(t) => assert!(net.on_link_arrival(&mut ctx, t).is_none()),
             other => panic!("no such event in this network: {other:?}"),
         }
@@ -261,8 +265,10 @@ fn route_steps_read_back_as_written_at_the_edges_of_their_encoding() {
         Step::Link(LinkId(0)),
         Step::Link(LinkId(STEP_LOOP - 1)),
         Step::Loop(0),
-        Step::Loop((STEP_NO_ROUTE & !STEP_LOOP) - 1),
-        Step::Deliver,
+        Step::Loop((STEP_END & !STEP_LOOP) - 1),
+        Step::Deliver(None),
+        Step::Deliver(Some(EndpointId(0))),
+        Step::Deliver(Some(EndpointId(STEP_MAX_HINT - 1))),
         Step::NoRoute,
     ];
     let mut list = StepList::default();
@@ -281,4 +287,19 @@ fn route_steps_read_back_as_written_at_the_edges_of_their_encoding() {
 #[should_panic(expected = "does not fit a route step")]
 fn a_link_index_beyond_the_step_encoding_is_refused() {
     StepList::default().push(Step::Link(LinkId(STEP_LOOP)));
+}
+
+#[test]
+fn a_delivery_step_notes_the_endpoint_it_last_delivered_to_when_it_fits() {
+    let mut list = StepList::default();
+    list.push(Step::Link(LinkId(3)));
+    list.push(Step::Deliver(None));
+    list.note_delivery(1, EndpointId(7));
+    assert_eq!(list.at(1), Step::Deliver(Some(EndpointId(7))));
+    list.note_delivery(1, EndpointId(STEP_MAX_HINT - 1));
+    assert_eq!(list.at(1), Step::Deliver(Some(EndpointId(STEP_MAX_HINT - 1))));
+    // An endpoint beyond the encoding is not noted, and none is implied.
+    list.note_delivery(1, EndpointId(STEP_MAX_HINT));
+    assert_eq!(list.at(1), Step::Deliver(None));
+    assert_eq!(list.at(0), Step::Link(LinkId(3)));
 }

@@ -29,7 +29,7 @@ use routing::IdMap;
 pub use crate::trace::QueueTrace;
 pub use link::{Link, LinkCounters};
 pub use loss::{LossConfig, LossModel};
-pub use queue::{DropCause, Queue, QueueConfig, QueueLimit, QueuedPacket};
+pub use queue::{DropCause, Queue, QueueConfig, QueueLimit, QueuedPacket, NO_HINT};
 pub use routing::RoutingTable;
 
 #[derive(Debug)]
@@ -75,8 +75,11 @@ pub struct Network {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Link(LinkId),
-    /// At the destination's node.
-    Deliver,
+    /// At the destination's node; with the endpoint that the route's last
+    /// packet was handed to, if one has been noted (a hint for the caches,
+    /// see [`Network::prefetch`]: what a packet is delivered to is read
+    /// from the packet, never from here).
+    Deliver(Option<EndpointId>),
     /// At a node with no route onwards (or, for a route of no links, at
     /// the source).
     NoRoute,
@@ -86,14 +89,20 @@ enum Step {
 }
 
 /// The routes' steps, four bytes each so that more of them stay in the
-/// caches of a large network: a link's index below 2³¹, a loop's target
-/// index with the top bit set, and the two ends of route at the top.
+/// caches of a large network. The top two bits tell them apart: a link's
+/// index below 2³¹ (top bit clear), a loop's target index below 2³⁰ after
+/// `10`, and the ends of routes after `11`: no route onwards, a delivery
+/// with no endpoint noted, or a delivery with the endpoint noted in the
+/// low 30 bits.
 #[derive(Debug, Default)]
 struct StepList(Vec<u32>);
 
-const STEP_LOOP: u32 = 1 << 31;
-const STEP_NO_ROUTE: u32 = u32::MAX - 1;
-const STEP_DELIVER: u32 = u32::MAX;
+const STEP_LOOP: u32 = 0b10 << 30;
+const STEP_END: u32 = 0b11 << 30;
+const STEP_NO_ROUTE: u32 = u32::MAX;
+const STEP_DELIVER: u32 = u32::MAX - 1;
+/// Endpoints below this are noted in a delivery step; the rest are not.
+const STEP_MAX_HINT: u32 = STEP_DELIVER & !STEP_END;
 
 impl StepList {
     fn push(&mut self, step: Step) {
@@ -103,25 +112,31 @@ impl StepList {
                 l.0
             }
             Step::Loop(at) => {
-                assert!(
-                    at < STEP_NO_ROUTE & !STEP_LOOP,
-                    "step index {at} does not fit a route step"
-                );
+                assert!(at < STEP_END & !STEP_LOOP, "step index {at} does not fit a route step");
                 STEP_LOOP | at
             }
-            Step::Deliver => STEP_DELIVER,
+            Step::Deliver(hint) => Self::deliver_word(hint),
             Step::NoRoute => STEP_NO_ROUTE,
         };
         self.0.push(word);
     }
 
     #[inline]
+    fn deliver_word(hint: Option<EndpointId>) -> u32 {
+        match hint {
+            Some(ep) if ep.0 < STEP_MAX_HINT => STEP_END | ep.0,
+            _ => STEP_DELIVER,
+        }
+    }
+
+    #[inline]
     fn decode(word: u32) -> Step {
         match word {
             w if w < STEP_LOOP => Step::Link(LinkId(w)),
-            STEP_DELIVER => Step::Deliver,
+            w if w < STEP_END => Step::Loop(w & !STEP_LOOP),
             STEP_NO_ROUTE => Step::NoRoute,
-            w => Step::Loop(w & !STEP_LOOP),
+            STEP_DELIVER => Step::Deliver(None),
+            w => Step::Deliver(Some(EndpointId(w & !STEP_END))),
         }
     }
 
@@ -135,6 +150,17 @@ impl StepList {
     #[inline]
     fn get(&self, at: u32) -> Option<Step> {
         self.0.get(at as usize).map(|&w| Self::decode(w))
+    }
+
+    /// Notes `ep` in the delivery step at index `at`.
+    #[inline]
+    fn note_delivery(&mut self, at: u32, ep: EndpointId) {
+        let word = Self::deliver_word(Some(ep));
+        let w = &mut self.0[at as usize];
+        debug_assert!(matches!(Self::decode(*w), Step::Deliver(_)));
+        if *w != word {
+            *w = word;
+        }
     }
 
     fn len(&self) -> usize {
@@ -218,7 +244,7 @@ impl Network {
                 p.steps.push(Step::Link(l));
                 let node = self.links[l.idx()].to;
                 if node == to_node {
-                    break Step::Deliver;
+                    break Step::Deliver(None);
                 }
                 if !self.nodes[node.idx()].forwards {
                     break Step::NoRoute;
@@ -277,9 +303,13 @@ impl Network {
         let (l, step) = match self.paths.steps.at(next) {
             Step::Link(l) => (l, next),
             Step::Loop(at) => (self.paths.link_at(at), at),
-            Step::Deliver => {
+            Step::Deliver(_) => {
                 ctx.observe_packet(arrived_by, t.id, PacketEvent::Deliver);
-                return Some((ctx.packets.get(t.id).endpoint, t.id));
+                let ep = ctx.packets.get(t.id).endpoint;
+                if self.prefetch {
+                    self.paths.steps.note_delivery(next, ep);
+                }
+                return Some((ep, t.id));
             }
             Step::NoRoute => {
                 self.drop_no_route(ctx, Some(arrived_by), t.id);
@@ -328,10 +358,19 @@ impl Network {
             return;
         }
         let before = link.queue.len_pkts();
+        // The route's step after this link was read with this one's.
+        let last_hop_to = match self.prefetch {
+            true => match self.paths.steps.get(t.step + 1) {
+                Some(Step::Deliver(Some(ep))) => ep.0,
+                _ => NO_HINT,
+            },
+            false => NO_HINT,
+        };
         let qp = QueuedPacket {
             id: pkt,
             size_bytes: size,
             step: t.step,
+            last_hop_to,
         };
         // At an idle drop-tail link the packet would be queued and taken out
         // again at once: it goes straight to the transmitter, and the
@@ -394,17 +433,19 @@ impl Network {
     }
 
     /// The transmitter finished a packet: it is lost or starts propagating.
+    /// When prefetching, and the packet is on the last link of its route,
+    /// returns the endpoint that the route's last packet went to (a hint:
+    /// what the caller may start loading for the delivery).
     #[inline]
-    pub fn on_tx_done(&mut self, ctx: &mut SimContext, l: LinkId) {
+    pub fn on_tx_done(&mut self, ctx: &mut SimContext, l: LinkId) -> Option<EndpointId> {
         let now = ctx.now;
         let link = &mut self.links[l.idx()];
         if self.prefetch {
             // The next packet out, read below once this one is dealt with.
             link.queue.prefetch_head();
         }
-        let Some(p) = link.in_service.take() else {
-            return;
-        };
+        let p = link.in_service.take()?;
+        let mut hint = None;
         link.counters.busy_ns += now.saturating_since(link.service_started).nanos();
         if !link.up {
             Self::drop_at(ctx, link, l, p.id, p.size_bytes, DropReason::LinkDown);
@@ -420,11 +461,21 @@ impl Network {
                 step: p.step,
             };
             ctx.events.schedule(at, Event::LinkArrival(t));
+            if self.prefetch {
+                if p.last_hop_to != NO_HINT {
+                    ctx.packets.prefetch(t.id);
+                    hint = Some(EndpointId(p.last_hop_to));
+                } else if let Some(next) = self.paths.steps.0.get(t.step as usize + 1) {
+                    // Read when the arrival is the next event.
+                    crate::cache::prefetch(next);
+                }
+            }
         }
         if link.up && !link.queue.is_empty_fast() {
             let before = link.queue.len_pkts();
             self.start_tx(ctx, l, before);
         }
+        hint
     }
 
     /// A packet reached the far end of the link it was crossing. Returns
@@ -443,9 +494,11 @@ impl Network {
     /// Starts loading what handling `event` will touch first (see
     /// [`crate::cache`]): the link of a transmission that ends; for an
     /// arrival, the link crossed and the next step of the route, and then
-    /// the next link or, at the destination, the packet.
+    /// the next link or, at the destination, the packet. For an arrival at
+    /// the destination, returns the endpoint noted in the route's last step
+    /// (the caller's to load).
     #[inline]
-    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) {
+    pub fn prefetch(&self, event: &Event, packets: &crate::wire::PacketPool) -> Option<EndpointId> {
         let link = |l: LinkId| {
             if let Some(link) = self.links.get(l.idx()) {
                 crate::cache::prefetch(link);
@@ -463,12 +516,16 @@ impl Network {
                 }
                 match self.paths.steps.get(t.step + 1) {
                     Some(Step::Link(l)) => link(l),
-                    Some(Step::Deliver) => packets.prefetch(t.id),
+                    Some(Step::Deliver(ep)) => {
+                        packets.prefetch(t.id);
+                        return ep;
+                    }
                     _ => {}
                 }
             }
             _ => {}
         }
+        None
     }
 
     /// Takes a link up or down. Going down drops what waits in its queue;

@@ -256,6 +256,42 @@ impl Connection {
         self.after_event(io, r);
     }
 
+    /// Starts loading the fields that handling any packet reads first (see
+    /// [`crate::cache`]).
+    #[inline]
+    pub fn prefetch_fields(&self) {
+        crate::cache::prefetch(&self.subflows);
+        crate::cache::prefetch(&self.ccs);
+        crate::cache::prefetch_all(&self.data);
+    }
+
+    /// Starts loading what subflow `r`'s `side` reads first on a packet:
+    /// for an ACK, every subflow's sender, since an ACK may let any of
+    /// them send; for data, the subflow's receiver and the data level's
+    /// out-of-order ranges.
+    #[inline]
+    pub fn prefetch_subflows(&self, r: usize, side: Side) {
+        match side {
+            Side::Sender => {
+                for (sf, cc) in self.subflows.iter().zip(&self.ccs) {
+                    crate::cache::prefetch(&sf.removed_at);
+                    crate::cache::prefetch(&sf.fwd_route);
+                    crate::cache::prefetch_all(&sf.sender);
+                    crate::cache::prefetch(cc);
+                }
+            }
+            Side::Receiver => {
+                let Some(sf) = self.subflows.get(r) else { return };
+                crate::cache::prefetch(&sf.removed_at);
+                crate::cache::prefetch_all(&sf.receiver);
+                crate::cache::prefetch(&sf.ts_to_echo);
+                if let Some(rx) = self.data.receiver() {
+                    rx.prefetch_buffer();
+                }
+            }
+        }
+    }
+
     /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
     pub fn on_sender_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {

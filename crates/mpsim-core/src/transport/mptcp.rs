@@ -119,6 +119,14 @@ pub struct DataReceiver {
 }
 
 impl DataReceiver {
+    /// Starts loading the start of the out-of-order ranges (see [`crate::cache`]).
+    #[inline]
+    pub fn prefetch_buffer(&self) {
+        if let Some(first) = self.ooo.first() {
+            crate::cache::prefetch(first);
+        }
+    }
+
     pub fn new(buffer_bytes: u64) -> Self {
         DataReceiver {
             rcv_nxt: 1,

@@ -54,7 +54,7 @@ impl From<DropReason> for DropCause {
 }
 
 /// A packet waiting in a queue, with what the disciplines need to know of
-/// it: 12 bytes, five to a cache line. (CoDel, the one discipline that
+/// it: 16 bytes, four to a cache line. (CoDel, the one discipline that
 /// needs the time a packet joined, keeps it itself.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct QueuedPacket {
@@ -62,7 +62,14 @@ pub struct QueuedPacket {
     pub size_bytes: u32,
     /// Where the packet is on its route ([`crate::wire::InTransit::step`]).
     pub step: u32,
+    /// On the last link of its route, when the network prefetches: the
+    /// index of the endpoint that the route's last packet was handed to (a
+    /// hint for the caches, see `Network::on_tx_done`); [`NO_HINT`] else.
+    pub last_hop_to: u32,
 }
+
+/// [`QueuedPacket::last_hop_to`] when there is no hint.
+pub const NO_HINT: u32 = u32::MAX;
 
 /// FIFO storage with packet and byte counts.
 #[derive(Debug, Default)]
