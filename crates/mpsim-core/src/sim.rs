@@ -275,9 +275,11 @@ impl Simulator {
     }
 
     /// Starts loading what delivering a packet to `ep` reads first, one
-    /// level of the connection's state at each [`Stage`] so that each
-    /// stage reads only what the one before loaded. `ep` is a hint (see
-    /// [`Network::prefetch`]); a wrong one costs time only.
+    /// level of the connection's state at each [`Stage`]: the first reads
+    /// the endpoint's entry and the connection's place, the second the
+    /// connection's fields that the first loaded. `ep` is a hint (noted in
+    /// the route's steps when the network's `prefetch` is on); a wrong one
+    /// costs time only.
     #[inline]
     fn prefetch_endpoint(&self, ep: EndpointId, stage: Stage) {
         let (c, r, side) = match self.endpoints.get(ep.idx()) {

@@ -303,3 +303,9 @@ fn a_delivery_step_notes_the_endpoint_it_last_delivered_to_when_it_fits() {
     assert_eq!(list.at(1), Step::Deliver(None));
     assert_eq!(list.at(0), Step::Link(LinkId(3)));
 }
+
+#[test]
+#[should_panic(expected = "does not fit a route step")]
+fn a_loop_target_beyond_the_step_encoding_is_refused() {
+    StepList::default().push(Step::Loop(STEP_END & !STEP_LOOP));
+}

@@ -29,7 +29,7 @@ use routing::IdMap;
 pub use crate::trace::QueueTrace;
 pub use link::{Link, LinkCounters};
 pub use loss::{LossConfig, LossModel};
-pub use queue::{DropCause, Queue, QueueConfig, QueueLimit, QueuedPacket, NO_HINT};
+pub use queue::{DropCause, Queue, QueueConfig, QueueLimit, QueuedPacket};
 pub use routing::RoutingTable;
 
 #[derive(Debug)]
@@ -76,9 +76,9 @@ pub struct Network {
 enum Step {
     Link(LinkId),
     /// At the destination's node; with the endpoint that the route's last
-    /// packet was handed to, if one has been noted (a hint for the caches,
-    /// see [`Network::prefetch`]: what a packet is delivered to is read
-    /// from the packet, never from here).
+    /// packet was handed to, if one has been noted (only when the network's
+    /// `prefetch` is on: a hint for the caches; what a packet is delivered
+    /// to is read from the packet, never from here).
     Deliver(Option<EndpointId>),
     /// At a node with no route onwards (or, for a route of no links, at
     /// the source).
@@ -158,8 +158,18 @@ impl StepList {
         let word = Self::deliver_word(Some(ep));
         let w = &mut self.0[at as usize];
         debug_assert!(matches!(Self::decode(*w), Step::Deliver(_)));
+        // Written only when it changes: a line left clean need not be
+        // written back when it leaves the caches.
         if *w != word {
             *w = word;
+        }
+    }
+
+    /// Starts loading the step at index `at`, if there is one (see [`crate::cache`]).
+    #[inline]
+    fn prefetch(&self, at: u32) {
+        if let Some(w) = self.0.get(at as usize) {
+            crate::cache::prefetch(w);
         }
     }
 
@@ -359,18 +369,19 @@ impl Network {
         }
         let before = link.queue.len_pkts();
         // The route's step after this link was read with this one's.
-        let last_hop_to = match self.prefetch {
-            true => match self.paths.steps.get(t.step + 1) {
+        let delivery_hint = if self.prefetch {
+            match self.paths.steps.get(t.step + 1) {
                 Some(Step::Deliver(Some(ep))) => ep.0,
-                _ => NO_HINT,
-            },
-            false => NO_HINT,
+                _ => QueuedPacket::NO_HINT,
+            }
+        } else {
+            QueuedPacket::NO_HINT
         };
         let qp = QueuedPacket {
             id: pkt,
             size_bytes: size,
             step: t.step,
-            last_hop_to,
+            delivery_hint,
         };
         // At an idle drop-tail link the packet would be queued and taken out
         // again at once: it goes straight to the transmitter, and the
@@ -433,9 +444,10 @@ impl Network {
     }
 
     /// The transmitter finished a packet: it is lost or starts propagating.
-    /// When prefetching, and the packet is on the last link of its route,
-    /// returns the endpoint that the route's last packet went to (a hint:
-    /// what the caller may start loading for the delivery).
+    /// When prefetching, and the packet is propagating on the last link of
+    /// its route, returns the endpoint its queue entry noted (that the
+    /// route's last packet went to, if noted by the time it was queued): a
+    /// hint of what the caller may start loading for the delivery.
     #[inline]
     pub fn on_tx_done(&mut self, ctx: &mut SimContext, l: LinkId) -> Option<EndpointId> {
         let now = ctx.now;
@@ -462,12 +474,12 @@ impl Network {
             };
             ctx.events.schedule(at, Event::LinkArrival(t));
             if self.prefetch {
-                if p.last_hop_to != NO_HINT {
+                if p.delivery_hint != QueuedPacket::NO_HINT {
                     ctx.packets.prefetch(t.id);
-                    hint = Some(EndpointId(p.last_hop_to));
-                } else if let Some(next) = self.paths.steps.0.get(t.step as usize + 1) {
+                    hint = Some(EndpointId(p.delivery_hint));
+                } else {
                     // Read when the arrival is the next event.
-                    crate::cache::prefetch(next);
+                    self.paths.steps.prefetch(t.step + 1);
                 }
             }
         }

@@ -184,7 +184,6 @@ impl Codel {
 mod tests {
     use super::*;
     use crate::ids::PacketId;
-    use crate::net::queue::NO_HINT;
 
     const MS: u64 = 1_000_000;
 
@@ -208,7 +207,7 @@ mod tests {
                     id,
                     size_bytes: 1500,
                     step: 0,
-                    last_hop_to: NO_HINT,
+                    delivery_hint: QueuedPacket::NO_HINT,
                 },
                 at,
             )
@@ -415,7 +414,7 @@ mod tests {
             id: PacketId(9),
             size_bytes: 40,
             step: 0,
-            last_hop_to: NO_HINT,
+            delivery_hint: QueuedPacket::NO_HINT,
         };
         assert_eq!(q.enqueue(p, SimTime::ZERO), Err((p, DropReason::TailDrop)));
     }

@@ -48,14 +48,13 @@ impl DropTail {
 mod tests {
     use super::*;
     use crate::ids::PacketId;
-    use crate::net::queue::NO_HINT;
 
     fn qp(i: u32, size: u32) -> QueuedPacket {
         QueuedPacket {
             id: PacketId(i),
             size_bytes: size,
             step: 0,
-            last_hop_to: NO_HINT,
+            delivery_hint: QueuedPacket::NO_HINT,
         }
     }
 

@@ -64,12 +64,15 @@ pub struct QueuedPacket {
     pub step: u32,
     /// On the last link of its route, when the network prefetches: the
     /// index of the endpoint that the route's last packet was handed to (a
-    /// hint for the caches, see `Network::on_tx_done`); [`NO_HINT`] else.
-    pub last_hop_to: u32,
+    /// hint for the caches, see `Network::on_tx_done`);
+    /// [`QueuedPacket::NO_HINT`] otherwise.
+    pub delivery_hint: u32,
 }
 
-/// [`QueuedPacket::last_hop_to`] when there is no hint.
-pub const NO_HINT: u32 = u32::MAX;
+impl QueuedPacket {
+    /// [`QueuedPacket::delivery_hint`] when there is no hint.
+    pub const NO_HINT: u32 = u32::MAX;
+}
 
 /// FIFO storage with packet and byte counts.
 #[derive(Debug, Default)]

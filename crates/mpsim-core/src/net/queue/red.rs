@@ -311,7 +311,6 @@ impl Red {
 mod tests {
     use super::*;
     use crate::ids::PacketId;
-    use crate::net::queue::NO_HINT;
     use crate::rng::StreamDomain;
 
     /// `s` in the tests: 1 ms.
@@ -322,7 +321,7 @@ mod tests {
             id: PacketId(i),
             size_bytes: 1500,
             step: 0,
-            last_hop_to: NO_HINT,
+            delivery_hint: QueuedPacket::NO_HINT,
         }
     }
 
@@ -561,7 +560,6 @@ mod tests {
 mod adaptive_tests {
     use super::*;
     use crate::ids::PacketId;
-    use crate::net::queue::NO_HINT;
     use crate::rng::StreamDomain;
 
     fn close(a: f64, b: f64) -> bool {
@@ -612,7 +610,7 @@ mod adaptive_tests {
                 id: PacketId(0),
                 size_bytes: 1000,
                 step: 0,
-                last_hop_to: NO_HINT,
+                delivery_hint: QueuedPacket::NO_HINT,
             };
             if r.enqueue(p, SimTime(ms * 1_000_000), &mut g).is_ok() {
                 r.dequeue(SimTime(ms * 1_000_000));
