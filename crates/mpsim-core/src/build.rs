@@ -25,6 +25,7 @@ use crate::transport::connection::{Connection, Subflow};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpParams;
+use crate::transport::Side;
 use crate::validate::{address_configs, initial_pairs, subflow_timeline, validate, Names};
 
 /// A subflow's two endpoints and its TCP state machines.
@@ -40,9 +41,14 @@ fn new_subflow(
     trace: bool,
 ) -> Subflow {
     let sender_ep = EndpointId(endpoints.len() as u32);
-    endpoints.push(Endpoint::TcpSender(conn, r as u16));
+    let side_of = |side| Endpoint::Tcp {
+        connection: conn,
+        subflow: r as u16,
+        side,
+    };
+    endpoints.push(side_of(Side::Sender));
     let receiver_ep = EndpointId(endpoints.len() as u32);
-    endpoints.push(Endpoint::TcpReceiver(conn, r as u16));
+    endpoints.push(side_of(Side::Receiver));
     Subflow {
         src,
         dst,

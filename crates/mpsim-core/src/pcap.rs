@@ -28,6 +28,7 @@ use crate::ids::{LinkId, NodeId};
 use crate::observe::{DropReason, Observer, PacketEvent};
 use crate::sim::{Endpoint, Simulator};
 use crate::time::SimTime;
+use crate::transport::Side;
 use crate::wire::{Packet, Payload, TcpFlags, TcpHeader};
 
 /// pcap's magic number for nanosecond timestamps.
@@ -212,7 +213,11 @@ impl PcapRecorder {
             .iter()
             .map(|e| match *e {
                 Endpoint::UdpSink(_) => Receiver::Udp,
-                Endpoint::TcpSender(c, r) | Endpoint::TcpReceiver(c, r) => {
+                Endpoint::Tcp {
+                    connection: c,
+                    subflow: r,
+                    side,
+                } => {
                     let conn = &sim.connections[c as usize];
                     let info = SubflowInfo {
                         connection: c,
@@ -223,7 +228,7 @@ impl PcapRecorder {
                         timestamps: conn.params.timestamps,
                         mss: conn.params.mss.min(u16::MAX as u32) as u16,
                     };
-                    let to_sender = matches!(e, Endpoint::TcpSender(..));
+                    let to_sender = side == Side::Sender;
                     Receiver::Tcp { info, to_sender }
                 }
             })

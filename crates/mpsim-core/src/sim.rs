@@ -20,10 +20,13 @@ use crate::wire::Payload;
 #[derive(Clone, Copy, Debug)]
 pub enum Endpoint {
     UdpSink(u32),
-    /// The sending side of subflow (connection, subflow): receives ACKs.
-    TcpSender(u32, u16),
-    /// The receiving side of subflow (connection, subflow): receives data.
-    TcpReceiver(u32, u16),
+    /// One side of a TCP subflow: the sending side receives ACKs, the
+    /// receiving side data.
+    Tcp {
+        connection: u32,
+        subflow: u16,
+        side: Side,
+    },
 }
 
 /// A scheduled change to a link.
@@ -282,17 +285,20 @@ impl Simulator {
     /// costs time only.
     #[inline]
     fn prefetch_endpoint(&self, ep: EndpointId, stage: Stage) {
-        let (c, r, side) = match self.endpoints.get(ep.idx()) {
-            Some(&Endpoint::TcpSender(c, r)) => (c, r, Side::Sender),
-            Some(&Endpoint::TcpReceiver(c, r)) => (c, r, Side::Receiver),
-            _ => return,
+        let Some(&Endpoint::Tcp {
+            connection,
+            subflow,
+            side,
+        }) = self.endpoints.get(ep.idx())
+        else {
+            return;
         };
-        let Some(conn) = self.connections.get(c as usize) else {
+        let Some(conn) = self.connections.get(connection as usize) else {
             return;
         };
         match stage {
             Stage::Propagating => conn.prefetch_fields(),
-            Stage::NextEvent => conn.prefetch_subflows(r as usize, side),
+            Stage::NextEvent => conn.prefetch_subflows(subflow as usize, side),
         }
     }
 
@@ -307,21 +313,21 @@ impl Simulator {
                 self.udp_sinks[i as usize].receive(self.ctx.now, packet);
                 self.ctx.packets.free(pkt);
             }
-            Endpoint::TcpSender(c, r) | Endpoint::TcpReceiver(c, r) => {
+            Endpoint::Tcp {
+                connection,
+                subflow,
+                side,
+            } => {
                 let Payload::Tcp(hdr) = self.ctx.packets.get(pkt).payload else {
                     self.ctx.packets.free(pkt);
                     return;
                 };
                 self.ctx.packets.free(pkt);
-                let side = match self.endpoints[ep.idx()] {
-                    Endpoint::TcpSender(..) => Side::Sender,
-                    _ => Side::Receiver,
-                };
                 let mut io = Io {
                     ctx: &mut self.ctx,
                     net: &mut self.net,
                 };
-                self.connections[c as usize].on_packet(&mut io, r as usize, side, &hdr);
+                self.connections[connection as usize].on_packet(&mut io, subflow as usize, side, &hdr);
             }
         }
     }

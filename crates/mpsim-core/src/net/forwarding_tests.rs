@@ -309,3 +309,37 @@ fn a_delivery_step_notes_the_endpoint_it_last_delivered_to_when_it_fits() {
 fn a_loop_target_beyond_the_step_encoding_is_refused() {
     StepList::default().push(Step::Loop(STEP_END & !STEP_LOOP));
 }
+
+/// With prefetching on, a route's last step notes the endpoint of the
+/// packet it delivered, and a later packet on the route's last link hands
+/// the note back as it leaves the transmitter; with it off, nothing is
+/// noted and nothing handed back.
+#[test]
+fn a_delivery_is_noted_and_handed_back_on_the_last_link_only_when_prefetching() {
+    for prefetch in [false, true] {
+        let mut net = Network { prefetch, ..line() };
+        let mut ctx = SimContext::default();
+        let mut handed_back = vec![];
+        // The second packet is sent once the first has been delivered.
+        for seq in 0..2 {
+            let p = packet(&mut ctx, seq);
+            net.send(&mut ctx, p);
+            while let Some((t, event)) = ctx.events.pop() {
+                ctx.now = t;
+                match event {
+                    Event::LinkTxDone(l) => handed_back.push((l.0, net.on_tx_done(&mut ctx, l))),
+                    Event::LinkArrival(t) => {
+                        if let Some((_, pkt)) = net.on_link_arrival(&mut ctx, t) {
+                            ctx.packets.free(pkt);
+                        }
+                    }
+                    other => panic!("no such event in this network: {other:?}"),
+                }
+            }
+        }
+        let noted = prefetch.then_some(EndpointId(7));
+        assert_eq!(handed_back, vec![(0, None), (1, None), (0, None), (1, noted)]);
+        let start = net.route_of(AddrId(0), AddrId(1), 0);
+        assert_eq!(net.paths.steps.at(start + 2), Step::Deliver(noted));
+    }
+}
