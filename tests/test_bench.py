@@ -49,3 +49,18 @@ def test_ten_thousand_flow_dumbbell_routes_every_flow() -> None:
     assert len(early) == 301  # flows 0 .. 300: their SYNs leave at 0, 0.1, .., 30 ms
     assert all(f["syn_retransmits"] == 0 and f["srtt_ns_at_end"] >= 40_000_000 for f in early)
     assert res.raw["dropped_no_route_pkts"] == 0
+
+
+def test_fattree_report_sets_its_cost_per_event_against_k4() -> None:
+    """`fattree-k16` reports its cost per event against the k = 4 fat-tree's, measured in the same process;
+    here the k = 4 tree against itself, which must simulate the same events and give a ratio near one."""
+    from mpsim.bench import bench_fattree
+
+    report = bench_fattree(4, 1, against_k4=True)
+    assert report.name == "fattree-k4" and "fattree-k4" in BENCHMARKS
+    # 16 hosts, each one connection's 8 subflows: every host link carries data and ACKs for the whole second.
+    assert report.events > 1_000_000
+    assert 0.5 < report.extra["host_link_utilisation"] <= 1.0
+    k4 = report.extra["k4_ns_per_event"]
+    assert k4 > 0
+    assert report.extra["ns_per_event_vs_k4"] == pytest.approx(report.ns_per_event / k4)

@@ -164,7 +164,28 @@ def fattree_config(k: int = 8, seconds: int = 5, seed: int = 1) -> dict[str, Any
     return scenario.to_core()
 
 
-def bench_fattree(k: int = 8, seconds: int = 5) -> BenchReport:
+K4_RUNS = 3
+"""Runs of the k = 4 fat-tree (1 s) that a larger fat-tree's report sets its cost per event against."""
+
+
+def k4_ns_per_event(runs: int = K4_RUNS) -> float:
+    """The median cost per event (run wall time over events) of the k = 4 fat-tree for 1 simulated second,
+    over ``runs`` runs in this process: what a larger fat-tree's cost per event is held against, measured
+    at the same moment (a shared machine's load moves both; the ratio of the two measured together moves
+    much less)."""
+    cfg = _encode(fattree_config(4, 1))
+    costs = []
+    for _ in range(runs):
+        text, _, run_s = run_json_timed(cfg)
+        costs.append(run_s * 1e9 / Results(json.loads(text)).events_processed)
+    return sorted(costs)[len(costs) // 2]
+
+
+def bench_fattree(k: int = 8, seconds: int = 5, against_k4: bool = False) -> BenchReport:
+    """A fat-tree benchmark (``fattree_config``). With ``against_k4``, the report's ``extra`` also gives the
+    k = 4 fat-tree's cost per event measured just before (``k4_ns_per_event``) and the ratio of this run's
+    to it (``ns_per_event_vs_k4``): how much the cost of an event grows with the network."""
+    k4 = k4_ns_per_event() if against_k4 else None
     cfg = fattree_config(k, seconds)
     text, build_s, run_s = run_json_timed(_encode(cfg))
     res = Results(json.loads(text))
@@ -174,7 +195,7 @@ def bench_fattree(k: int = 8, seconds: int = 5) -> BenchReport:
     hops = sum(int(row["delivered_pkts"]) for row in res.raw["links"])
     seconds = cfg["stop_time_ns"] / S
     goodputs = [row["bytes_delivered"] * 8 / seconds / 1e6 for row in res.raw["mptcp_connections"]]
-    return _run_report(
+    report = _run_report(
         f"fattree-k{k}",
         res,
         packets,
@@ -187,6 +208,10 @@ def bench_fattree(k: int = 8, seconds: int = 5) -> BenchReport:
             "host_link_utilisation": sum(goodputs) / (100.0 * len(goodputs)),
         },
     )
+    if k4 is not None:
+        report.extra["k4_ns_per_event"] = k4
+        report.extra["ns_per_event_vs_k4"] = report.ns_per_event / k4
+    return report
 
 
 def _sweep_report(name: str, wall_s: float, extra: dict[str, Any], simulated_s: float = 0.0) -> BenchReport:
@@ -310,13 +335,17 @@ BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
         lambda: bench_dumbbell(20),
     ),
     "dumbbell-100": ("100 long-lived NewReno flows through the same dumbbell, 20 s", lambda: bench_dumbbell(100)),
+    "fattree-k4": (
+        "k = 4 fat-tree (16 hosts, 100 Mbit/s): a permutation of LIA connections with 8 ECMP subflows, 1 s",
+        lambda: bench_fattree(4, 1),
+    ),
     "fattree-k8": (
         "k = 8 fat-tree (128 hosts, 100 Mbit/s): a permutation of LIA connections with 8 ECMP subflows, 5 s",
         bench_fattree,
     ),
     "fattree-k16": (
         "k = 16 fat-tree (1 024 hosts, 100 Mbit/s): a permutation of LIA connections with 8 ECMP subflows, 1 s",
-        lambda: bench_fattree(16, 1),
+        lambda: bench_fattree(16, 1, against_k4=True),
     ),
     "dumbbell-10000": (
         "10 000 long-lived NewReno flows through the same dumbbell (20 002 hosts), 20 s; building it is timed too",
