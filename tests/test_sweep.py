@@ -208,6 +208,39 @@ def test_a_chunk_of_runs_keeps_each_runs_rows_or_error() -> None:
     assert isinstance(failed, Outcome) and failed.kind == "failed" and failed.message
 
 
+def test_a_dask_worker_stores_runs_only_in_the_store_it_was_sent_to(tmp_path: Path) -> None:
+    """A worker that sees the sweep's store (same identity at the same path) writes the rows there itself;
+    one that finds no store, or another store, at that path returns the rows and writes nothing."""
+    from mpsim.sweep import _columns, _Task, execute_chunk_into, flow_metrics, run_key
+
+    spec = load_sweep(write_sweep(tmp_path, ["20pkt"]))
+    points = list(spec.points())[:2]
+    configs = [spec.scenario(p).to_core(p.seed) for p in points]
+    tasks = [_Task(run_key(c, flow_metrics), c, p) for p, c in zip(points, configs, strict=True)]
+    store = RunStore(tmp_path / "store")
+    store.prepare()
+    identity = store.identity()
+    assert identity == store.identity() and len(identity) == 32  # made once, then read back
+
+    # Another machine's disk: nothing at that path, or a store of another name.
+    nowhere = str(tmp_path / "nowhere")
+    returned = execute_chunk_into(nowhere, identity, tasks, flow_metrics, ["topology.buffer"])
+    assert all(isinstance(r, pa.Table) and r.num_rows > 0 for r in returned)
+    assert not (tmp_path / "nowhere").exists()
+    other = RunStore(tmp_path / "other")
+    other.prepare()
+    other.identity()
+    assert all(isinstance(r, pa.Table) for r in execute_chunk_into(str(other.out), identity, tasks, flow_metrics, []))
+    assert other.files() == []
+
+    # The store itself: the rows are written, exactly those the client would have written.
+    assert execute_chunk_into(str(store.out), identity, tasks, flow_metrics, ["topology.buffer"]) == [None, None]
+    assert sorted(p.stem for p in store.files()) == sorted(t.key for t in tasks)
+    for t, rows in zip(tasks, returned, strict=True):
+        assert isinstance(rows, pa.Table)
+        assert store.read(t.key).equals(_columns(rows, t, ["topology.buffer"]))
+
+
 def test_plots_of_a_store_and_of_traces(tmp_path: Path) -> None:
     from mpsim import plots, run
     from mpsim.scenario import Scenario

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,25 @@ class RunStore:
         for pattern in (".tmp-*", "*/.tmp-*"):
             for tmp in self.runs.glob(pattern):
                 tmp.unlink(missing_ok=True)
+
+    def identity(self) -> str:
+        """The store's identity: a random name kept in ``OUT/.store-id``, made on first use. A process on
+        another machine that reads the same name there sees this very store, not a directory of the same
+        path on a disk of its own."""
+        marker = self.out / ".store-id"
+        try:
+            return marker.read_text().strip()
+        except FileNotFoundError:
+            name = uuid.uuid4().hex
+            _atomic(marker, lambda p: Path(p).write_text(name))
+            return marker.read_text().strip()
+
+    def is_store(self, identity: str) -> bool:
+        """Whether this path holds the store named ``identity`` (see :meth:`identity`); creates nothing."""
+        try:
+            return (self.out / ".store-id").read_text().strip() == identity and self.runs.is_dir()
+        except OSError:
+            return False
 
     def files(self) -> list[Path]:
         """The stored runs' files."""
