@@ -176,17 +176,44 @@ def test_sigkill_midway_then_resume_gives_the_uninterrupted_rows(tmp_path: Path)
 
 
 @pytest.mark.timeout(240)
-def test_dask_local_cluster_gives_the_local_results(tmp_path: Path) -> None:
+def test_dask_local_cluster_gives_the_local_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers on this machine share the store: they write every run, the client none. Two sweeps of the
+    same runs at once on one cluster each get all their runs stored."""
+    import threading
+
     from distributed import LocalCluster
 
     spec = load_sweep(write_sweep(tmp_path, ["20pkt", "47pkt"]))
     local = run_sweep(spec, tmp_path / "local", jobs=2, progress=False)
+    written_by_client: list[str] = []
+    client_write = RunStore.write
+
+    def counted(self: RunStore, key: str, table: pa.Table) -> Path:
+        written_by_client.append(key)
+        return client_write(self, key, table)
+
+    monkeypatch.setattr(RunStore, "write", counted)  # in this process only: the workers are processes of their own
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         remote = run_sweep(
             spec, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address, progress=False
         )
+        assert written_by_client == []
+        twins: dict[str, pa.Table] = {}
+
+        def sweep(name: str) -> None:
+            twins[name] = run_sweep(
+                spec, tmp_path / name, executor="dask", scheduler=cluster.scheduler_address, progress=False
+            )
+
+        threads = [threading.Thread(target=sweep, args=(name,)) for name in ("a", "b")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     assert remote.num_rows == local.num_rows == 16
     assert sorted_rows(remote) == sorted_rows(local)
+    assert sorted_rows(twins["a"]) == sorted_rows(twins["b"]) == sorted_rows(local)
+    assert len(RunStore(tmp_path / "a").files()) == len(RunStore(tmp_path / "b").files()) == 8
 
 
 def test_a_chunk_of_runs_keeps_each_runs_rows_or_error() -> None:
@@ -208,37 +235,66 @@ def test_a_chunk_of_runs_keeps_each_runs_rows_or_error() -> None:
     assert isinstance(failed, Outcome) and failed.kind == "failed" and failed.message
 
 
-def test_a_dask_worker_stores_runs_only_in_the_store_it_was_sent_to(tmp_path: Path) -> None:
+def test_a_dask_worker_stores_runs_only_in_the_store_it_was_sent_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker that sees the sweep's store (same identity at the same path) writes the rows there itself;
-    one that finds no store, or another store, at that path returns the rows and writes nothing."""
-    from mpsim.sweep import _columns, _Task, execute_chunk_into, flow_metrics, run_key
+    one that finds no store, another store, or a copy made before the sweep began, at that path returns the
+    rows and writes nothing; so does one whose write fails. Failed runs give their outcome either way."""
+    from mpsim.sweep import Outcome, _columns, _Runner, _Task, execute_chunk_into, flow_metrics, run_key
 
     spec = load_sweep(write_sweep(tmp_path, ["20pkt"]))
     points = list(spec.points())[:2]
     configs = [spec.scenario(p).to_core(p.seed) for p in points]
     tasks = [_Task(run_key(c, flow_metrics), c, p) for p, c in zip(points, configs, strict=True)]
+    bad_config = dict(configs[0], tcp_flows=[dict(f, cc={"type": "no-such-cc"}) for f in configs[0]["tcp_flows"]])
+    bad = _Task(run_key(bad_config, flow_metrics), bad_config, points[0])
+    axes = ["topology.buffer"]
     store = RunStore(tmp_path / "store")
     store.prepare()
-    identity = store.identity()
-    assert identity == store.identity() and len(identity) == 32  # made once, then read back
+    earlier = store.new_identity()
+    identity = store.new_identity()
+    assert len(identity) == 32 and identity != earlier and store.is_store(identity) and not store.is_store(earlier)
 
-    # Another machine's disk: nothing at that path, or a store of another name.
+    # Another machine's disk: nothing at that path, another store, or a copy with the identity of before.
     nowhere = str(tmp_path / "nowhere")
-    returned = execute_chunk_into(nowhere, identity, tasks, flow_metrics, ["topology.buffer"])
+    returned = execute_chunk_into(nowhere, identity, tasks, flow_metrics, axes)
     assert all(isinstance(r, pa.Table) and r.num_rows > 0 for r in returned)
     assert not (tmp_path / "nowhere").exists()
     other = RunStore(tmp_path / "other")
     other.prepare()
-    other.identity()
+    other.new_identity()
     assert all(isinstance(r, pa.Table) for r in execute_chunk_into(str(other.out), identity, tasks, flow_metrics, []))
-    assert other.files() == []
+    assert all(isinstance(r, pa.Table) for r in execute_chunk_into(str(store.out), earlier, tasks, flow_metrics, []))
+    assert other.files() == [] and store.files() == []
 
-    # The store itself: the rows are written, exactly those the client would have written.
-    assert execute_chunk_into(str(store.out), identity, tasks, flow_metrics, ["topology.buffer"]) == [None, None]
+    # A store it cannot write to after all: the rows go back.
+    def refuse(self: RunStore, key: str, table: pa.Table) -> Path:
+        raise PermissionError(13, "Permission denied")
+
+    with monkeypatch.context() as m:
+        m.setattr(RunStore, "write", refuse)
+        assert all(
+            isinstance(r, pa.Table) for r in execute_chunk_into(str(store.out), identity, tasks, flow_metrics, axes)
+        )
+    assert store.files() == []
+
+    # The store itself: the rows are written, exactly those the client would have written; a failed run
+    # gives its outcome.
+    first, failed, last = execute_chunk_into(str(store.out), identity, [tasks[0], bad, tasks[1]], flow_metrics, axes)
+    assert first is None and last is None
+    assert isinstance(failed, Outcome) and failed.kind == "failed" and "no-such-cc" in failed.message
     assert sorted(p.stem for p in store.files()) == sorted(t.key for t in tasks)
     for t, rows in zip(tasks, returned, strict=True):
         assert isinstance(rows, pa.Table)
-        assert store.read(t.key).equals(_columns(rows, t, ["topology.buffer"]))
+        assert store.read(t.key).equals(_columns(rows, t, axes))
+
+    # The client checks that what workers reported stored is in its store.
+    runner = _Runner(store, flow_metrics, axes, False, 3, None, None)
+    runner.confirm_stored(tasks)
+    assert runner.failures == []
+    runner.confirm_stored([bad])
+    assert len(runner.failures) == 1 and "not in" in runner.failures[0]
 
 
 def test_plots_of_a_store_and_of_traces(tmp_path: Path) -> None:

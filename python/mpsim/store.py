@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -58,24 +59,26 @@ class RunStore:
             for tmp in self.runs.glob(pattern):
                 tmp.unlink(missing_ok=True)
 
-    def identity(self) -> str:
-        """The store's identity: a random name kept in ``OUT/.store-id``, made on first use. A process on
-        another machine that reads the same name there sees this very store, not a directory of the same
-        path on a disk of its own."""
-        marker = self.out / ".store-id"
+    def new_identity(self) -> str:
+        """Gives the store a new identity, a random name in ``OUT/.store-id``, and returns it: a process that
+        reads the same name at the same path sees this very store, not a copy of it made earlier or a
+        directory of the same path on a disk of its own. Made anew for each sweep that hands its runs out."""
+        name = uuid.uuid4().hex
         try:
-            return marker.read_text().strip()
-        except FileNotFoundError:
-            name = uuid.uuid4().hex
-            _atomic(marker, lambda p: Path(p).write_text(name))
-            return marker.read_text().strip()
+            _atomic(self.out / ".store-id", lambda p: Path(p).write_text(name))
+        except OSError as e:
+            where = str(self.out)
+            raise ConfigError(f"out: cannot write the store's identity in {where!r}: {e.strerror or e}") from None
+        return name
 
     def is_store(self, identity: str) -> bool:
-        """Whether this path holds the store named ``identity`` (see :meth:`identity`); creates nothing."""
+        """Whether this path holds the store named ``identity`` (see :meth:`new_identity`) and this process
+        may write its runs there; creates nothing."""
         try:
-            return (self.out / ".store-id").read_text().strip() == identity and self.runs.is_dir()
-        except OSError:
+            found = (self.out / ".store-id").read_text().strip()
+        except (OSError, UnicodeDecodeError):
             return False
+        return bool(identity) and found == identity and self.runs.is_dir() and os.access(self.runs, os.W_OK)
 
     def files(self) -> list[Path]:
         """The stored runs' files."""
@@ -192,7 +195,8 @@ class RunStore:
 
 
 def _atomic(final: Path, write: Any, durable: bool = True) -> None:
-    tmp = final.parent / f".tmp-{final.name}-{os.getpid()}"
+    # Unique to the writing thread: a Dask worker runs several in one process.
+    tmp = final.parent / f".tmp-{final.name}-{os.getpid()}-{threading.get_ident()}"
     try:
         write(str(tmp))
         if durable:

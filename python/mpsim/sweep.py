@@ -350,13 +350,29 @@ def execute_chunk_into(
     axes: list[str],
     time_limit: float | None = None,
 ) -> list[pa.Table | Outcome | None]:
-    """What a Dask worker does with a chunk of runs. A worker that sees the sweep's store (its file system
-    is shared with the client: ``out`` there holds the store named ``identity``) writes each run's rows
-    itself, as a local worker does, and returns ``None`` or the run's :class:`Outcome`; one that does not
-    returns the rows for the client to store (:func:`execute_chunk`)."""
-    if RunStore(out).is_store(identity):
-        return list(execute_and_store(out, tasks, extractor, axes, time_limit))
-    return execute_chunk([t.config for t in tasks], extractor, time_limit)
+    """What a Dask worker does with a chunk of runs. A worker that sees the sweep's store (``out`` holds the
+    store named ``identity`` and it may write there) writes each run's rows itself, as a local worker does,
+    and gives ``None`` for the run; one that does not, or whose write fails, gives the rows back for the
+    client to store. A run that ends without rows gives its :class:`Outcome`."""
+    store = RunStore(out)
+    shared = store.is_store(identity)
+    results: list[pa.Table | Outcome | None] = []
+    for task in tasks:
+        try:
+            table = execute(task.config, extractor, time_limit)
+        except Exception as e:
+            results.append(Outcome.of(e))
+            continue
+        if shared:
+            try:
+                store.write(task.key, _columns(table, task, axes))
+            except OSError:
+                shared = False  # this run's rows and the rest go back to the client
+            else:
+                results.append(None)
+                continue
+        results.append(table)
+    return results
 
 
 def die_with_parent(parent_pid: int) -> None:
@@ -615,8 +631,10 @@ class _Runner:
             for fut in as_completed(futures):
                 chunk = futures[fut]
                 error = fut.exception()
-                outcomes = [Outcome.of(error)] * len(chunk) if error else fut.result()
-                for t, outcome in zip(chunk, outcomes, strict=True):
+                if error is not None:
+                    self.chunk_failed(chunk, error)
+                    continue
+                for t, outcome in zip(chunk, fut.result(), strict=True):
                     self.finished(t, None, outcome)
         except BaseException:
             # Ctrl-C or an error: stop the runs under way instead of waiting for them (a store file is
@@ -651,7 +669,11 @@ class _Runner:
             chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
             # Workers that share the store's file system write their runs' rows themselves; the client
             # stores the rest. (Storing every run in the client capped two local workers at 1.1-1.3x one.)
-            out, identity = str(self.store.out), self.store.identity()
+            # The identity is new for each sweep, and so are the task names: a copy of the store made
+            # earlier is never taken for it, and two sweeps of the same runs on one cluster do not share
+            # tasks (Dask runs a task once per name), each storing its own.
+            out, identity = str(self.store.out.resolve()), self.store.new_identity()
+            stored_by_workers: list[_Task] = []
             futures = {
                 client.submit(
                     execute_chunk_into,
@@ -661,7 +683,7 @@ class _Runner:
                     self.fn,
                     self.axes,
                     self.time_limit,
-                    key=f"mpsim-runs-{chunk[0].key}-{len(chunk)}",
+                    key=f"mpsim-runs-{identity}-{chunk[0].key}-{len(chunk)}",
                     pure=False,
                 ): chunk
                 for chunk in chunks
@@ -671,12 +693,35 @@ class _Runner:
                 try:
                     results = fut.result()
                 except Exception as e:
-                    results = [Outcome.of(e)] * len(chunk)
+                    self.chunk_failed(chunk, e)
+                    continue
                 for t, result in zip(chunk, results, strict=True):
                     if isinstance(result, Outcome):
                         self.finished(t, None, result)
                     else:
                         self.finished(t, result, None)
+                        if result is None:
+                            stored_by_workers.append(t)
+            self.confirm_stored(stored_by_workers)
+
+    def chunk_failed(self, chunk: list[_Task], error: BaseException) -> None:
+        """A chunk of runs ended in an error of its own (its worker died, say): the runs it had stored
+        before count as stored, the others as failed."""
+        for t in chunk:
+            if self.store.path(t.key).is_file():
+                self.finished(t, None, None)
+            else:
+                self.finished(t, None, Outcome.of(error))
+
+    def confirm_stored(self, tasks: list[_Task]) -> None:
+        """Runs that workers reported stored must be in this store; any that is not (a worker wrote into a
+        directory of its own that passed for the store) is a failure, run again by a resumed sweep."""
+        for t in tasks:
+            if not self.store.path(t.key).is_file():
+                self.failures.append(
+                    f"{t.point}: a Dask worker reported it stored, but it is not in {self.store.out}: "
+                    "the worker wrote it into a directory of its own at that path"
+                )
 
 
 DASK_CONNECT_TIMEOUT_S = 10
