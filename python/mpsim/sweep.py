@@ -325,21 +325,39 @@ def execute_chunk(
 
 
 def execute_and_store(
-    out: str, tasks: list[_Task], extractor: Extractor, axes: list[str], time_limit: float | None = None
-) -> list[Outcome | None]:
+    out: str,
+    tasks: list[_Task],
+    extractor: Extractor,
+    axes: list[str],
+    time_limit: float | None = None,
+    hand_back: bool = False,
+) -> list[pa.Table | Outcome | None]:
     """Runs a chunk of tasks and writes each one's rows to the store under ``out`` as it finishes (what a
-    local worker does, so that writing the store is spread over the workers as the runs are). Returns,
-    per task, ``None`` or how it ended without rows."""
+    local worker does, so that writing the store is spread over the workers as the runs are). Returns, per
+    task, ``None`` or how it ended without rows. With ``hand_back``, a run whose rows cannot be written (an
+    ``OSError``), and every run after it, gives its rows instead, for the caller to store."""
     store = RunStore(out)
-    outcomes: list[Outcome | None] = []
+    writing = True
+    results: list[pa.Table | Outcome | None] = []
     for task in tasks:
         try:
-            store.write(task.key, _columns(execute(task.config, extractor, time_limit), task, axes))
+            table = execute(task.config, extractor, time_limit)
         except Exception as e:
-            outcomes.append(Outcome.of(e))
-        else:
-            outcomes.append(None)
-    return outcomes
+            results.append(Outcome.of(e))
+            continue
+        if writing:
+            try:
+                store.write(task.key, _columns(table, task, axes))
+            except Exception as e:
+                if not (hand_back and isinstance(e, OSError)):
+                    results.append(Outcome.of(e))
+                    continue
+                writing = False
+            else:
+                results.append(None)
+                continue
+        results.append(table)
+    return results
 
 
 def execute_chunk_into(
@@ -354,25 +372,9 @@ def execute_chunk_into(
     store named ``identity`` and it may write there) writes each run's rows itself, as a local worker does,
     and gives ``None`` for the run; one that does not, or whose write fails, gives the rows back for the
     client to store. A run that ends without rows gives its :class:`Outcome`."""
-    store = RunStore(out)
-    shared = store.is_store(identity)
-    results: list[pa.Table | Outcome | None] = []
-    for task in tasks:
-        try:
-            table = execute(task.config, extractor, time_limit)
-        except Exception as e:
-            results.append(Outcome.of(e))
-            continue
-        if shared:
-            try:
-                store.write(task.key, _columns(table, task, axes))
-            except OSError:
-                shared = False  # this run's rows and the rest go back to the client
-            else:
-                results.append(None)
-                continue
-        results.append(table)
-    return results
+    if RunStore(out).is_store(identity):
+        return execute_and_store(out, tasks, extractor, axes, time_limit, hand_back=True)
+    return execute_chunk([t.config for t in tasks], extractor, time_limit)
 
 
 def die_with_parent(parent_pid: int) -> None:
@@ -634,8 +636,8 @@ class _Runner:
                 if error is not None:
                     self.chunk_failed(chunk, error)
                     continue
-                for t, outcome in zip(chunk, fut.result(), strict=True):
-                    self.finished(t, None, outcome)
+                for t, result in zip(chunk, fut.result(), strict=True):
+                    self.settle(t, result)
         except BaseException:
             # Ctrl-C or an error: stop the runs under way instead of waiting for them (a store file is
             # written whole or not at all) and drop the queued ones.
@@ -696,13 +698,18 @@ class _Runner:
                     self.chunk_failed(chunk, e)
                     continue
                 for t, result in zip(chunk, results, strict=True):
-                    if isinstance(result, Outcome):
-                        self.finished(t, None, result)
-                    else:
-                        self.finished(t, result, None)
-                        if result is None:
-                            stored_by_workers.append(t)
+                    self.settle(t, result)
+                    if result is None:
+                        stored_by_workers.append(t)
             self.confirm_stored(stored_by_workers)
+
+    def settle(self, t: _Task, result: pa.Table | Outcome | None) -> None:
+        """Records a run by what its worker gave back: its rows to store, how it ended without rows, or
+        ``None`` when the worker stored the rows itself."""
+        if isinstance(result, Outcome):
+            self.finished(t, None, result)
+        else:
+            self.finished(t, result, None)
 
     def chunk_failed(self, chunk: list[_Task], error: BaseException) -> None:
         """A chunk of runs ended in an error of its own (its worker died, say): the runs it had stored
