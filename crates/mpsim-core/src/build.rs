@@ -14,7 +14,6 @@ use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
 use crate::sim::{Endpoint, LinkChange, SampledTraces, Simulator};
 use crate::slowstart::hystart_linux::HyStartLinuxOption;
-use crate::slowstart::{HyStartLinuxConfig, HyStartNs3Config};
 use crate::throughput::{Bins, ThroughputRecorder};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::QueueTrace;
@@ -115,11 +114,7 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     if let Some(l) = f.limited_transmit {
         t.limited_transmit = l;
     }
-    // RFC 6582 §4 recommends the Impatient timer for NewReno; RFC 6298
-    // restarts it on every ACK of new data otherwise.
-    if f.profile == crate::transport::tcp::Profile::Rfc && t.recovery == crate::transport::tcp::Recovery::NewReno {
-        t.partial_ack_rto = crate::transport::tcp::config::PartialAckRto::Impatient;
-    }
+    f.profile.with_recovery(&mut t);
     if let Some(r) = f.partial_ack_rto {
         t.partial_ack_rto = r;
     }
@@ -220,59 +215,20 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     if let Some(h) = f.hystart {
         t.hystart = Some(h);
     }
-    let default_cc = if mptcp {
-        CcConfig::Lia {
-            config: Default::default(),
-        }
-    } else if f.profile == crate::transport::tcp::Profile::Rfc {
-        CcConfig::Reno {
-            config: Default::default(),
-        }
-    } else {
-        CcConfig::Cubic {
-            config: Default::default(),
-        }
-    };
+    let default_cc = f.profile.default_cc(mptcp);
     let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;
     let setup = crate::cc::CcSetup { reno: t.reno, ns3 };
     let cc = cc.as_ref().unwrap_or(&default_cc).build(&setup);
-    if ns3 && matches!(cc, Cc::Cubic(_)) {
-        // ns-3 `TcpCubic`: slow start counts the segments an ACK
-        // acknowledges, and the window grows only while cwnd-limited.
-        if f.ack_counting.is_none() {
-            t.slow_start.counting = crate::cc::AckCounting::Bytes;
-            t.slow_start.abc_limit_mss = None;
-        }
-        t.cwnd_validation = true;
-        t.cwnd_limited_at_send = true;
-    }
-    t.hystart_linux = resolve_hystart_linux(f, &cc);
-    // ns-3.44 `TcpCubic` has its slow start and HyStart inside (attribute
-    // `HyStart`, on by default); a HyStart the flow asks for replaces it.
-    let ns3_cubic = f.profile == crate::transport::tcp::Profile::Ns3 && matches!(cc, Cc::Cubic(_));
-    if ns3_cubic && t.hystart.is_none() && t.hystart_linux.is_none() {
-        t.hystart_ns3 = Some(HyStartNs3Config::default());
-    }
-    (t, cc)
-}
-
-/// `tcp.hystart_linux`: the flow's choice; left out, on in the `linux`
-/// profile when the congestion control is CUBIC (Linux has HyStart in
-/// `tcp_cubic.c` only; mpsim's coupled and multipath CUBICs are not Linux's)
-/// unless the flow asked for HyStart++ instead.
-fn resolve_hystart_linux(f: &TcpOptions, cc: &Cc) -> Option<HyStartLinuxConfig> {
-    match f.hystart_linux {
+    t.hystart_linux = match f.hystart_linux {
         Some(HyStartLinuxOption::On(h)) => Some(h),
-        Some(HyStartLinuxOption::Off) => None,
-        None => {
-            let linux = matches!(
-                f.profile,
-                crate::transport::tcp::Profile::Linux | crate::transport::tcp::Profile::Linux314
-            );
-            let linux_cubic = linux && matches!(cc, Cc::Cubic(_));
-            (linux_cubic && f.hystart.is_none()).then(HyStartLinuxConfig::default)
-        }
-    }
+        Some(HyStartLinuxOption::Off) | None => None,
+    };
+    let chosen = crate::transport::tcp::stacks::FlowChoices {
+        ack_counting: f.ack_counting.is_some(),
+        hystart_linux: f.hystart_linux.is_some(),
+    };
+    f.profile.with_cc(&mut t, &cc, chosen);
+    (t, cc)
 }
 
 /// Hash of a flow's 5-tuple, the key ECMP hashes on.

@@ -2,9 +2,13 @@
 //! congestion control and data supply are decided by its connection.
 
 pub mod config;
+pub mod loss;
 pub mod receiver;
+pub mod recovery;
 pub mod rtt;
+pub mod scoreboard;
 pub mod sender;
+pub mod stacks;
 pub mod timer;
 
 pub use crate::cc::CcConfig;

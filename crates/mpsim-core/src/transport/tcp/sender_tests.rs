@@ -11,6 +11,7 @@
 //! from the rules cited.
 
 use super::*;
+use crate::transport::tcp::scoreboard::Seg;
 use crate::cc::{Reno, SubflowCc};
 use crate::slowstart::Standard;
 use crate::transport::tcp::config::{PartialAckRto, Profile, Recovery, TcpParams};
@@ -513,7 +514,7 @@ fn a_sacked_retransmission_stays_in_pipe_as_ns3_counts_it() {
         // Segment 1's retransmission arrives first and is SACKed: pipe
         // counts it no more (RFC 6675), or still once (ns-3).
         s.ack(300, 0, &[(1, 8)]);
-        assert_eq!(s.s.retrans_bytes, resent_in_pipe * MSS, "keep {keep}");
+        assert_eq!(s.s.board.retrans_bytes, resent_in_pipe * MSS, "keep {keep}");
     }
 }
 
@@ -707,7 +708,7 @@ fn fack_deems_a_segment_lost_three_segments_below_the_highest_sack() {
     // The SACK of 4 makes 1 lost; PRR: pipe 7 > ssthresh 5, so sndcnt =
     // ⌈1·5/10⌉ − 1 ≤ 0 segments: it waits.
     assert_eq!(s.ack(205, 0, &[(3, 5)]), "");
-    assert_eq!(s.s.lost_bytes, 2 * MSS);
+    assert_eq!(s.s.board.lost_bytes, 2 * MSS);
 
     let mut s = Script::new(Recovery::Prr, 10, 10, |p| p.sack_rescue = false);
     s.send(100);
@@ -844,15 +845,15 @@ fn ns3_without_sack_a_wrong_mark_at_the_head_moves_up_and_the_head_is_lost() {
     for t in 203..208 {
         s.ack(t, 0, &[]);
     }
-    assert_eq!(s.s.sacked_bytes, 6 * MSS);
+    assert_eq!(s.s.board.sacked_bytes, 6 * MSS);
     // The retransmission of 0 brings the ACK up to segment 2, marked: the
     // mark moves to 7 (marks stay at five: 2 → 7, 3–6), segment 2 is lost
     // and resent at once as the partial ACK's retransmission.
     assert_eq!(s.ack(300, 2, &[]), "F2");
-    assert_eq!(s.s.sacked_bytes, 5 * MSS);
-    assert_eq!(s.s.segs[0].start, seq(2));
-    assert_eq!(s.s.segs[0].flags & (LOST | SACKED), LOST);
-    assert_ne!(s.s.segs[5].flags & SACKED, 0, "segment 7 carries the moved mark");
+    assert_eq!(s.s.board.sacked_bytes, 5 * MSS);
+    assert_eq!(s.s.board.segs[0].start, seq(2));
+    assert_eq!(s.s.board.segs[0].flags & (LOST | SACKED), LOST);
+    assert_ne!(s.s.board.segs[5].flags & SACKED, 0, "segment 7 carries the moved mark");
 }
 
 /// ns-3 `TcpSocketBase::DupAck` ignores duplicate ACKs in CA_LOSS: after a
@@ -866,7 +867,7 @@ fn ns3_without_sack_duplicate_acks_after_a_timeout_mark_nothing() {
     for t in 1150..1153 {
         assert_eq!(s.ack(t, 0, &[]), "");
     }
-    assert_eq!(s.s.sacked_bytes, 0);
+    assert_eq!(s.s.board.sacked_bytes, 0);
     // The ACK of segment 0: cwnd 2, segments 1 and 2 (none skipped).
     assert_eq!(s.ack(1200, 1, &[]), "R1 R2");
 }
@@ -904,7 +905,7 @@ fn ns3_recovery_entered_with_an_empty_pipe_keeps_cwnd() {
     let t = SimTime(150 * MS);
     s.s.mark_sacked(1, t, false, true);
     s.s.mark_sacked(2, t, false, true);
-    s.s.mark_lost(0);
+    s.s.board.mark_lost(0);
     s.s.retransmit(0, t, &mut Out::default());
     // A duplicate ACK marks 3; the head is still deemed lost (IsLost), so
     // recovery starts. Pipe: 4 − 3 marked − 1 lost = 0; ssthresh = max(2,
@@ -921,7 +922,7 @@ fn ns3_recovery_entered_with_an_empty_pipe_keeps_cwnd() {
 fn ns3_a_new_ack_finding_the_head_lost_starts_no_recovery() {
     let mut s = Script::new(Recovery::Prr, 6, 20, ns3_without_sack);
     assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5");
-    s.s.mark_lost(1);
+    s.s.board.mark_lost(1);
     // Slow start: cwnd 7 against pipe 4 (5 outstanding, 1 lost).
     assert_eq!(s.ack(200, 1, &[]), "F1 N6 N7");
     assert!(s.s.recovery.is_none());
@@ -1033,7 +1034,7 @@ mod search {
         let mut s = TcpSender::new(&p);
         let mut start = 1;
         for &len in lens {
-            s.segs.push_back(Seg {
+            s.board.segs.push_back(Seg {
                 start,
                 len,
                 dsn: start,
@@ -1058,8 +1059,8 @@ mod search {
             at in 0u64..70_000,
         ) {
             let s = with_segments(&lens);
-            prop_assert_eq!(s.search(at, |g| g.end() <= at), s.segs.partition_point(|g| g.end() <= at));
-            prop_assert_eq!(s.search(at, |g| g.start < at), s.segs.partition_point(|g| g.start < at));
+            prop_assert_eq!(s.board.search(at, |g| g.end() <= at), s.board.segs.partition_point(|g| g.end() <= at));
+            prop_assert_eq!(s.board.search(at, |g| g.start < at), s.board.segs.partition_point(|g| g.start < at));
         }
     }
 }

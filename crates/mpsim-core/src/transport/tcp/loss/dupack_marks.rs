@@ -1,0 +1,42 @@
+//! ns-3.44's recovery without SACK (`TcpTxBuffer::AddRenoSack`,
+//! `DiscardUpTo`, `MarkHeadAsLost`): each duplicate ACK is taken to say
+//! that one more segment above the hole arrived, and marks the lowest
+//! unmarked segment above the head as SACKed, so that SACK and PRR
+//! recovery can run on the marks. The marks are guesses: they deem nothing
+//! lost but the head, count nothing delivered, and are forgotten after a
+//! timeout.
+
+use crate::transport::tcp::scoreboard::{Scoreboard, SACKED};
+
+/// The segment a duplicate ACK marks: the lowest unmarked one above the
+/// head.
+#[inline]
+pub fn next_to_mark(board: &Scoreboard) -> Option<usize> {
+    (1..board.segs.len()).find(|&i| board.segs[i].flags & SACKED == 0)
+}
+
+/// An ACK of new data found a mark on the new head: a duplicate ACK's
+/// mark cannot be right about the first unacknowledged segment. ns-3's
+/// `DiscardUpTo` moves the mark to the lowest unmarked segment above it
+/// (returned, to be marked by the caller) and deems the head lost (done by
+/// the caller after marking).
+pub fn take_mark_off_head(board: &mut Scoreboard) -> Option<Option<usize>> {
+    if board.segs.front().is_none_or(|s| s.flags & SACKED == 0) {
+        return None;
+    }
+    board.unmark_sacked(0);
+    Some(next_to_mark(board))
+}
+
+/// After a timeout ns-3 forgets the guesses and resends everything
+/// outstanding.
+pub fn forget(board: &mut Scoreboard) {
+    if board.sacked_bytes == 0 {
+        return;
+    }
+    for s in board.segs.iter_mut() {
+        s.flags &= !SACKED;
+    }
+    board.sacked_bytes = 0;
+    board.sacked_segs = 0;
+}

@@ -1,0 +1,599 @@
+//! Processing an ACK: the RTT sample, the scoreboard's update, duplicate
+//! ACKs, loss detection, entering, running and leaving fast recovery, and
+//! window growth outside it.
+
+use super::*;
+use crate::cc::{AckInfo, CongestionAvoidance};
+use crate::slowstart::SlowStart;
+use crate::transport::tcp::config::{DupAckRule, LossFlight, PartialAckRto, Recovery};
+use crate::transport::tcp::loss::{dupack_marks, is_lost, LossDetection};
+use crate::transport::tcp::recovery::{self, RecoveryAck, RecoveryKind};
+use crate::transport::tcp::scoreboard::{SackFeed, EVER_RETRANS, LOST, RETRANS};
+use crate::wire::tcp::SackBlock;
+impl TcpSender {
+    /// Processes an ACK (or SYN-ACK) for subflow `r` of a connection whose
+    /// subflows' congestion state is `ccs`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_ack<C: CongestionAvoidance, S: SlowStart>(
+        &mut self,
+        hdr: &TcpHeader,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        ss: &mut S,
+        out: &mut impl SenderOutput,
+    ) {
+        match self.state {
+            SenderState::Idle | SenderState::Done | SenderState::Closed => return,
+            SenderState::SynSent => {
+                if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) && hdr.ack == 1 {
+                    self.established(hdr, now, ccs, r, ss, out);
+                }
+                return;
+            }
+            SenderState::Established => {}
+        }
+        if !hdr.flags.has(TcpFlags::ACK) || hdr.flags.has(TcpFlags::SYN) {
+            return;
+        }
+        // RFC 5681 §2: no data, no SYN or FIN, SND.UNA acknowledged again
+        // while data is outstanding, and the window of the last ACK.
+        if hdr.payload_bytes == 0
+            && !hdr.flags.has(TcpFlags::FIN)
+            && hdr.ack == self.snd_una
+            && self.snd_nxt > self.snd_una
+            && hdr.rwnd.max(self.mss as u64) == self.peer_rwnd
+        {
+            self.stats.duplicate_acks += 1;
+        }
+        self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
+        if hdr.ack < self.snd_una {
+            return; // an old ACK, overtaken by a later one
+        }
+        let ack = hdr.ack.min(self.snd_nxt);
+        let prior_una = self.snd_una;
+        let prior_sacked = self.board.sacked_bytes;
+        let sack = SackFeed::of(params).marks();
+        let prior_in_flight = if sack { self.pipe() } else { self.flight_size() };
+        let cwnd_limited = !params.cwnd_validation
+            || if params.cwnd_limited_at_send {
+                self.limited_at_send
+            } else {
+                self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd
+            };
+
+        // RTT sample: RFC 7323 §4 from the echoed timestamp of an ACK that
+        // acknowledges new data; without timestamps, from the newest newly
+        // acknowledged segment never retransmitted (Karn's rule, RFC 6298 §3).
+        if ack > prior_una {
+            let sample = if params.timestamps && hdr.ts_ecr > SimTime::ZERO {
+                Some(now.saturating_since(hdr.ts_ecr))
+            } else {
+                self.board.seg_at(ack - 1).and_then(|i| {
+                    let s = self.board.segs[i];
+                    (s.flags & EVER_RETRANS == 0).then(|| now.saturating_since(s.sent_at))
+                })
+            };
+            if let Some(rtt) = sample {
+                self.take_rtt_sample(rtt, &mut ccs[r]);
+            }
+        }
+        if hdr.ts_val > self.ts_recent {
+            self.ts_recent = hdr.ts_val;
+        }
+
+        // RACK and the loss probe read real SACK blocks (RFC 8985 §2).
+        let rack = sack && params.sack && params.rack;
+        self.rack.advanced = false;
+        self.rack.prior_fack = self.rack.fack;
+        self.orig_delivered = false;
+        if sack && params.sack {
+            self.apply_sacks(hdr.sacks(), ack, now, rack, params.sacked_retransmissions_in_pipe);
+        }
+        // Bytes this ACK's SACK blocks newly cover (ns-3's `bytesSacked`),
+        // counted before SND.UNA moves over SACKed data.
+        let sacked_by_blocks = self.board.sacked_bytes - prior_sacked;
+        let sacked_before_una = self.board.sacked_bytes;
+        let newly_acked = ack - prior_una;
+        self.acked_retransmission = false;
+        if newly_acked > 0 {
+            self.advance_una(ack, now, rack);
+            ccs[r].bytes_acked += newly_acked;
+        }
+        // Acknowledged cumulatively but delivered before, by an earlier SACK.
+        let acked_sacked = sacked_before_una - self.board.sacked_bytes;
+        if newly_acked > 0 && !params.sack {
+            // A duplicate ACK's mark cannot be right about the first
+            // unacknowledged segment: ns-3's `DiscardUpTo` moves the mark to
+            // the lowest unmarked segment above it and deems the head lost.
+            if let Some(next) = dupack_marks::take_mark_off_head(&mut self.board) {
+                if let Some(i) = next {
+                    self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
+                }
+                self.board.mark_lost(0);
+            }
+        }
+        if sack && params.sack && params.tlp {
+            self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
+        }
+        let mut newly_sacked = sacked_by_blocks;
+
+        // Duplicate ACK: acknowledges nothing new while data is outstanding
+        // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK information).
+        let is_dupack = if sack && params.sack && params.dupack_rule == DupAckRule::NewSack {
+            newly_sacked > 0 && hdr.payload_bytes == 0
+        } else {
+            newly_acked == 0
+                && hdr.payload_bytes == 0
+                && self.snd_nxt > self.snd_una
+                && (!sack || newly_sacked > 0 || hdr.n_sack == 0)
+        };
+        if is_dupack {
+            self.dupacks += 1;
+        } else if newly_acked > 0 {
+            self.dupacks = 0;
+        }
+        // Without SACK, a duplicate ACK says one more segment above the
+        // hole arrived: ns-3 marks the lowest unmarked one (during limited
+        // transmit and recovery).
+        // ns-3 reads pipe for PRR before the ACK's own mark (`BytesInFlight`
+        // in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
+        let pipe_before_marks = self.data_pipe();
+        if is_dupack
+            && sack
+            && !params.sack
+            && !self.in_rto_recovery
+            && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
+        {
+            let before = self.board.sacked_bytes;
+            self.mark_lowest_unmarked(now, rack, params.sacked_retransmissions_in_pipe);
+            newly_sacked += self.board.sacked_bytes - before;
+        }
+        // RFC 6937 §3 DeliveredData: the change in SND.UNA plus the change
+        // in SACKed bytes, which is negative for SACKed data SND.UNA passed.
+        // Without SACK the marks a duplicate ACK makes are guesses: ns-3
+        // counts nothing delivered for them (`AddRenoSack` bypasses the rate
+        // sample), only what SND.UNA passes.
+        let delivered = if params.sack {
+            newly_acked - acked_sacked + newly_sacked
+        } else {
+            newly_acked
+        };
+        if self.frto.is_some() {
+            let dup = newly_acked == 0 && hdr.payload_bytes == 0;
+            self.frto_on_ack(&mut ccs[r], newly_acked, newly_sacked, dup);
+        }
+        // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
+        let mut reorder_at = None;
+        if rack {
+            if self.rack.advanced {
+                reorder_at = self.rack.detect_losses(
+                    &mut self.board,
+                    now,
+                    &self.rtt,
+                    self.recovery.is_some() || self.in_rto_recovery,
+                    params.dupack_threshold,
+                );
+            }
+        } else if sack && params.sack && self.board.sacked_bytes > 0 {
+            // (Marks made from duplicate ACKs without SACK are guesses: ns-3
+            // deems only the head lost, on entering recovery and at each
+            // partial ACK.)
+            self.detect_losses(params);
+        }
+        ccs[r].snd_una = self.snd_una;
+        ccs[r].snd_nxt = self.snd_nxt;
+        ccs[r].delivered_bytes = delivered;
+
+        if self.fin_end.is_some_and(|e| self.snd_una >= e) {
+            self.complete(now);
+            return;
+        }
+
+        // RTO loss recovery ends when everything outstanding at the RTO is acknowledged.
+        let mut growth = newly_acked;
+        if self.in_rto_recovery && self.snd_una >= self.rto_recover {
+            self.in_rto_recovery = false;
+            if params.rto_exit_growth_above_recover {
+                growth = ack.saturating_sub(self.rto_recover);
+            }
+        }
+
+        if let Some(rec) = self.recovery {
+            // RFC 5681 §3.2 step 6 (plain Reno): the next ACK that
+            // acknowledges new data ends recovery, a partial one included;
+            // the holes left are found by new duplicate ACKs or the RTO.
+            let reno_exit = params.recovery == Recovery::Reno && newly_acked > 0;
+            if self.snd_una >= rec.point || reno_exit {
+                // Full ACK: leave recovery with cwnd = ssthresh (RFC 6582
+                // §3.2 step 3 option 2, RFC 6937 §3, Linux and ns-3 alike).
+                self.recovery = None;
+                let sf = &mut ccs[r];
+                sf.cwnd = sf.ssthresh.max(self.mss as u64);
+                sf.in_recovery = false;
+                cc.on_recovery_exit(ccs, r, now);
+                if params.grow_on_recovery_exit {
+                    self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
+                }
+            } else {
+                if newly_acked > 0 {
+                    if let Some(rec) = self.recovery.as_mut() {
+                        rec.partial_acks += 1;
+                    }
+                }
+                let kind = RecoveryKind::of(params);
+                let pipe_ns3 = match kind {
+                    RecoveryKind::PrrNs3 if params.sack => self.data_pipe(),
+                    RecoveryKind::PrrNs3 => pipe_before_marks,
+                    _ => 0,
+                };
+                let info = RecoveryAck {
+                    newly_acked,
+                    delivered,
+                    dup: is_dupack,
+                    pipe: self.pipe(),
+                    pipe_ns3,
+                    safe: self.acked_retransmission,
+                };
+                if let Some(mut rec) = self.recovery {
+                    recovery::on_ack(kind, &mut rec, &mut ccs[r], &mut self.board, &info, self.mss as u64);
+                    self.recovery = Some(rec);
+                }
+                if params.recovery == Recovery::NewReno && newly_acked > 0 {
+                    // RFC 6582 §3.2 step 5: a partial ACK retransmits the
+                    // first unacknowledged segment at once, then deflates.
+                    self.retransmit_head(now, out);
+                } else if params.partial_ack_retransmit && newly_acked > 0 && sack {
+                    // ns-3 (`ProcessAck` → `DoRetransmit`): unless the first
+                    // unacknowledged segment was already resent, a partial
+                    // ACK sends one segment whatever cwnd — NextSeg's: the
+                    // lowest lost one (without SACK the head, deemed lost
+                    // first), else new data, else the head again.
+                    if !params.sack {
+                        self.board.mark_lost(0);
+                    }
+                    if self
+                        .board
+                        .segs
+                        .front()
+                        .is_some_and(|s| s.flags & (RETRANS | SACKED) != RETRANS)
+                    {
+                        match self.board.next_lost(self.snd_nxt) {
+                            Some(i) => self.retransmit(i, now, out),
+                            None => self.partial_ack_send = true,
+                        }
+                    }
+                }
+            }
+        } else if self.should_enter_recovery(params, is_dupack) {
+            self.fast_retransmit(now, params, ccs, r, cc, delivered, out);
+        } else if growth > 0 && !(is_dupack && params.dupack_rule == DupAckRule::NewSack) {
+            // An ACK that both advances SND.UNA and SACKs new data is a
+            // duplicate ACK under ns-3's rule; it leaves ns-3 in CA_DISORDER,
+            // where `TcpSocketBase::ProcessAck` does not grow the window.
+            self.grow(now, ccs, r, cc, ss, growth, cwnd_limited);
+        }
+
+        // RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
+        // restart it when new data is acknowledged — but RFC 6582 §4's
+        // Impatient NewReno (and ns-3 in every recovery) restarts it only on
+        // the first partial ACK, so a window with many losses times out
+        // instead of being repaired one hole per RTT.
+        let patient = match self.recovery {
+            Some(rec) if params.recovery != Recovery::Reno && newly_acked > 0 => {
+                params.partial_ack_rto == PartialAckRto::SlowButSteady || rec.partial_acks <= 1
+            }
+            _ => true,
+        };
+        // ns-3 in CA_DISORDER: an ACK of new data that is also a duplicate
+        // ACK reaches no `NewAck`, which restarts the timer and lets the
+        // application refill the send buffer.
+        let disorder =
+            is_dupack && newly_acked > 0 && params.dupack_rule == DupAckRule::NewSack && self.recovery.is_none();
+        let patient = patient && !disorder;
+        if newly_acked > 0 && !disorder {
+            self.sndbuf_una = self.snd_una;
+        }
+        if self.snd_una >= self.snd_nxt {
+            self.stop_timer();
+        } else {
+            if newly_acked > 0 && patient {
+                self.restart_timer(now, out);
+            }
+            // RFC 8985: a reordering timer for segments not yet lost, else
+            // a fresh loss probe (Linux `tcp_set_xmit_timer` on every ACK).
+            let prior_aux = self.aux_timer;
+            self.aux_timer = reorder_at.map(|t| (t, AuxTimer::Reorder));
+            if self.aux_timer.is_none() {
+                self.aux_timer = self.delayed_early_retransmit(now, params, prior_aux);
+            }
+            if self.aux_timer.is_none() {
+                self.schedule_probe(now, params);
+            }
+            self.sync_timer(out);
+        }
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+
+    pub(super) fn established<S: SlowStart>(
+        &mut self,
+        hdr: &TcpHeader,
+        now: SimTime,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        ss: &mut S,
+        out: &mut impl SenderOutput,
+    ) {
+        self.state = SenderState::Established;
+        self.stats.established_at = Some(now);
+        self.snd_una = 1;
+        self.snd_nxt = 1;
+        self.board.retx_hint = 1;
+        self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
+        self.ts_recent = hdr.ts_val;
+        self.stop_timer();
+        // Karn: the handshake RTT counts only if the SYN was sent once.
+        if self.stats.syn_retransmits == 0 {
+            self.take_rtt_sample(now.saturating_since(self.syn_sent_at), &mut ccs[r]);
+        }
+        ccs[r].established = true;
+        ccs[r].snd_una = self.snd_una;
+        ccs[r].snd_nxt = self.snd_nxt;
+        // The third packet of the handshake, then data.
+        out.send(OutSegment {
+            header: TcpHeader {
+                flags: TcpFlags(TcpFlags::ACK),
+                seq: 1,
+                ack: 1,
+                ts_val: now,
+                ts_ecr: self.ts_recent,
+                ..TcpHeader::default()
+            },
+            kind: TxKind::New,
+        });
+        ss.on_subflow_start(ccs, r, now);
+    }
+
+    /// Marks segments covered by SACK blocks (RFC 6675 §4 Update()).
+    pub(super) fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64, now: SimTime, rack: bool, keep_retrans: bool) {
+        for b in blocks {
+            let start = b.start.max(ack).max(self.snd_una);
+            let end = b.end.min(self.snd_nxt);
+            if start >= end {
+                continue;
+            }
+            // Only whole segments inside the block count.
+            let mut i = self.board.search(start, |s| s.start < start);
+            while i < self.board.segs.len() && self.board.segs[i].end() <= end {
+                let s = &mut self.board.segs[i];
+                if s.flags & SACKED == 0 {
+                    self.mark_sacked(i, now, rack, keep_retrans);
+                }
+                i += 1;
+            }
+        }
+    }
+
+    /// Without SACK, ns-3's guess from a duplicate ACK (`AddRenoSack`): the
+    /// lowest segment above the head not yet marked is taken as received.
+    pub(super) fn mark_lowest_unmarked(&mut self, now: SimTime, rack: bool, keep_retrans: bool) {
+        if let Some(i) = dupack_marks::next_to_mark(&self.board) {
+            self.mark_sacked(i, now, rack, keep_retrans);
+        }
+    }
+
+    /// Segment `i` is known received above SND.UNA.
+    /// `keep_retrans`: a SACKed retransmission stays counted in pipe until
+    /// cumulatively acknowledged (see `TcpParams::sacked_retransmissions_in_pipe`).
+    pub(super) fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool, keep_retrans: bool) {
+        let seg = self.board.mark_sacked(i, keep_retrans);
+        if rack {
+            self.rack.advance(&seg, now, self.rtt.min_rtt);
+        }
+        self.note_original_delivery(&seg);
+    }
+
+    /// Drops acknowledged segments from the scoreboard.
+    pub(super) fn advance_una(&mut self, ack: u64, now: SimTime, rack: bool) {
+        while let Some(s) = self.board.pop_acked(ack) {
+            if s.flags & EVER_RETRANS != 0 {
+                self.acked_retransmission = true;
+            }
+            if s.flags & SACKED == 0 {
+                if rack {
+                    self.rack.advance(&s, now, self.rtt.min_rtt);
+                }
+                self.note_original_delivery(&s);
+            }
+        }
+        self.snd_una = ack;
+    }
+
+    /// Deems lost what the SACK blocks show lost: RFC 6675 IsLost, or
+    /// forward acknowledgement.
+    pub(super) fn detect_losses(&mut self, params: &TcpParams) {
+        if params.fack {
+            is_lost::fack(&mut self.board, params.dupack_threshold);
+        } else {
+            is_lost::rfc6675(&mut self.board, params.dupack_threshold, self.mss);
+        }
+    }
+
+    /// A congestion event on subflow `r`: counted, slow start left, and the
+    /// congestion avoidance's new ssthresh from the current flight.
+    pub(super) fn loss_event<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) -> u64 {
+        ccs[r].loss_events += 1;
+        if ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, ccs[r].cwnd);
+        }
+        ccs[r].left_slow_start = true;
+        // ns-3 `EnterRecovery` without SACK counts the head, which it has
+        // just marked lost, as still in flight: pipe + 1 MSS.
+        let head_in_flight = if !params.sack && params.loss_flight == LossFlight::Pipe {
+            self.mss as u64
+        } else {
+            0
+        };
+        ccs[r].bytes_in_flight = self.loss_flight(params) + head_in_flight;
+        cc.ssthresh_after_loss(ccs, r, now)
+    }
+
+    /// What a loss halves: FlightSize (RFC 5681) or pipe (ns-3).
+    pub(super) fn loss_flight(&self, params: &TcpParams) -> u64 {
+        match params.loss_flight {
+            LossFlight::FlightSize => self.flight_size(),
+            LossFlight::Pipe => self.data_pipe(),
+        }
+    }
+
+    pub(super) fn should_enter_recovery(&self, params: &TcpParams, is_dupack: bool) -> bool {
+        // No fast retransmit for data sent before an RTO: RFC 6582 §3.2 step 1
+        // waits for an ACK above `recover`; RFC 6675 §5.1 (and ns-3, Linux)
+        // for HighACK ≥ RecoveryPoint. Plain Reno (RFC 5681 §3.2) has no
+        // `recover` and takes every third duplicate ACK as a new loss.
+        let before_recover = if SackFeed::of(params).marks() {
+            self.snd_una < self.rto_recover
+        } else {
+            self.snd_una <= self.rto_recover
+        };
+        if params.recovery != Recovery::Reno && before_recover && self.rto_recover > 0 {
+            return false;
+        }
+        if SackFeed::of(params).marks() && params.sack && params.rack {
+            // Linux `tcp_time_to_recover`: RACK has deemed a segment lost.
+            return self.board.lost_bytes > 0;
+        }
+        if self.dupacks >= params.dupack_threshold {
+            return true;
+        }
+        if !params.early_retransmit_delay && self.early_retransmit_due(params) {
+            return true;
+        }
+        // RFC 6675 §5: or when IsLost(HighACK + 1) — which ns-3 asks only of
+        // a duplicate ACK (`TcpSocketBase::DupAck`); a lost head found on a
+        // new ACK is resent from the open state.
+        SackFeed::of(params).marks()
+            && (is_dupack || params.dupack_rule != DupAckRule::NewSack)
+            && self.board.segs.front().is_some_and(|s| s.flags & LOST != 0)
+    }
+
+    /// Enters fast recovery and, except with PRR, retransmits the first
+    /// unacknowledged segment at once, whatever cwnd and the flight allow
+    /// (RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5 (4.3)); PRR's
+    /// window on entry, pipe + 1 MSS, already has room for it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fast_retransmit<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        delivered: u64,
+        out: &mut impl SenderOutput,
+    ) {
+        self.enter_recovery(now, params, ccs, r, cc, delivered);
+        if RecoveryKind::of(params).resends_head_on_entry() {
+            self.retransmit_head(now, out);
+        }
+    }
+
+    /// Enters fast recovery: the head deemed lost, the congestion
+    /// avoidance's new ssthresh, and the recovery's window on entry.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn enter_recovery<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        delivered: u64,
+    ) {
+        if SackFeed::of(params) == SackFeed::DupAckMarks {
+            // ns-3 `EnterRecovery` without SACK: `MarkHeadAsLost`.
+            self.board.mark_lost(0);
+        }
+        self.stats.fast_recoveries += 1;
+        let kind = RecoveryKind::of(params);
+        let pipe_at_entry = if kind == RecoveryKind::PrrNs3 {
+            self.data_pipe()
+        } else {
+            self.pipe()
+        };
+        // Plain Reno may fast-retransmit during RTO recovery: its
+        // retransmissions are fast ones from here, and a later RTO halves
+        // ssthresh again (a new loss event).
+        self.in_rto_recovery = false;
+        let ssthresh = self.loss_event(now, params, ccs, r, cc);
+        ccs[r].ssthresh = ssthresh;
+        ccs[r].in_recovery = true;
+        let mut rec = RecoveryState {
+            point: self.snd_nxt,
+            prr_delivered: 0,
+            prr_out: 0,
+            recover_fs: kind.recover_fs(self.flight_size(), pipe_at_entry),
+            high_rxt: self.snd_una,
+            rescue_rxt: None,
+            partial_acks: 0,
+        };
+        // The first unacknowledged segment is retransmitted first (RFC 5681
+        // §3.2 step 2); RACK has already said which segments are lost.
+        if LossDetection::of(params) != LossDetection::Rack {
+            self.board.mark_lost(0);
+        }
+        let pipe = self.pipe();
+        let safe = self.acked_retransmission;
+        let sf = &mut ccs[r];
+        sf.cwnd = recovery::entry_cwnd(kind, params, &mut rec, sf, pipe, pipe_at_entry, delivered, safe);
+        self.recovery = Some(rec);
+    }
+
+    /// Window growth for an ACK of new data outside recovery: slow start
+    /// first, the remainder to congestion avoidance (htsim's `tcp.cpp` →
+    /// `mtcp.cpp` split; Linux ≥ 4.x `tcp_slow_start` returns the remainder).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn grow<C: CongestionAvoidance, S: SlowStart>(
+        &mut self,
+        now: SimTime,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        ss: &mut S,
+        acked: u64,
+        cwnd_limited: bool,
+    ) {
+        let mut rest = acked;
+        if ccs[r].in_slow_start() {
+            if cwnd_limited {
+                rest = ss.on_ack(ccs, r, acked, now);
+            } else {
+                // No growth, but the strategy still sees the ACK (HyStart++
+                // counts its rounds and RTT samples on every ACK).
+                ss.on_ack_without_growth(ccs, r, now);
+            }
+            if !ccs[r].in_slow_start() {
+                self.note_slow_start_exit(now, ccs[r].cwnd);
+                ccs[r].left_slow_start = true;
+                ss.on_exit(ccs, r, now);
+            }
+        }
+        if cwnd_limited && rest > 0 && !ccs[r].in_slow_start() {
+            let info = AckInfo {
+                now,
+                acked_bytes: rest,
+                cwnd_limited,
+            };
+            cc.on_ack(ccs, r, &info);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The sender's one timer event: the RFC 6298 retransmission timer and the
+//! earlier deadlines that share it (RACK's reordering timer, the loss
+//! probe, a held-back early retransmission), and what a timeout does.
+
+use super::*;
+use crate::cc::CongestionAvoidance;
+use crate::transport::tcp::loss::dupack_marks;
+use crate::transport::tcp::scoreboard::RETRANS;
+/// What the sender's timer stands for when it fires before the RTO.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum AuxTimer {
+    /// RFC 8985 §6.2 step 5: segments sent before the most recently
+    /// delivered one become lost when their reordering window runs out.
+    Reorder,
+    /// RFC 8985 §7.2: the tail loss probe timeout (PTO).
+    Probe,
+    /// RFC 5827 §6 mitigation A.3 (Linux 3.x `tcp_pause_early_retransmit`):
+    /// an early retransmission held back a quarter of an RTT.
+    EarlyRetransmit,
+}
+
+impl TcpSender {
+    /// RFC 6298 §5.1: start the timer when sending if it is not running.
+    pub(super) fn ensure_timer(&mut self, now: SimTime, out: &mut impl SenderOutput) {
+        if self.rto_at == SimTime::NEVER {
+            self.rto_at = now + self.rtt.rto();
+            self.sync_timer(out);
+        }
+    }
+
+    pub(super) fn restart_timer(&mut self, now: SimTime, out: &mut impl SenderOutput) {
+        self.rto_at = now + self.rtt.rto();
+        self.sync_timer(out);
+    }
+
+    pub(super) fn stop_timer(&mut self) {
+        self.rto_at = SimTime::NEVER;
+        self.aux_timer = None;
+        self.timer.stop();
+    }
+
+    /// Sets the timer event to the earlier of the RTO and the auxiliary
+    /// deadline.
+    pub(super) fn sync_timer(&mut self, out: &mut impl SenderOutput) {
+        let at = match self.aux_timer {
+            Some((t, _)) => t.min(self.rto_at),
+            None => self.rto_at,
+        };
+        if at == SimTime::NEVER {
+            self.timer.stop();
+        } else if let Some(at) = self.timer.set(at) {
+            out.arm_timer(at);
+        }
+    }
+
+    /// The timer event fired.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_timer<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        out: &mut impl SenderOutput,
+    ) {
+        let (expired, again) = self.timer.on_event(now);
+        if let Some(at) = again {
+            out.arm_timer(at);
+        }
+        if !expired {
+            return;
+        }
+        if let Some((at, kind)) = self.aux_timer {
+            if at <= now && self.state == SenderState::Established {
+                self.aux_timer = None;
+                match kind {
+                    AuxTimer::Reorder => self.on_reorder_timeout(now, params, ccs, r, cc),
+                    AuxTimer::EarlyRetransmit => self.on_early_retransmit_timeout(now, params, ccs, r, cc, out),
+                    AuxTimer::Probe => {
+                        // One probe per tail-loss episode (RFC 8985 §7.3);
+                        // then the RTO runs afresh.
+                        if self.tlp_high_seq.is_none() {
+                            self.probe_pending = true;
+                            self.stats.loss_probes += 1;
+                        }
+                        self.rto_at = now + self.rtt.rto();
+                    }
+                }
+                self.sync_timer(out);
+                return;
+            }
+        }
+        match self.state {
+            SenderState::SynSent => {
+                self.stats.syn_retransmits += 1;
+                self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
+                self.send_syn(now, params, out);
+            }
+            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, params, ccs, r, cc, out),
+            _ => {}
+        }
+    }
+
+    /// RFC 8985 §6.3 (Linux `tcp_rack_reo_timeout`): the reordering window
+    /// of some segments ran out: they are lost, and recovery starts.
+    pub(super) fn on_reorder_timeout<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) {
+        let again = self.rack.detect_losses(
+            &mut self.board,
+            now,
+            &self.rtt,
+            self.recovery.is_some() || self.in_rto_recovery,
+            params.dupack_threshold,
+        );
+        if self.recovery.is_none() && !self.in_rto_recovery && self.board.lost_bytes > 0 {
+            self.enter_recovery(now, params, ccs, r, cc, 0);
+        }
+        self.aux_timer = again.map(|t| (t, AuxTimer::Reorder));
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+
+    /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1 eq. (4): ssthresh from the flight
+    /// size, cwnd to one segment (the loss window), back off, and retransmit
+    /// from the first unacknowledged segment. Every segment not SACKed is
+    /// marked lost (RFC 6675 §5.1), so they are resent in order as the
+    /// window reopens.
+    pub(super) fn on_rto<C: CongestionAvoidance>(
+        &mut self,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        out: &mut impl SenderOutput,
+    ) {
+        self.stats.rto_count += 1;
+        if params.frto {
+            self.frto_on_rto(&ccs[r]);
+        }
+        ccs[r].loss_events += 1;
+        if ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, ccs[r].cwnd);
+        }
+        ccs[r].left_slow_start = true;
+        // A second timeout of the same data does not halve ssthresh again
+        // from the already-collapsed flight (RFC 5681 §3.1 note on eq. (4)).
+        if !self.in_rto_recovery {
+            ccs[r].bytes_in_flight = self.loss_flight(params);
+            ccs[r].ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+        }
+        ccs[r].cwnd = self.mss as u64;
+        ccs[r].in_recovery = false;
+        ccs[r].ca_credit = 0;
+        cc.on_rto(ccs, r, now);
+        self.recovery = None;
+        self.in_rto_recovery = true;
+        self.tlp_high_seq = None;
+        self.probe_pending = false;
+        self.aux_timer = None;
+        self.rto_recover = self.snd_nxt;
+        self.dupacks = 0;
+        if !params.sack {
+            dupack_marks::forget(&mut self.board);
+        }
+        for i in 0..self.board.segs.len() {
+            let s = &mut self.board.segs[i];
+            if s.flags & (SACKED | RETRANS) == SACKED | RETRANS {
+                s.flags &= !RETRANS;
+                self.board.retrans_bytes -= s.len as u64;
+            }
+            self.board.mark_lost(i);
+        }
+        self.rtt.back_off();
+        self.restart_timer(now, out);
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+}

@@ -1,0 +1,61 @@
+//! Linux 6.x (6.18, the rig's kernel): min RTO 200 ms, delayed ACK 40 ms
+//! with quick-ACK, SACK + PRR, RACK-TLP, F-RTO, IW 10, counting of
+//! acknowledged segments without the ABC limit, cwnd counted in segments;
+//! with CUBIC, CUBIC's HyStart (`tcp_cubic.c`) ends slow start.
+
+use crate::cc::{AckCounting, Cc, HalveOf, RenoConfig};
+use crate::slowstart::StandardConfig;
+use crate::time::SimDuration;
+use crate::transport::tcp::config::{Recovery, TcpParams};
+use crate::transport::tcp::receiver::ReceiverConfig;
+use crate::transport::tcp::rtt::RttConfig;
+
+pub fn params() -> TcpParams {
+    let rfc = super::rfc::params();
+    TcpParams {
+        recovery: Recovery::Prr,
+        // Linux ≥ 4.18 detects losses with RACK and probes tails
+        // (net.ipv4.tcp_recovery = 1, tcp_early_retrans = 3); it has
+        // no RFC 6675 rescue retransmission.
+        rack: true,
+        tlp: true,
+        // net.ipv4.tcp_frto = 2, the default (`tcp_enter_loss`).
+        frto: true,
+        cwnd_in_segments: true,
+        sack_rule3: false,
+        sack_rescue: false,
+        rtt: RttConfig {
+            initial_rto: SimDuration::from_secs(1),
+            min_rto: SimDuration::from_millis(200),
+            max_rto: SimDuration::from_secs(120),
+            granularity: SimDuration::from_millis(1),
+            // `tcp_set_rto`: SRTT + max(4·mdev, tcp_rto_min).
+            min_rto_bounds_variation: true,
+        },
+        receiver: ReceiverConfig {
+            delayed_ack: true,
+            delack_segments: 2,
+            delack_timeout: SimDuration::from_millis(40),
+            quickack_segments: 16,
+            ..ReceiverConfig::default()
+        },
+        slow_start: StandardConfig {
+            counting: AckCounting::Bytes,
+            abc_limit_mss: None,
+        },
+        reno: RenoConfig {
+            counting: AckCounting::Bytes,
+            halve: HalveOf::Cwnd,
+        },
+        ..rfc
+    }
+}
+
+/// Linux has HyStart in `tcp_cubic.c` only: with CUBIC (and no HyStart the
+/// flow chose) CUBIC's HyStart ends slow start; mpsim's coupled and
+/// multipath CUBICs are not Linux's.
+pub fn with_cc(t: &mut TcpParams, cc: &Cc, chosen: super::FlowChoices) {
+    if !chosen.hystart_linux && t.hystart.is_none() && matches!(cc, Cc::Cubic(_)) {
+        t.hystart_linux = Some(Default::default());
+    }
+}
