@@ -11,10 +11,10 @@
 //! from the rules cited.
 
 use super::*;
-use crate::transport::tcp::scoreboard::Seg;
 use crate::cc::{Reno, SubflowCc};
 use crate::slowstart::Standard;
 use crate::transport::tcp::config::{PartialAckRto, Profile, Recovery, TcpParams};
+use crate::transport::tcp::scoreboard::Seg;
 use crate::wire::tcp::{SackBlock, TcpFlags, TcpHeader};
 
 const MSS: u64 = 1000;

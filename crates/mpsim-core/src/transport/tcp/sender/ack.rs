@@ -10,9 +10,29 @@ use crate::transport::tcp::loss::{dupack_marks, is_lost, LossDetection};
 use crate::transport::tcp::recovery::{self, RecoveryAck, RecoveryKind};
 use crate::transport::tcp::scoreboard::{SackFeed, EVER_RETRANS, LOST, RETRANS};
 use crate::wire::tcp::SackBlock;
+
+/// What one ACK said, as the later stages of its processing read it.
+struct AckFacts {
+    /// The cumulative ACK, at most SND.NXT.
+    ack: u64,
+    /// Bytes it advanced SND.UNA by.
+    newly_acked: u64,
+    /// RFC 6937 DeliveredData.
+    delivered: u64,
+    /// Whether it counts as a duplicate ACK under the stack's rule.
+    is_dupack: bool,
+    /// `pipe` in data octets before the ACK's own guessed mark (ns-3's PRR
+    /// without SACK).
+    pipe_before_marks: u64,
+    /// Whether the window was in use, for growth (RFC 7661).
+    cwnd_limited: bool,
+}
+
 impl TcpSender {
     /// Processes an ACK (or SYN-ACK) for subflow `r` of a connection whose
-    /// subflows' congestion state is `ccs`.
+    /// subflows' congestion state is `ccs`, in the order of its jobs: the
+    /// scoreboard and the counts read from the ACK ([`TcpSender::read_ack`]),
+    /// loss detection, the window ([`TcpSender::respond`]) and the timers.
     #[allow(clippy::too_many_arguments)]
     pub fn on_ack<C: CongestionAvoidance, S: SlowStart>(
         &mut self,
@@ -25,18 +45,47 @@ impl TcpSender {
         ss: &mut S,
         out: &mut impl SenderOutput,
     ) {
+        if !self.accept(hdr, now, ccs, r, ss, out) {
+            return;
+        }
+        let a = self.read_ack(hdr, now, params, ccs, r, cc);
+        let reorder_at = self.find_losses(now, params);
+        ccs[r].snd_una = self.snd_una;
+        ccs[r].snd_nxt = self.snd_nxt;
+        ccs[r].delivered_bytes = a.delivered;
+        if self.fin_end.is_some_and(|e| self.snd_una >= e) {
+            self.complete(now);
+            return;
+        }
+        self.respond(&a, now, params, ccs, r, cc, ss, out);
+        self.rearm_timers(&a, reorder_at, now, params, out);
+        ccs[r].bytes_in_flight = self.pipe();
+    }
+
+    /// Whether the segment is an ACK the established sender processes; a
+    /// SYN-ACK establishes it. Counts duplicate ACKs as RFC 5681 §2 defines
+    /// them and takes the peer's window.
+    fn accept<S: SlowStart>(
+        &mut self,
+        hdr: &TcpHeader,
+        now: SimTime,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        ss: &mut S,
+        out: &mut impl SenderOutput,
+    ) -> bool {
         match self.state {
-            SenderState::Idle | SenderState::Done | SenderState::Closed => return,
+            SenderState::Idle | SenderState::Done | SenderState::Closed => return false,
             SenderState::SynSent => {
                 if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) && hdr.ack == 1 {
                     self.established(hdr, now, ccs, r, ss, out);
                 }
-                return;
+                return false;
             }
             SenderState::Established => {}
         }
         if !hdr.flags.has(TcpFlags::ACK) || hdr.flags.has(TcpFlags::SYN) {
-            return;
+            return false;
         }
         // RFC 5681 §2: no data, no SYN or FIN, SND.UNA acknowledged again
         // while data is outstanding, and the window of the last ACK.
@@ -49,14 +98,28 @@ impl TcpSender {
             self.stats.duplicate_acks += 1;
         }
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
-        if hdr.ack < self.snd_una {
-            return; // an old ACK, overtaken by a later one
-        }
+        // An old ACK, overtaken by a later one.
+        hdr.ack >= self.snd_una
+    }
+
+    /// What the ACK says, applied to the scoreboard: the RTT sample, the
+    /// SACK blocks (or, without SACK, ns-3's guessed marks), SND.UNA, the
+    /// loss probe's outcome, whether the ACK is a duplicate one, and what
+    /// it delivered.
+    fn read_ack<C: CongestionAvoidance>(
+        &mut self,
+        hdr: &TcpHeader,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+    ) -> AckFacts {
+        let feed = SackFeed::of(params);
         let ack = hdr.ack.min(self.snd_nxt);
         let prior_una = self.snd_una;
         let prior_sacked = self.board.sacked_bytes;
-        let sack = SackFeed::of(params).marks();
-        let prior_in_flight = if sack { self.pipe() } else { self.flight_size() };
+        let prior_in_flight = if feed.marks() { self.pipe() } else { self.flight_size() };
         let cwnd_limited = !params.cwnd_validation
             || if params.cwnd_limited_at_send {
                 self.limited_at_send
@@ -85,16 +148,16 @@ impl TcpSender {
         }
 
         // RACK and the loss probe read real SACK blocks (RFC 8985 §2).
-        let rack = sack && params.sack && params.rack;
-        self.rack.advanced = false;
-        self.rack.prior_fack = self.rack.fack;
+        let rack = LossDetection::of(params) == LossDetection::Rack;
+        let keep_retrans = params.sacked_retransmissions_in_pipe;
+        self.rack.begin_ack();
         self.orig_delivered = false;
-        if sack && params.sack {
-            self.apply_sacks(hdr.sacks(), ack, now, rack, params.sacked_retransmissions_in_pipe);
+        if feed == SackFeed::Blocks {
+            self.apply_sacks(hdr.sacks(), ack, now, rack, keep_retrans);
         }
         // Bytes this ACK's SACK blocks newly cover (ns-3's `bytesSacked`),
         // counted before SND.UNA moves over SACKed data.
-        let sacked_by_blocks = self.board.sacked_bytes - prior_sacked;
+        let mut newly_sacked = self.board.sacked_bytes - prior_sacked;
         let sacked_before_una = self.board.sacked_bytes;
         let newly_acked = ack - prior_una;
         self.acked_retransmission = false;
@@ -104,183 +167,243 @@ impl TcpSender {
         }
         // Acknowledged cumulatively but delivered before, by an earlier SACK.
         let acked_sacked = sacked_before_una - self.board.sacked_bytes;
-        if newly_acked > 0 && !params.sack {
+        if newly_acked > 0 && feed == SackFeed::DupAckMarks {
             // A duplicate ACK's mark cannot be right about the first
             // unacknowledged segment: ns-3's `DiscardUpTo` moves the mark to
             // the lowest unmarked segment above it and deems the head lost.
             if let Some(next) = dupack_marks::take_mark_off_head(&mut self.board) {
                 if let Some(i) = next {
-                    self.mark_sacked(i, now, rack, params.sacked_retransmissions_in_pipe);
+                    self.mark_sacked(i, now, rack, keep_retrans);
                 }
                 self.board.mark_lost(0);
             }
         }
-        if sack && params.sack && params.tlp {
+        if feed == SackFeed::Blocks && params.tlp {
             self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
         }
-        let mut newly_sacked = sacked_by_blocks;
 
         // Duplicate ACK: acknowledges nothing new while data is outstanding
-        // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK information).
-        let is_dupack = if sack && params.sack && params.dupack_rule == DupAckRule::NewSack {
+        // (RFC 5681 §2; with SACK, RFC 6675 counts only ACKs with new SACK
+        // information; ns-3 any ACK whose SACK blocks are news).
+        let is_dupack = if feed == SackFeed::Blocks && params.dupack_rule == DupAckRule::NewSack {
             newly_sacked > 0 && hdr.payload_bytes == 0
         } else {
             newly_acked == 0
                 && hdr.payload_bytes == 0
                 && self.snd_nxt > self.snd_una
-                && (!sack || newly_sacked > 0 || hdr.n_sack == 0)
+                && (!feed.marks() || newly_sacked > 0 || hdr.n_sack == 0)
         };
         if is_dupack {
             self.dupacks += 1;
         } else if newly_acked > 0 {
             self.dupacks = 0;
         }
+        // ns-3 reads pipe for PRR before the ACK's own guessed mark
+        // (`BytesInFlight` in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
+        let pipe_before_marks = self.data_pipe();
         // Without SACK, a duplicate ACK says one more segment above the
         // hole arrived: ns-3 marks the lowest unmarked one (during limited
         // transmit and recovery).
-        // ns-3 reads pipe for PRR before the ACK's own mark (`BytesInFlight`
-        // in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
-        let pipe_before_marks = self.data_pipe();
         if is_dupack
-            && sack
-            && !params.sack
+            && feed == SackFeed::DupAckMarks
             && !self.in_rto_recovery
             && (params.limited_transmit || self.recovery.is_some() || self.dupacks >= params.dupack_threshold)
         {
             let before = self.board.sacked_bytes;
-            self.mark_lowest_unmarked(now, rack, params.sacked_retransmissions_in_pipe);
+            self.mark_lowest_unmarked(now, rack, keep_retrans);
             newly_sacked += self.board.sacked_bytes - before;
         }
         // RFC 6937 §3 DeliveredData: the change in SND.UNA plus the change
         // in SACKed bytes, which is negative for SACKed data SND.UNA passed.
-        // Without SACK the marks a duplicate ACK makes are guesses: ns-3
+        // The marks a duplicate ACK makes without SACK are guesses: ns-3
         // counts nothing delivered for them (`AddRenoSack` bypasses the rate
         // sample), only what SND.UNA passes.
-        let delivered = if params.sack {
-            newly_acked - acked_sacked + newly_sacked
-        } else {
+        let delivered = if feed == SackFeed::DupAckMarks {
             newly_acked
+        } else {
+            newly_acked - acked_sacked + newly_sacked
         };
         if self.frto.is_some() {
             let dup = newly_acked == 0 && hdr.payload_bytes == 0;
             self.frto_on_ack(&mut ccs[r], newly_acked, newly_sacked, dup);
         }
-        // Loss detection: RFC 8985 RACK (Linux ≥ 4.18 with SACK) or RFC 6675 IsLost.
-        let mut reorder_at = None;
-        if rack {
-            if self.rack.advanced {
-                reorder_at = self.rack.detect_losses(
-                    &mut self.board,
-                    now,
-                    &self.rtt,
-                    self.recovery.is_some() || self.in_rto_recovery,
-                    params.dupack_threshold,
-                );
+        AckFacts {
+            ack,
+            newly_acked,
+            delivered,
+            is_dupack,
+            pipe_before_marks,
+            cwnd_limited,
+        }
+    }
+
+    /// The stack's loss detection after an ACK; returns when RACK's
+    /// reordering timer must fire. Marks guessed from duplicate ACKs deem
+    /// nothing lost: ns-3 deems only the head lost, on entering recovery and
+    /// at each partial ACK.
+    fn find_losses(&mut self, now: SimTime, params: &TcpParams) -> Option<SimTime> {
+        match LossDetection::of(params) {
+            LossDetection::Rack if self.rack.advanced => self.rack.detect_losses(
+                &mut self.board,
+                now,
+                &self.rtt,
+                self.recovery.is_some() || self.in_rto_recovery,
+                params.dupack_threshold,
+            ),
+            LossDetection::IsLost if self.board.sacked_bytes > 0 => {
+                is_lost::rfc6675(&mut self.board, params.dupack_threshold, self.mss);
+                None
             }
-        } else if sack && params.sack && self.board.sacked_bytes > 0 {
-            // (Marks made from duplicate ACKs without SACK are guesses: ns-3
-            // deems only the head lost, on entering recovery and at each
-            // partial ACK.)
-            self.detect_losses(params);
+            LossDetection::Fack if self.board.sacked_bytes > 0 => {
+                is_lost::fack(&mut self.board, params.dupack_threshold);
+                None
+            }
+            _ => None,
         }
-        ccs[r].snd_una = self.snd_una;
-        ccs[r].snd_nxt = self.snd_nxt;
-        ccs[r].delivered_bytes = delivered;
+    }
 
-        if self.fin_end.is_some_and(|e| self.snd_una >= e) {
-            self.complete(now);
-            return;
-        }
-
+    /// What the ACK does to the window: the end of a timeout's recovery, an
+    /// ACK during fast recovery (its end, or the recovery's own rules), the
+    /// start of fast recovery, or growth.
+    #[allow(clippy::too_many_arguments)]
+    fn respond<C: CongestionAvoidance, S: SlowStart>(
+        &mut self,
+        a: &AckFacts,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        ss: &mut S,
+        out: &mut impl SenderOutput,
+    ) {
         // RTO loss recovery ends when everything outstanding at the RTO is acknowledged.
-        let mut growth = newly_acked;
+        let mut growth = a.newly_acked;
         if self.in_rto_recovery && self.snd_una >= self.rto_recover {
             self.in_rto_recovery = false;
             if params.rto_exit_growth_above_recover {
-                growth = ack.saturating_sub(self.rto_recover);
+                growth = a.ack.saturating_sub(self.rto_recover);
             }
         }
-
         if let Some(rec) = self.recovery {
             // RFC 5681 §3.2 step 6 (plain Reno): the next ACK that
             // acknowledges new data ends recovery, a partial one included;
             // the holes left are found by new duplicate ACKs or the RTO.
-            let reno_exit = params.recovery == Recovery::Reno && newly_acked > 0;
+            let reno_exit = params.recovery == Recovery::Reno && a.newly_acked > 0;
             if self.snd_una >= rec.point || reno_exit {
-                // Full ACK: leave recovery with cwnd = ssthresh (RFC 6582
-                // §3.2 step 3 option 2, RFC 6937 §3, Linux and ns-3 alike).
-                self.recovery = None;
-                let sf = &mut ccs[r];
-                sf.cwnd = sf.ssthresh.max(self.mss as u64);
-                sf.in_recovery = false;
-                cc.on_recovery_exit(ccs, r, now);
-                if params.grow_on_recovery_exit {
-                    self.grow(now, ccs, r, cc, ss, newly_acked, cwnd_limited);
-                }
+                self.exit_recovery(a, now, params, ccs, r, cc, ss);
             } else {
-                if newly_acked > 0 {
-                    if let Some(rec) = self.recovery.as_mut() {
-                        rec.partial_acks += 1;
-                    }
-                }
-                let kind = RecoveryKind::of(params);
-                let pipe_ns3 = match kind {
-                    RecoveryKind::PrrNs3 if params.sack => self.data_pipe(),
-                    RecoveryKind::PrrNs3 => pipe_before_marks,
-                    _ => 0,
-                };
-                let info = RecoveryAck {
-                    newly_acked,
-                    delivered,
-                    dup: is_dupack,
-                    pipe: self.pipe(),
-                    pipe_ns3,
-                    safe: self.acked_retransmission,
-                };
-                if let Some(mut rec) = self.recovery {
-                    recovery::on_ack(kind, &mut rec, &mut ccs[r], &mut self.board, &info, self.mss as u64);
-                    self.recovery = Some(rec);
-                }
-                if params.recovery == Recovery::NewReno && newly_acked > 0 {
-                    // RFC 6582 §3.2 step 5: a partial ACK retransmits the
-                    // first unacknowledged segment at once, then deflates.
-                    self.retransmit_head(now, out);
-                } else if params.partial_ack_retransmit && newly_acked > 0 && sack {
-                    // ns-3 (`ProcessAck` → `DoRetransmit`): unless the first
-                    // unacknowledged segment was already resent, a partial
-                    // ACK sends one segment whatever cwnd — NextSeg's: the
-                    // lowest lost one (without SACK the head, deemed lost
-                    // first), else new data, else the head again.
-                    if !params.sack {
-                        self.board.mark_lost(0);
-                    }
-                    if self
-                        .board
-                        .segs
-                        .front()
-                        .is_some_and(|s| s.flags & (RETRANS | SACKED) != RETRANS)
-                    {
-                        match self.board.next_lost(self.snd_nxt) {
-                            Some(i) => self.retransmit(i, now, out),
-                            None => self.partial_ack_send = true,
-                        }
-                    }
-                }
+                self.recovery_ack(a, now, params, &mut ccs[r], out);
             }
-        } else if self.should_enter_recovery(params, is_dupack) {
-            self.fast_retransmit(now, params, ccs, r, cc, delivered, out);
-        } else if growth > 0 && !(is_dupack && params.dupack_rule == DupAckRule::NewSack) {
+        } else if self.should_enter_recovery(params, a.is_dupack) {
+            self.fast_retransmit(now, params, ccs, r, cc, a.delivered, out);
+        } else if growth > 0 && !(a.is_dupack && params.dupack_rule == DupAckRule::NewSack) {
             // An ACK that both advances SND.UNA and SACKs new data is a
             // duplicate ACK under ns-3's rule; it leaves ns-3 in CA_DISORDER,
             // where `TcpSocketBase::ProcessAck` does not grow the window.
-            self.grow(now, ccs, r, cc, ss, growth, cwnd_limited);
+            self.grow(now, ccs, r, cc, ss, growth, a.cwnd_limited);
         }
+    }
 
-        // RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
-        // restart it when new data is acknowledged — but RFC 6582 §4's
-        // Impatient NewReno (and ns-3 in every recovery) restarts it only on
-        // the first partial ACK, so a window with many losses times out
-        // instead of being repaired one hole per RTT.
+    /// Full ACK: leave recovery with cwnd = ssthresh (RFC 6582 §3.2 step 3
+    /// option 2, RFC 6937 §3, Linux and ns-3 alike); ns-3 then grows the
+    /// window from there with the same ACK.
+    #[allow(clippy::too_many_arguments)]
+    fn exit_recovery<C: CongestionAvoidance, S: SlowStart>(
+        &mut self,
+        a: &AckFacts,
+        now: SimTime,
+        params: &TcpParams,
+        ccs: &mut [SubflowCc],
+        r: usize,
+        cc: &mut C,
+        ss: &mut S,
+    ) {
+        self.recovery = None;
+        let sf = &mut ccs[r];
+        sf.cwnd = sf.ssthresh.max(self.mss as u64);
+        sf.in_recovery = false;
+        cc.on_recovery_exit(ccs, r, now);
+        if params.grow_on_recovery_exit {
+            self.grow(now, ccs, r, cc, ss, a.newly_acked, a.cwnd_limited);
+        }
+    }
+
+    /// An ACK during fast recovery that does not end it: the recovery's
+    /// window, and what a partial ACK resends at once.
+    fn recovery_ack(
+        &mut self,
+        a: &AckFacts,
+        now: SimTime,
+        params: &TcpParams,
+        sf: &mut SubflowCc,
+        out: &mut impl SenderOutput,
+    ) {
+        let partial = a.newly_acked > 0;
+        let kind = RecoveryKind::of(params);
+        let Some(mut rec) = self.recovery else { return };
+        if partial {
+            rec.partial_acks += 1;
+        }
+        let pipe_ns3 = match kind {
+            RecoveryKind::PrrNs3 if SackFeed::of(params) == SackFeed::Blocks => self.data_pipe(),
+            RecoveryKind::PrrNs3 => a.pipe_before_marks,
+            _ => 0,
+        };
+        let info = RecoveryAck {
+            newly_acked: a.newly_acked,
+            delivered: a.delivered,
+            dup: a.is_dupack,
+            pipe: self.pipe(),
+            pipe_ns3,
+            safe: self.acked_retransmission,
+        };
+        recovery::on_ack(kind, &mut rec, sf, &mut self.board, &info, self.mss as u64);
+        self.recovery = Some(rec);
+        let feed = SackFeed::of(params);
+        if kind == RecoveryKind::NewReno && partial {
+            // RFC 6582 §3.2 step 5: a partial ACK retransmits the first
+            // unacknowledged segment at once, then deflates.
+            self.retransmit_head(now, out);
+        } else if params.partial_ack_retransmit && partial && feed.marks() {
+            // ns-3 (`ProcessAck` → `DoRetransmit`): unless the first
+            // unacknowledged segment was already resent, a partial ACK
+            // sends one segment whatever cwnd — NextSeg's: the lowest lost
+            // one (without SACK the head, deemed lost first), else new data,
+            // else the head again.
+            if feed == SackFeed::DupAckMarks {
+                self.board.mark_lost(0);
+            }
+            if self
+                .board
+                .segs
+                .front()
+                .is_some_and(|s| s.flags & (RETRANS | SACKED) != RETRANS)
+            {
+                match self.board.next_lost(self.snd_nxt) {
+                    Some(i) => self.retransmit(i, now, out),
+                    None => self.partial_ack_send = true,
+                }
+            }
+        }
+    }
+
+    /// RFC 6298 §5.2–5.3: stop the timer when nothing is outstanding,
+    /// restart it when new data is acknowledged — but RFC 6582 §4's
+    /// Impatient NewReno (and ns-3 in every recovery) restarts it only on
+    /// the first partial ACK, so a window with many losses times out
+    /// instead of being repaired one hole per RTT. Then the earlier
+    /// deadlines: RACK's reordering timer, a held-back early
+    /// retransmission, or a fresh loss probe.
+    fn rearm_timers(
+        &mut self,
+        a: &AckFacts,
+        reorder_at: Option<SimTime>,
+        now: SimTime,
+        params: &TcpParams,
+        out: &mut impl SenderOutput,
+    ) {
+        let newly_acked = a.newly_acked;
         let patient = match self.recovery {
             Some(rec) if params.recovery != Recovery::Reno && newly_acked > 0 => {
                 params.partial_ack_rto == PartialAckRto::SlowButSteady || rec.partial_acks <= 1
@@ -291,30 +414,29 @@ impl TcpSender {
         // ACK reaches no `NewAck`, which restarts the timer and lets the
         // application refill the send buffer.
         let disorder =
-            is_dupack && newly_acked > 0 && params.dupack_rule == DupAckRule::NewSack && self.recovery.is_none();
+            a.is_dupack && newly_acked > 0 && params.dupack_rule == DupAckRule::NewSack && self.recovery.is_none();
         let patient = patient && !disorder;
         if newly_acked > 0 && !disorder {
             self.sndbuf_una = self.snd_una;
         }
         if self.snd_una >= self.snd_nxt {
             self.stop_timer();
-        } else {
-            if newly_acked > 0 && patient {
-                self.restart_timer(now, out);
-            }
-            // RFC 8985: a reordering timer for segments not yet lost, else
-            // a fresh loss probe (Linux `tcp_set_xmit_timer` on every ACK).
-            let prior_aux = self.aux_timer;
-            self.aux_timer = reorder_at.map(|t| (t, AuxTimer::Reorder));
-            if self.aux_timer.is_none() {
-                self.aux_timer = self.delayed_early_retransmit(now, params, prior_aux);
-            }
-            if self.aux_timer.is_none() {
-                self.schedule_probe(now, params);
-            }
-            self.sync_timer(out);
+            return;
         }
-        ccs[r].bytes_in_flight = self.pipe();
+        if newly_acked > 0 && patient {
+            self.restart_timer(now, out);
+        }
+        // RFC 8985: a reordering timer for segments not yet lost, else a
+        // fresh loss probe (Linux `tcp_set_xmit_timer` on every ACK).
+        let prior_aux = self.aux_timer;
+        self.aux_timer = reorder_at.map(|t| (t, AuxTimer::Reorder));
+        if self.aux_timer.is_none() {
+            self.aux_timer = self.delayed_early_retransmit(now, params, prior_aux);
+        }
+        if self.aux_timer.is_none() {
+            self.schedule_probe(now, params);
+        }
+        self.sync_timer(out);
     }
 
     pub(super) fn established<S: SlowStart>(
@@ -411,16 +533,6 @@ impl TcpSender {
         self.snd_una = ack;
     }
 
-    /// Deems lost what the SACK blocks show lost: RFC 6675 IsLost, or
-    /// forward acknowledgement.
-    pub(super) fn detect_losses(&mut self, params: &TcpParams) {
-        if params.fack {
-            is_lost::fack(&mut self.board, params.dupack_threshold);
-        } else {
-            is_lost::rfc6675(&mut self.board, params.dupack_threshold, self.mss);
-        }
-    }
-
     /// A congestion event on subflow `r`: counted, slow start left, and the
     /// congestion avoidance's new ssthresh from the current flight.
     pub(super) fn loss_event<C: CongestionAvoidance>(
@@ -460,7 +572,8 @@ impl TcpSender {
         // waits for an ACK above `recover`; RFC 6675 §5.1 (and ns-3, Linux)
         // for HighACK ≥ RecoveryPoint. Plain Reno (RFC 5681 §3.2) has no
         // `recover` and takes every third duplicate ACK as a new loss.
-        let before_recover = if SackFeed::of(params).marks() {
+        let marks = SackFeed::of(params).marks();
+        let before_recover = if marks {
             self.snd_una < self.rto_recover
         } else {
             self.snd_una <= self.rto_recover
@@ -468,7 +581,7 @@ impl TcpSender {
         if params.recovery != Recovery::Reno && before_recover && self.rto_recover > 0 {
             return false;
         }
-        if SackFeed::of(params).marks() && params.sack && params.rack {
+        if LossDetection::of(params) == LossDetection::Rack {
             // Linux `tcp_time_to_recover`: RACK has deemed a segment lost.
             return self.board.lost_bytes > 0;
         }
@@ -481,7 +594,7 @@ impl TcpSender {
         // RFC 6675 §5: or when IsLost(HighACK + 1) — which ns-3 asks only of
         // a duplicate ACK (`TcpSocketBase::DupAck`); a lost head found on a
         // new ACK is resent from the open state.
-        SackFeed::of(params).marks()
+        marks
             && (is_dupack || params.dupack_rule != DupAckRule::NewSack)
             && self.board.segs.front().is_some_and(|s| s.flags & LOST != 0)
     }

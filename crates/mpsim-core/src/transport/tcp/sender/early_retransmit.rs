@@ -35,7 +35,7 @@ impl TcpSender {
         {
             return false;
         }
-        let evidence = if params.sack && SackFeed::of(params).marks() {
+        let evidence = if SackFeed::of(params) == SackFeed::Blocks {
             self.board.sacked_segs
         } else {
             self.dupacks as u64

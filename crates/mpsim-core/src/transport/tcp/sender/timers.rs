@@ -5,7 +5,7 @@
 use super::*;
 use crate::cc::CongestionAvoidance;
 use crate::transport::tcp::loss::dupack_marks;
-use crate::transport::tcp::scoreboard::RETRANS;
+use crate::transport::tcp::scoreboard::{SackFeed, RETRANS};
 /// What the sender's timer stands for when it fires before the RTO.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum AuxTimer {
@@ -166,7 +166,7 @@ impl TcpSender {
         self.aux_timer = None;
         self.rto_recover = self.snd_nxt;
         self.dupacks = 0;
-        if !params.sack {
+        if SackFeed::of(params) == SackFeed::DupAckMarks {
             dupack_marks::forget(&mut self.board);
         }
         for i in 0..self.board.segs.len() {

@@ -47,7 +47,7 @@ impl TcpSender {
     /// (its ACK may be delayed) or 2 ms otherwise (Linux
     /// `TCP_TIMEOUT_MIN_US`); never after the RTO.
     pub(super) fn schedule_probe(&mut self, now: SimTime, params: &TcpParams) {
-        if !(params.tlp && params.sack && SackFeed::of(params).marks())
+        if !(params.tlp && SackFeed::of(params) == SackFeed::Blocks)
             || self.state != SenderState::Established
             || self.snd_una >= self.snd_nxt
             || self.recovery.is_some()

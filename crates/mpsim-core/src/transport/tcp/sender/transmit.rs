@@ -71,7 +71,7 @@ impl TcpSender {
         if self.probe_pending {
             // RFC 8985 §7.3: no new data could go: resend the last segment.
             self.probe_pending = false;
-            if let Some(i) = self.board.segs.iter().rposition(|s| s.flags & SACKED == 0) {
+            if let Some(i) = self.board.highest_unsacked() {
                 if self.board.segs[i].flags & RETRANS == 0 && self.state == SenderState::Established {
                     self.retransmit(i, now, out);
                     self.tlp_high_seq = Some(self.snd_nxt);
@@ -108,19 +108,20 @@ impl TcpSender {
     /// once per episode, the highest unSACKed segment (a "rescue"
     /// retransmission of a tail that no SACK can reveal as lost).
     pub fn send_rescue(&mut self, now: SimTime, params: &TcpParams, cc: &mut SubflowCc, out: &mut impl SenderOutput) {
-        if !(params.sack_rule3 || params.sack_rescue)
-            || !SackFeed::of(params).marks()
-            || self.state != SenderState::Established
-        {
+        let feed = SackFeed::of(params);
+        if !(params.sack_rule3 || params.sack_rescue) || !feed.marks() || self.state != SenderState::Established {
             return;
         }
         let Some(rec) = self.recovery else { return };
         if self.board.next_lost(self.snd_nxt).is_some() {
             return;
         }
-        let top = if params.sack_rule3 && (params.sack || !params.sack_rule3_ns3) {
-            match self.board.segs.iter().rposition(|s| s.flags & SACKED != 0) {
-                None if params.sack_rule3_ns3 && params.sack => Some(self.board.segs.len()),
+        // ns-3 never runs rule 3 on guessed marks, and without a SACKed
+        // segment left runs it up to the tail.
+        let blocks = feed == SackFeed::Blocks;
+        let top = if params.sack_rule3 && (blocks || !params.sack_rule3_ns3) {
+            match self.board.highest_sacked() {
+                None if params.sack_rule3_ns3 && blocks => Some(self.board.segs.len()),
                 top => top,
             }
         } else {
@@ -144,7 +145,7 @@ impl TcpSender {
         if !params.sack_rescue || rec.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
             return;
         }
-        let Some(i) = self.board.segs.iter().rposition(|s| s.flags & SACKED == 0) else {
+        let Some(i) = self.board.highest_unsacked() else {
             return;
         };
         if self.board.segs[i].flags & RETRANS != 0 || !self.cwnd_room(params, cc, self.board.segs[i].payload()) {
