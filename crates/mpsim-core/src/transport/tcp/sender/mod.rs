@@ -390,5 +390,4 @@ impl TcpSender {
 }
 
 #[cfg(test)]
-#[path = "../sender_tests.rs"]
 mod tests;
