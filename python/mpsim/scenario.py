@@ -249,8 +249,10 @@ class TcpOptions(Model):
     """Which ACKs count as duplicate with SACK: RFC 6675's, or any that SACKs new data (ns3)."""
     prr_variant: Literal["rfc6937", "ns3"] | None = None
     """PRR's accounting: RFC 6937's or ns-3.44's ``TcpPrrRecovery`` (ns3)."""
-    loss_flight: Literal["flight_size", "pipe"] | None = None
-    """What a loss halves into ssthresh: FlightSize (RFC 5681) or pipe (ns3)."""
+    loss_flight: Literal["flight_size", "capped_flight_size", "pipe", "cwnd"] | None = None
+    """What a loss halves into ssthresh: SND.NXT − SND.UNA (``flight_size``), the same but no more than cwnd
+    (``capped_flight_size``: rfc), pipe (ns3) or cwnd (linux, linux_3_14, ns2); docs/algorithms.md, "What a loss
+    halves"."""
     delayed_ack: Flag | None = None
     delack_segments: int | None = Field(None, ge=1)
     delack_timeout: PositiveDuration | None = None

@@ -166,7 +166,8 @@ pub struct TcpOptions {
     pub dupack_rule: Option<crate::transport::tcp::config::DupAckRule>,
     #[serde(default)]
     pub prr_variant: Option<crate::transport::tcp::config::PrrVariant>,
-    /// What a loss halves into ssthresh: `flight_size` or `pipe`.
+    /// What a loss halves into ssthresh: `flight_size`, `capped_flight_size`,
+    /// `pipe` or `cwnd`.
     #[serde(default)]
     pub loss_flight: Option<crate::transport::tcp::config::LossFlight>,
     #[serde(default)]

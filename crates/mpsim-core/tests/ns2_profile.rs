@@ -5,10 +5,11 @@ mod common;
 
 use common::*;
 use mpsim_core::build::resolve_tcp;
-use mpsim_core::cc::{AckCounting, Cc, HalveOf};
+use mpsim_core::cc::{AckCounting, Cc};
 use mpsim_core::config::*;
 use mpsim_core::run;
 use mpsim_core::time::SimDuration;
+use mpsim_core::transport::tcp::config::LossFlight;
 use mpsim_core::transport::tcp::Recovery;
 
 fn ns2() -> TcpOptions {
@@ -32,7 +33,7 @@ fn the_profile_holds_ns2s_defaults() {
     assert_eq!(t.rtt.max_rto, SimDuration::from_secs(60));
     assert_eq!(t.rtt.granularity, SimDuration::from_millis(10));
     assert_eq!(t.slow_start.counting, AckCounting::PerAck);
-    assert_eq!((t.reno.counting, t.reno.halve), (AckCounting::PerAck, HalveOf::Cwnd));
+    assert_eq!((t.reno.counting, t.loss_flight), (AckCounting::PerAck, LossFlight::Cwnd));
     assert!(t.cwnd_in_segments && !t.cwnd_validation);
     assert!(t.hystart.is_none() && t.hystart_linux.is_none() && t.hystart_ns3.is_none());
     // The paper's "regular Cubic": RFC 9438's C = 0.4, β_cubic = 0.7.

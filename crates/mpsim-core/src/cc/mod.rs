@@ -145,7 +145,7 @@ pub use ewtcp::{Ewtcp, EwtcpConfig};
 pub use lia::{Lia, LiaConfig};
 pub use mpcubic::{MpCubic, MpCubicConfig};
 pub use olia::{Olia, OliaConfig};
-pub use reno::{HalveOf, Reno, RenoConfig};
+pub use reno::{Reno, RenoConfig};
 pub use semicoupled::{SemiCoupled, SemiCoupledConfig};
 pub use unmpcubic::{UnMpCubic, UnMpCubicConfig};
 

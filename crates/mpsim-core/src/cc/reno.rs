@@ -11,24 +11,12 @@ use crate::time::SimTime;
 pub struct RenoConfig {
     /// Whether the increase is per acknowledged byte or per ACK.
     pub counting: AckCounting,
-    /// What ssthresh halves at a loss.
-    pub halve: HalveOf,
-}
-
-/// RFC 5681 eq. (4) halves the flight size (as ns-3's `TcpNewReno` does);
-/// Linux's `tcp_reno_ssthresh` halves cwnd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HalveOf {
-    FlightSize,
-    Cwnd,
 }
 
 impl Default for RenoConfig {
     fn default() -> Self {
         RenoConfig {
             counting: AckCounting::Bytes,
-            halve: HalveOf::FlightSize,
         }
     }
 }
@@ -88,14 +76,13 @@ impl CongestionAvoidance for Reno {
         }
     }
 
-    /// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2·MSS); with
-    /// `HalveOf::Cwnd`, Linux's max(cwnd / 2, 2 segments).
+    /// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2·MSS), where
+    /// what counts as the flight is the stack's choice, which the sender
+    /// puts in `bytes_in_flight` at the loss (`TcpParams::loss_flight`:
+    /// FlightSize, pipe as ns-3's `TcpNewReno`, or cwnd as Linux's
+    /// `tcp_reno_ssthresh`).
     fn ssthresh_after_loss(&mut self, s: &[SubflowCc], r: usize, _now: SimTime) -> u64 {
         let sf = &s[r];
-        let base = match self.config.halve {
-            HalveOf::FlightSize => sf.bytes_in_flight,
-            HalveOf::Cwnd => sf.cwnd,
-        };
-        (base / 2).max(2 * sf.mss as u64)
+        (sf.bytes_in_flight / 2).max(2 * sf.mss as u64)
     }
 }

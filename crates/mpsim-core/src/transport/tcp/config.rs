@@ -51,15 +51,29 @@ pub enum PrrVariant {
     Ns3,
 }
 
-/// What a loss halves into the new ssthresh.
+/// What a loss (fast retransmit, a repaired tail loss probe, or a first
+/// timeout) halves into the new ssthresh, for Reno and for every coupled
+/// algorithm that decreases as Reno does (docs/algorithms.md, "What a loss
+/// halves").
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossFlight {
-    /// RFC 5681 eq. (4): FlightSize, SND.NXT − SND.UNA.
+    /// RFC 5681 §2's FlightSize to the letter: SND.NXT − SND.UNA, data
+    /// sent and not yet cumulatively acknowledged, whether or not the
+    /// receiver already holds it.
     FlightSize,
+    /// RFC 5681 eq. (4)'s FlightSize as "the amount of outstanding data in
+    /// the network", which ssthresh must be no more than half of: SND.NXT −
+    /// SND.UNA, but no more than cwnd. After a long NewReno recovery whose
+    /// inflated window sent new data past holes, most of SND.NXT − SND.UNA
+    /// is data the receiver holds; and §3.2 step 2 leaves out what limited
+    /// transmit sent beyond a full window.
+    CappedFlightSize,
     /// ns-3 `BytesInFlight()`: RFC 6675 pipe (sent − SACKed − lost +
     /// retransmitted).
     Pipe,
+    /// cwnd: Linux's `tcp_reno_ssthresh` (and htsim's `TcpSrc`).
+    Cwnd,
 }
 
 /// How a segment's TCP options are laid out, which decides its size on the
@@ -172,7 +186,7 @@ pub struct TcpParams {
     pub emulate_sack: bool,
     pub dupack_rule: DupAckRule,
     pub prr_variant: PrrVariant,
-    /// What a loss (fast recovery or RTO) halves into ssthresh, for Reno.
+    /// What a loss (fast recovery or RTO) halves into ssthresh.
     pub loss_flight: LossFlight,
     /// SACK recovery: RFC 6675 §4 NextSeg rule 3 (resend an unSACKed
     /// segment below the highest SACKed one that is not yet deemed lost),

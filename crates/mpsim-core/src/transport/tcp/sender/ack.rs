@@ -555,15 +555,17 @@ impl TcpSender {
         } else {
             0
         };
-        ccs[r].bytes_in_flight = self.loss_flight(params) + head_in_flight;
+        ccs[r].bytes_in_flight = self.loss_flight(params, ccs[r].cwnd) + head_in_flight;
         cc.ssthresh_after_loss(ccs, r, now)
     }
 
-    /// What a loss halves: FlightSize (RFC 5681) or pipe (ns-3).
-    pub(super) fn loss_flight(&self, params: &TcpParams) -> u64 {
+    /// What a loss halves ([`LossFlight`]), with the window at the loss.
+    pub(super) fn loss_flight(&self, params: &TcpParams, cwnd: u64) -> u64 {
         match params.loss_flight {
             LossFlight::FlightSize => self.flight_size(),
+            LossFlight::CappedFlightSize => self.flight_size().min(cwnd),
             LossFlight::Pipe => self.data_pipe(),
+            LossFlight::Cwnd => cwnd,
         }
     }
 

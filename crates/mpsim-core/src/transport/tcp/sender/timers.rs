@@ -152,7 +152,7 @@ impl TcpSender {
         // A second timeout of the same data does not halve ssthresh again
         // from the already-collapsed flight (RFC 5681 §3.1 note on eq. (4)).
         if !self.in_rto_recovery {
-            ccs[r].bytes_in_flight = self.loss_flight(params);
+            ccs[r].bytes_in_flight = self.loss_flight(params, ccs[r].cwnd);
             ccs[r].ssthresh = cc.ssthresh_after_loss(ccs, r, now);
         }
         ccs[r].cwnd = self.mss as u64;

@@ -3,10 +3,10 @@
 //! acknowledged segments without the ABC limit, cwnd counted in segments;
 //! with CUBIC, CUBIC's HyStart (`tcp_cubic.c`) ends slow start.
 
-use crate::cc::{AckCounting, Cc, HalveOf, RenoConfig};
+use crate::cc::{AckCounting, Cc, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
-use crate::transport::tcp::config::{Recovery, TcpParams};
+use crate::transport::tcp::config::{LossFlight, Recovery, TcpParams};
 use crate::transport::tcp::receiver::ReceiverConfig;
 use crate::transport::tcp::rtt::RttConfig;
 
@@ -45,8 +45,9 @@ pub fn params() -> TcpParams {
         },
         reno: RenoConfig {
             counting: AckCounting::Bytes,
-            halve: HalveOf::Cwnd,
         },
+        // `tcp_reno_ssthresh`: max(cwnd / 2, 2 segments).
+        loss_flight: LossFlight::Cwnd,
         ..rfc
     }
 }

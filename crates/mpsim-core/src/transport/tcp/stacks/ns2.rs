@@ -4,10 +4,10 @@
 //! initial / 200 ms min / 60 s max with a 10 ms tick, and a receive window
 //! far above any of the paper's BDPs; `ns-default.tcl` beside each value.
 
-use crate::cc::{AckCounting, HalveOf, RenoConfig};
+use crate::cc::{AckCounting, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
-use crate::transport::tcp::config::TcpParams;
+use crate::transport::tcp::config::{LossFlight, TcpParams};
 use crate::transport::tcp::receiver::ReceiverConfig;
 use crate::transport::tcp::rtt::RttConfig;
 
@@ -42,8 +42,8 @@ pub fn params() -> TcpParams {
         },
         reno: RenoConfig {
             counting: AckCounting::PerAck,
-            halve: HalveOf::Cwnd,
         },
+        loss_flight: LossFlight::Cwnd,
         cwnd_in_segments: true,
         // ns-2 grows cwnd on every ACK, limited or not.
         cwnd_validation: false,

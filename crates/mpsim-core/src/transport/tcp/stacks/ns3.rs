@@ -4,7 +4,7 @@
 //! 2-byte PPP framing, and every rule of ns-3's ACK processing that differs
 //! from the RFCs (docs/algorithms.md, ns-3).
 
-use crate::cc::{AckCounting, Cc, HalveOf, RenoConfig};
+use crate::cc::{AckCounting, Cc, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
 use crate::transport::tcp::config::{
@@ -51,7 +51,6 @@ pub fn params() -> TcpParams {
         },
         reno: RenoConfig {
             counting: AckCounting::PerAck,
-            halve: HalveOf::FlightSize,
         },
         receiver: ReceiverConfig {
             // ns-3 `TcpSocket::RcvBufSize`: 128 KiB, advertised

@@ -4,7 +4,7 @@
 //! (RFC 6928), Reno by default. Every other stack starts from these
 //! settings and says where it differs.
 
-use crate::cc::{AckCounting, HalveOf, RenoConfig};
+use crate::cc::{AckCounting, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
 use crate::transport::tcp::config::{
@@ -66,7 +66,6 @@ pub fn params() -> TcpParams {
         hystart_ns3: None,
         reno: RenoConfig {
             counting: AckCounting::Bytes,
-            halve: HalveOf::FlightSize,
         },
         cwnd_validation: true,
         cwnd_limited_at_send: false,

@@ -407,3 +407,74 @@ mod search {
         }
     }
 }
+
+/// A path of 100 ms RTT that drops the first transmission of the segments
+/// in `lost` and delivers the rest in order of sending, each ACKed at once
+/// with the receiver's cumulative point (no SACK). Runs until the sender
+/// enters fast recovery a second time and returns SND.NXT − SND.UNA, cwnd
+/// (bytes) just before the ACK that started it, and the ssthresh it set.
+fn second_recovery(s: &mut Script, lost: &[u64]) -> (u64, u64, u64) {
+    let mut arrivals: std::collections::VecDeque<(u64, u64)> = std::collections::VecDeque::new();
+    let mut dropped = std::collections::BTreeSet::new();
+    let mut held = std::collections::BTreeSet::new();
+    let mut next = 0;
+    let mut carry = |out: &str, t: u64, arrivals: &mut std::collections::VecDeque<(u64, u64)>| {
+        for tok in out.split_whitespace() {
+            let k: u64 = tok[1..].parse().unwrap();
+            if lost.contains(&k) && dropped.insert(k) {
+                continue;
+            }
+            arrivals.push_back((t + 100, k));
+        }
+    };
+    let first = s.send(100);
+    carry(&first, 100, &mut arrivals);
+    while let Some((t, k)) = arrivals.pop_front() {
+        held.insert(k);
+        while held.contains(&next) {
+            next += 1;
+        }
+        let before = (s.s.flight_size(), s.ccs[0].cwnd);
+        let recoveries = s.s.stats.fast_recoveries;
+        let out = s.ack(t, next, &[]);
+        if recoveries == 1 && s.s.stats.fast_recoveries == 2 {
+            return (before.0, before.1, s.ccs[0].ssthresh);
+        }
+        carry(&out, t, &mut arrivals);
+    }
+    panic!("no second recovery");
+}
+
+/// RFC 5681 eq. (4) after a long NewReno recovery (docs/algorithms.md,
+/// "What a loss halves"). A window of 20 loses four segments, which NewReno
+/// repairs one per round trip while each duplicate ACK's inflation sends
+/// new data, and the first of that new data is lost too: when recovery
+/// ends at that hole, SND.NXT − SND.UNA is what those rounds sent, most of
+/// it already at the receiver, against a cwnd of ssthresh = 10 segments.
+/// The next loss halves SND.NXT − SND.UNA to the letter (`flight_size`),
+/// or no more than cwnd (`capped_flight_size`, the `rfc` profile's), or
+/// cwnd (`cwnd`).
+#[test]
+fn after_a_long_newreno_recovery_the_next_loss_halves_what_the_rule_says() {
+    use crate::transport::tcp::config::LossFlight;
+    let lost = [0, 4, 8, 12, 20];
+    let mut seen = Vec::new();
+    for rule in [LossFlight::FlightSize, LossFlight::CappedFlightSize, LossFlight::Cwnd] {
+        let mut s = Script::new(Recovery::NewReno, 20, 200, |p| p.loss_flight = rule);
+        let (flight, cwnd, ssthresh) = second_recovery(&mut s, &lost);
+        // The first episode set ssthresh to 10 segments and left cwnd there;
+        // what NewReno sent during its four rounds is still outstanding.
+        assert_eq!(cwnd, 10 * MSS, "{rule:?}");
+        assert!(flight >= 2 * cwnd, "{rule:?}: flight {flight}, cwnd {cwnd}");
+        let halved = match rule {
+            LossFlight::FlightSize => flight,
+            _ => flight.min(cwnd),
+        };
+        assert_eq!(ssthresh, (halved / 2).max(2 * MSS), "{rule:?}");
+        seen.push((flight, ssthresh));
+    }
+    // The same run up to the loss whatever the rule: only the halving differs.
+    assert_eq!(seen[0].0, seen[1].0);
+    assert_eq!(seen[1], seen[2]);
+    assert!(seen[0].1 >= 2 * seen[1].1);
+}
