@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: run test build venv bench clean lint fuzz validate validate-ns3 validate-linux tools
+.PHONY: run test build venv bench clean lint fuzz validate validate-ns3 validate-linux scorecard tools
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -51,7 +51,18 @@ test: lint tools
 	cargo test -p mpsim-core
 	$(BIN)/pytest -q
 
-# Both cross-validations (docs/validation.md); not part of `make test`.
+# The scorecard (docs/reproduction.md, "Claims as checks"): every experiment of the catalogue in full mode into
+# SCORECARD_OUT (3–4 minutes with JOBS=2 on 2 idle cores), its scorecard.json copied to docs/scorecard.json,
+# and the generated tables of docs/reproduction.md rewritten from it. Not part of `make test`, which only checks
+# that docs/scorecard.json names the current engine (tests/test_stamps.py).
+SCORECARD_OUT ?= results/scorecard
+scorecard: build
+	$(BIN)/mpsim reproduce --all $(if $(JOBS),--jobs $(JOBS)) --out $(SCORECARD_OUT)
+	cp $(SCORECARD_OUT)/scorecard.json docs/scorecard.json
+	$(BIN)/mpsim scorecard --from docs/scorecard.json --docs docs/reproduction.md
+
+# Both cross-validations (docs/validation.md); not part of `make test`, which only checks that the tables name
+# the current engine (tests/test_stamps.py).
 validate: validate-ns3 validate-linux
 
 # The linux profile against the real kernel (docs/validation.md, validation/linux/README.md): the mpsim

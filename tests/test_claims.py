@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mpsim.experiments import CATALOGUE
 from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend
 from mpsim.experiments.reproduce import reproduce_all
-from mpsim.experiments.scorecard import load, update_docs
+from mpsim.experiments.scorecard import load, tally_table, update_docs
+from mpsim.fingerprint import engine_id
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICT_WORDS = (["holds"], ["partly"], ["fails"], ["untested"])
@@ -93,6 +96,41 @@ def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() 
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def card() -> dict[str, Any]:
+    """A scorecard of two experiments of one paper and one of another, made on engine ``e1``."""
+
+    def claim(statement: str, verdict: str, passed: int, points: int) -> dict[str, Any]:
+        return {"text": "", "statement": statement, "verdict": verdict, "passed": passed, "points": points}
+
+    experiments = {
+        "a-one": {"paper": "a", "figure": "", "claims": [claim("x < y", "partly", 1, 2)], "unchecked": []},
+        "a-two": {"paper": "a", "figure": "", "claims": [claim("x > y", "holds", 3, 3)], "unchecked": []},
+        "b-one": {"paper": "b", "figure": "", "claims": [claim("x ≈ y", "fails", 0, 1)], "unchecked": []},
+    }
+    return {"mode": "full", "source": "mpsim reproduce --all", "engine": "e1", "experiments": experiments}
+
+
+def test_the_tally_counts_each_papers_verdicts_and_names_the_engine() -> None:
+    lines = tally_table(card()).splitlines()
+    assert "engine `e1`" in lines[0]
+    # paper, experiments, checks, holds, partly, fails, untested
+    assert lines[4:] == [
+        "| a | 2 | 2 | 1 | 1 | 0 | 0 |",
+        "| b | 1 | 1 | 0 | 0 | 1 | 0 |",
+        "| all | 3 | 3 | 1 | 1 | 1 | 0 |",
+    ]
+
+
+def test_a_readings_table_takes_its_scorecard_column_from_the_scorecard_and_keeps_the_rest() -> None:
+    text = (
+        "<!-- scorecard:readings -->\n| experiment: check | scorecard | another reading |\n|---|---|---|\n"
+        "| `a-one`: x < y | holds 2/2 | fails 0/2 |\n<!-- /scorecard:readings -->\n"
+    )
+    assert update_docs(card(), text) == text.replace("holds 2/2", "partly 1/2")
+    with pytest.raises(KeyError, match="no check 'y < x' in a-one"):
+        update_docs(card(), text.replace("x < y", "y < x"))
+
+
 def test_reproduce_prints_each_claims_verdict_with_its_numbers(tmp_path: Path) -> None:
     command = ["reproduce", "lisa-motivation", "--quick", "--runs", "1", "--jobs", "1", "--out", str(tmp_path)]
     proc = subprocess.run(
@@ -113,6 +151,7 @@ def test_reproduce_all_writes_a_scorecard_of_every_experiment_it_ran(tmp_path: P
     card, files = reproduce_all(tmp_path, quick=True, runs=1, jobs=1, progress=False, names=["gsam-loss"])
     assert [f.name for f in files] == ["scorecard.json", "scorecard.md", "index.html"]
     assert load(files[0]) == card
+    assert card["engine"] == engine_id()
     (entry,) = card["experiments"].values()
     assert entry["paper"] == "gsam" and len(entry["claims"]) == len(CATALOGUE["gsam-loss"].checks)
     assert all(c["verdict"] in ("holds", "partly", "fails") and c["points"] > 0 for c in entry["claims"])

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from validation import compare, mpsim_side
+from validation import compare, mpsim_side, stamp
 from validation.scenarios import grid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,8 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.only or overrides:
         print(compare.table(comparisons))
         return 0
+    notes = NOTES.read_text()
+    if "{stamp}" not in notes:
+        raise SystemExit(f"{NOTES.relative_to(ROOT)}: no {{stamp}} placeholder for the engine's identity")
     block = (
-        NOTES.read_text()
+        notes.replace("{stamp}", stamp.line("make validate-ns3"))
         + "\n### Pass rate\n\nA row passes when mpsim's completion time is within ±5 % of ns-3's and its "
         "retransmissions within ±10 % (±1 segment when ns-3 has fewer than 10). Groups: `db-` dumbbell by "
         "variant and by phase, `pl-` parking lot by variant.\n\n"

@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from validation import stamp
 from validation.linux import compare, rig, sim
 from validation.linux.cells import Cell, grid
 
@@ -36,6 +37,7 @@ def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[in
     """The text between the markers: header (grid, matching, pass rate), table, commands, diagnosis."""
     passed, total = compare.pass_rate(rows)
     header = HEADER.read_text().format(
+        stamp=stamp.line("make validate-linux"),
         kernels=", ".join(sorted({k.kernel for k in kernel})),
         runs=" / ".join(str(n) for n in sorted({k.cell.runs for k in kernel})),
         seeds=", ".join(map(str, seeds)),

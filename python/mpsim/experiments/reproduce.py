@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 from mpsim.engine import Results
 from mpsim.experiments import CATALOGUE, get, scorecard, timeseries
 from mpsim.experiments.base import Experiment, experiment_metrics
+from mpsim.fingerprint import engine_id
 from mpsim.sweep import Point, axis_text, run_key, run_points
 
 __all__ = ["Reproduction", "experiment_row", "reproduce", "reproduce_all"]
@@ -151,6 +152,7 @@ def reproduce_all(
     card: dict[str, Any] = {
         "mode": "quick" if quick else "full",
         "source": "mpsim reproduce --all" + (" --quick" if quick else "") + (f" --runs {runs}" if runs else ""),
+        "engine": engine_id(),
         "experiments": {},
     }
     ran = []
