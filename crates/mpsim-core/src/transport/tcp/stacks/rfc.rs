@@ -28,7 +28,10 @@ pub fn params() -> TcpParams {
         emulate_sack: false,
         dupack_rule: DupAckRule::Rfc6675,
         prr_variant: PrrVariant::Rfc6937,
-        loss_flight: LossFlight::FlightSize,
+        // RFC 5681 eq. (4) bounds ssthresh by the data in the network, which
+        // SND.NXT − SND.UNA overstates after a long NewReno recovery
+        // (docs/algorithms.md, "What a loss halves").
+        loss_flight: LossFlight::CappedFlightSize,
         sack_rule3: true,
         sack_rule3_ns3: false,
         sack_rescue: true,

@@ -6,14 +6,15 @@
 //! bytes [1 + 1000·k, 1 + 1000·(k + 1)); the last one also carries the FIN.
 //! A transmission is written `N3` (new), `F3` (fast retransmission: loss
 //! recovery) or `R3` (retransmission after a timeout). Delayed ACKs, limited
-//! transmit and timestamps are off unless a test says otherwise, so the RTT
+//! transmit and timestamps are off, and a loss halves SND.NXT − SND.UNA
+//! (`loss_flight = "flight_size"`), unless a test says otherwise, so the RTT
 //! samples come from the segments' send times and every number below follows
 //! from the rules cited.
 
 use super::*;
 use crate::cc::{Reno, SubflowCc};
 use crate::slowstart::Standard;
-use crate::transport::tcp::config::{PartialAckRto, Profile, Recovery, TcpParams};
+use crate::transport::tcp::config::{LossFlight, PartialAckRto, Profile, Recovery, TcpParams};
 use crate::transport::tcp::scoreboard::Seg;
 use crate::wire::tcp::{SackBlock, TcpFlags, TcpHeader};
 
@@ -57,6 +58,7 @@ impl Script {
         p.sack = !matches!(recovery, Recovery::Reno | Recovery::NewReno);
         p.limited_transmit = false;
         p.timestamps = false;
+        p.loss_flight = LossFlight::FlightSize;
         p.initial_cwnd_segments = iw as u32;
         tweak(&mut p);
         let mut s = TcpSender::new(&p);
@@ -456,7 +458,6 @@ fn second_recovery(s: &mut Script, lost: &[u64]) -> (u64, u64, u64) {
 /// cwnd (`cwnd`).
 #[test]
 fn after_a_long_newreno_recovery_the_next_loss_halves_what_the_rule_says() {
-    use crate::transport::tcp::config::LossFlight;
     let lost = [0, 4, 8, 12, 20];
     let mut seen = Vec::new();
     for rule in [LossFlight::FlightSize, LossFlight::CappedFlightSize, LossFlight::Cwnd] {
