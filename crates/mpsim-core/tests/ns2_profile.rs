@@ -33,7 +33,10 @@ fn the_profile_holds_ns2s_defaults() {
     assert_eq!(t.rtt.max_rto, SimDuration::from_secs(60));
     assert_eq!(t.rtt.granularity, SimDuration::from_millis(10));
     assert_eq!(t.slow_start.counting, AckCounting::PerAck);
-    assert_eq!((t.reno.counting, t.loss_flight), (AckCounting::PerAck, LossFlight::Cwnd));
+    assert_eq!(
+        (t.reno.counting, t.loss_flight),
+        (AckCounting::PerAck, LossFlight::Cwnd)
+    );
     assert!(t.cwnd_in_segments && !t.cwnd_validation);
     assert!(t.hystart.is_none() && t.hystart_linux.is_none() && t.hystart_ns3.is_none());
     // The paper's "regular Cubic": RFC 9438's C = 0.4, β_cubic = 0.7.

@@ -326,3 +326,74 @@ impl Scoreboard {
         self.segs.iter().rposition(|s| s.flags & SACKED != 0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Send(u32),
+        Lost(usize),
+        Sacked(usize, bool),
+        Resent(usize),
+        Acked(usize),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => (1u32..2000).prop_map(Op::Send),
+            2 => any::<usize>().prop_map(Op::Lost),
+            2 => (any::<usize>(), any::<bool>()).prop_map(|(i, k)| Op::Sacked(i, k)),
+            2 => any::<usize>().prop_map(Op::Resent),
+            1 => any::<usize>().prop_map(Op::Acked),
+        ]
+    }
+
+    proptest! {
+        /// Whatever the marks made and in whatever order, the byte counts
+        /// `pipe` is made of are the sums over the segments' marks, the
+        /// resend hint is at or below every segment waiting to be resent,
+        /// and `next_lost` finds the lowest of them.
+        #[test]
+        fn counts_follow_the_marks(ops in prop::collection::vec(op(), 1..120)) {
+            let mut b = Scoreboard::new(1000);
+            let (mut una, mut nxt) = (1u64, 1u64);
+            for op in ops {
+                let n = b.segs.len();
+                match op {
+                    Op::Send(len) => {
+                        let seg = Seg { start: nxt, len, dsn: nxt, fin: false, data_fin: false, sent_at: SimTime::ZERO, flags: 0 };
+                        b.push(seg, nxt);
+                        nxt += len as u64;
+                    }
+                    Op::Lost(i) if n > 0 => b.mark_lost(i % n),
+                    Op::Sacked(i, keep) if n > 0 && b.segs[i % n].flags & SACKED == 0 => {
+                        b.mark_sacked(i % n, keep);
+                    }
+                    Op::Resent(i) if n > 0 && b.segs[i % n].flags & (RETRANS | SACKED) == 0 => {
+                        b.mark_retransmitted(i % n, SimTime::ZERO);
+                    }
+                    Op::Acked(i) if n > 0 => {
+                        let ack = b.segs[i % n].end();
+                        while b.pop_acked(ack).is_some() {}
+                        una = ack;
+                    }
+                    _ => {}
+                }
+                let sum = |f: u8| b.segs.iter().filter(|s| s.flags & f != 0).map(|s| s.len as u64).sum::<u64>();
+                prop_assert_eq!(b.sacked_bytes, sum(SACKED));
+                prop_assert_eq!(b.lost_bytes, sum(LOST));
+                prop_assert_eq!(b.retrans_bytes, sum(RETRANS));
+                prop_assert_eq!(b.sacked_segs, b.segs.iter().filter(|s| s.flags & SACKED != 0).count() as u64);
+                prop_assert!(b.segs.front().is_none_or(|s| s.start == una));
+                let waiting = b.segs.iter().position(|s| s.flags & (LOST | RETRANS | SACKED) == LOST);
+                if let Some(i) = waiting {
+                    prop_assert!(b.retx_hint <= b.segs[i].start);
+                }
+                prop_assert_eq!(b.clone().next_lost(nxt), waiting);
+            }
+        }
+    }
+}
