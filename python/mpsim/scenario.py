@@ -13,7 +13,8 @@ import hashlib
 import json
 import random
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -31,7 +32,7 @@ from pydantic_core import PydanticCustomError
 
 from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
-from mpsim.engine import Progress, Results, run_config, validate_config
+from mpsim.engine import Progress, Results, encode_config, estimate_config, run_encoded
 from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
 from mpsim.units import UnitError, format_time, parse_time
@@ -610,19 +611,22 @@ class Scenario(Model):
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
-        """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`."""
+    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> Scenario:
+        """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`. With
+        ``check=False`` only the fields are validated: :func:`run` checks the rest in its one call into the
+        core."""
         check_shape(data)
         try:
             scenario = cls.model_validate(dict(data))
         except ValidationError as e:
             raise ScenarioError(problems_from_validation(e, cls)) from None
-        scenario.check()
+        if check:
+            scenario.check()
         return scenario
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> Scenario:
-        return cls.from_dict(read_toml(path))
+    def from_toml(cls, path: str | Path, *, check: bool = True) -> Scenario:
+        return cls.from_dict(read_toml(path), check=check)
 
     # ------------------------------------------------------------------ checks
 
@@ -642,19 +646,19 @@ class Scenario(Model):
         """Every cross-field problem: unknown or duplicate names, impossible combinations."""
         return _Checker(self).run()
 
-    def check(self) -> None:
-        """Raises :class:`ScenarioError` listing every problem; then lets the core check the rest."""
+    def check(self) -> tuple[float, float]:
+        """Raises :class:`ScenarioError` listing every problem; then lets the core check the rest without
+        building the run. Returns the run's estimated ``(events, trace_rows)`` (docs/scenarios.md, Limits)."""
+        self._check_model()
+        cfg, paths = self._core()
+        with _in_scenario_terms(paths):
+            return estimate_config(cfg)
+
+    def _check_model(self) -> None:
+        """Raises :class:`ScenarioError` listing every problem only the model can find."""
         problems = self.problems()
         if problems:
             raise ScenarioError(problems)
-        cfg, paths = self._core()
-        try:
-            validate_config(cfg)
-        except ConfigError as e:
-            found = getattr(e, "problems", None)
-            if not found:
-                raise ScenarioError([Problem("", str(e))]) from None
-            raise ScenarioError([_translate(p, paths) for p in found]) from None
 
     # ------------------------------------------------------------------ core form
 
@@ -845,6 +849,23 @@ def _udp_core(f: UdpFlow, start: int, addrs_of: Mapping[str, list[str]]) -> dict
     return out
 
 
+@contextmanager
+def _in_scenario_terms(paths: Mapping[str, str]) -> Iterator[None]:
+    """A :class:`ConfigError` raised inside, as a :class:`ScenarioError` in the scenario's terms."""
+    try:
+        yield
+    except ConfigError as e:
+        raise _scenario_error(e, paths) from None
+
+
+def _scenario_error(error: ConfigError, paths: Mapping[str, str]) -> ScenarioError:
+    """Every problem of a :class:`ConfigError` in the scenario's terms (:func:`_translate`)."""
+    found = getattr(error, "problems", None)
+    if not found:
+        return ScenarioError([Problem("", str(error))])
+    return ScenarioError([_translate(p, paths) for p in found])
+
+
 def _translate(problem: Any, paths: Mapping[str, str]) -> Problem:
     """A problem the core found (``tcp_flows[0].tcp.mss``) in the scenario's terms (``flows[2].tcp.mss``):
     the component it names is the scenario's, and its fields take the scenario's names."""
@@ -1002,14 +1023,22 @@ def run(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
         raise ConfigError(f"seed: must be a whole number in [0, 2^64), got {seed!r}")
     if isinstance(scenario, str | Path):
-        scenario = load(scenario)
+        scenario = Scenario.from_toml(scenario, check=False)
     elif isinstance(scenario, Mapping):
-        scenario = Scenario.from_dict(scenario)
-    elif isinstance(scenario, Scenario):
-        scenario.check()
-    else:
+        scenario = Scenario.from_dict(scenario, check=False)
+    elif not isinstance(scenario, Scenario):
         raise TypeError(
             "mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, "
             f"got {type(scenario).__name__} {scenario!r:.60}"
         )
-    return run_config(scenario.to_core(seed), time_limit=time_limit, pcap=pcap, progress=progress)
+    scenario._check_model()
+    # Converted and encoded once; the core parses, validates, builds and runs it in one call.
+    cfg, paths = scenario._core(seed)
+    with _in_scenario_terms(paths):
+        text = encode_config(cfg)
+    try:
+        return run_encoded(text, time_limit=time_limit, pcap=pcap, progress=progress)
+    except ConfigError as e:
+        if not getattr(e, "problems", None):
+            raise  # a limit reached while running, named by the core
+        raise _scenario_error(e, paths) from None

@@ -442,9 +442,14 @@ def run_sweep(
 
     points: list[tuple[Point, dict[str, Any]]] = []
     problems: list[Problem] = []
+    # Every point is checked before the first run, once whatever its seeds (a seed changes no setting).
+    checked: dict[str, Scenario] = {}
     for point in spec.points():
+        key = json.dumps([point.variant, point.axes], sort_keys=True, default=repr)
         try:
-            points.append((point, spec.scenario(point).to_core(point.seed)))
+            if key not in checked:
+                checked[key] = spec.scenario(point)
+            points.append((point, checked[key].to_core(point.seed)))
         except ScenarioError as e:
             problems += [p for p in e.problems if p not in problems]
     if problems:
