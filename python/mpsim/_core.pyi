@@ -61,6 +61,10 @@ def resolved_json(config_json: str) -> str:
     """Per flow: its name, kind, profile, and its resolved TCP parameters, congestion control and slow start
     written out in full, as typed JSON (durations in ns, unset values null)."""
 
+def tcp_options_json() -> str:
+    """The TCP options a flow may set and each profile's defaults: ``{"options": [{"name", "kind", "values",
+    "param", "doc"}], "profiles": {profile: resolved TCP parameters}}`` (crates/mpsim-core/src/config.rs)."""
+
 def algorithms_json() -> str:
     """The registry's algorithms: ``{"cc": [[name, {parameter: default}], ...], "slow_start": [...]}``."""
 

@@ -288,6 +288,17 @@ pub fn resolve_mptcp(m: &MptcpConnectionConfig) -> Resolved {
     Resolved { params, cc, slow_start }
 }
 
+/// What a TCP flow of `profile` runs when it sets nothing else (with its
+/// profile's congestion control): the profile's defaults, where the `param`
+/// of each option of [`TcpOptions::schema`] reads them.
+pub fn profile_params(profile: Profile) -> TcpParams {
+    let options = TcpOptions {
+        profile,
+        ..TcpOptions::default()
+    };
+    resolve_tcp(&options, &None, false).0
+}
+
 /// `tcp.hystart_linux`: the flow's choice; left out, on in the `linux`
 /// profile when the congestion control is CUBIC (Linux has HyStart in
 /// `tcp_cubic.c` only; mpsim's coupled and multipath CUBICs are not Linux's)
@@ -645,4 +656,40 @@ fn state_bytes(sim: &Simulator) -> usize {
 fn names_flow(name: &str, connection: &str) -> bool {
     let base = connection.split_once('#').map_or(connection, |(b, _)| b);
     connection == name || base == name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// The value at a dotted path of a serialised `TcpParams`.
+    fn at<'a>(params: &'a Value, path: &str) -> &'a Value {
+        path.split('.').fold(params, |v, key| &v[key])
+    }
+
+    /// Each option, set to a value other than the `rfc` profile's, lands
+    /// where the schema's `param` says: the profiles' defaults read there
+    /// are what the option overrides.
+    #[test]
+    fn every_option_lands_where_the_schema_says() {
+        let base = serde_json::to_value(profile_params(Profile::Rfc)).unwrap();
+        for o in TcpOptions::schema().iter().filter(|o| o.name != "profile") {
+            let default = at(&base, &o.param);
+            let value: Value = match o.kind {
+                OptionKind::Flag => (!default.as_bool().unwrap()).into(),
+                OptionKind::Integer => default.as_u64().map_or(100_000, |n| n + 1).into(),
+                OptionKind::Choice => o.values.iter().find(|v| *default != **v).unwrap().as_str().into(),
+                OptionKind::Table => serde_json::json!({}),
+                OptionKind::FlagOrTable => true.into(),
+            };
+            let document = serde_json::json!({ "profile": "rfc", o.name: value });
+            let options: TcpOptions = serde_json::from_value(document).unwrap();
+            // The option as it is held, serialised: a table with its defaults filled in.
+            let set = &serde_json::to_value(&options).unwrap()[o.name];
+            let params = serde_json::to_value(resolve_tcp(&options, &None, false).0).unwrap();
+            assert_ne!(set, default, "{}", o.name);
+            assert_eq!(at(&params, &o.param), set, "{} at {}", o.name, o.param);
+        }
+    }
 }

@@ -355,6 +355,33 @@ fn algorithms_json() -> String {
     .to_string()
 }
 
+/// The TCP options a flow may set and each profile's defaults, as JSON:
+/// `{"options": [{"name", "kind", "values", "param", "doc"}], "profiles":
+/// {profile: params}, "default_profile"}`. The options are `TcpOptions::schema` (derived from
+/// the core's struct); a profile's params are what a TCP flow of that
+/// profile runs with nothing else set (`build::profile_params`), typed as
+/// `resolved_json` writes them, where each option's `param` path reads its
+/// default.
+#[pyfunction]
+fn tcp_options_json() -> PyResult<String> {
+    guarded(|| {
+        let options = mpsim_core::config::TcpOptions::schema();
+        let mut profiles = serde_json::Map::new();
+        let names = options.iter().find(|o| o.name == "profile").map(|o| o.values.clone());
+        for name in names.unwrap_or_default() {
+            let profile: mpsim_core::config::Profile = serde_json::from_value(name.clone().into())
+                .map_err(|e| Error::Internal(format!("profile {name}: {e}")))?;
+            let params = serde_json::to_value(mpsim_core::build::profile_params(profile))
+                .map_err(|e| Error::Internal(format!("profile {name}: {e}")))?;
+            profiles.insert(name, params);
+        }
+        let default_profile = mpsim_core::config::TcpOptions::default().profile;
+        let document =
+            serde_json::json!({ "options": options, "profiles": profiles, "default_profile": default_profile });
+        Ok(document.to_string())
+    })
+}
+
 /// What a scenario given as a JSON string resolves to, per TCP flow and
 /// MPTCP connection (a sequence's flows once): `[{"name", "kind",
 /// "profile", "tcp", "cc", "slow_start"}]`, each written out in full as
@@ -414,6 +441,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(engine_id, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
     m.add_function(wrap_pyfunction!(resolved_json, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_options_json, m)?)?;
     m.add_class::<Run>()?;
     m.add_class::<Problem>()?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
