@@ -6,6 +6,8 @@ benchmarks simulate.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from mpsim.bench import BENCHMARKS, bench_dumbbell, jain_index
@@ -56,20 +58,19 @@ def test_fattree_report_sets_its_cost_per_event_against_k4(monkeypatch: pytest.M
     the `fattree-k4` benchmark made just before. The run times are replaced here by fixed costs per event
     (30, 70, 40 ns for the three reference runs, 60 for the measured one), so the figures are exact; the
     reference runs and the measured one simulate the same events (same scenario, same seed)."""
-    import json
-
     import mpsim.bench as bench
+    from mpsim.engine import Results
 
     costs = iter([30.0, 70.0, 40.0, 60.0])
     events: list[int] = []
-    real = bench.run_json_timed
+    real = bench.run_timed
 
-    def timed(config: str) -> tuple[str, float, float]:
-        text, build_s, _ = real(config)
-        events.append(json.loads(text)["events_processed"])
-        return text, build_s, events[-1] * next(costs) * 1e-9
+    def timed(config: dict[str, Any]) -> tuple[Results, float, float]:
+        res, build_s, _ = real(config)
+        events.append(res.events_processed)
+        return res, build_s, events[-1] * next(costs) * 1e-9
 
-    monkeypatch.setattr(bench, "run_json_timed", timed)
+    monkeypatch.setattr(bench, "run_timed", timed)
     report = bench.bench_fattree(4, 1, against_k4=True)
     assert report.name == "fattree-k4" and "fattree-k4" in BENCHMARKS
     assert len(events) == 4 and len(set(events)) == 1 and events[0] == report.events

@@ -13,23 +13,21 @@ from collections.abc import Mapping
 from typing import Any
 
 import mpsim
-from mpsim.scenario import DEFAULT_MSS
+from mpsim.tcp_options import profile_params
 from validation.scenarios import Scenario
-
-NS3_INITIAL_CWND_SEGMENTS = 10
-"""The ``ns3`` profile's initial window, as ns-3.44's ``TcpSocket::InitialCwnd``."""
 
 
 def tcp_options(sc: Scenario) -> dict[str, Any]:
     """The ``tcp`` table of every TCP flow: the ``ns3`` profile and what the scenario changes in it."""
+    ns3 = profile_params("ns3")
     options: dict[str, Any] = {"profile": "ns3"}
-    if sc.mss_bytes != DEFAULT_MSS:
+    if sc.mss_bytes != ns3["mss"]:
         options["mss"] = f"{sc.mss_bytes}B"
-    if sc.initial_cwnd_segments != NS3_INITIAL_CWND_SEGMENTS:
+    if sc.initial_cwnd_segments != ns3["initial_cwnd_segments"]:
         options["initial_cwnd"] = sc.initial_cwnd_segments
     if not sc.variant.sack:
         options["sack"] = False
-    if sc.variant.delack_segments != 2:
+    if sc.variant.delack_segments != ns3["receiver"]["delack_segments"]:
         options["delack_segments"] = sc.variant.delack_segments
     return options
 

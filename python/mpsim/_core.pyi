@@ -22,36 +22,51 @@ class InternalError(RuntimeError):
 class TimeLimitError(RuntimeError):
     """A run stopped by its wall-time limit; the message says how far it had come."""
 
-def run_json(
-    config_json: str, time_limit_s: float | None = None, progress: Callable[[int, int], object] | None = None
-) -> str:
-    """Runs one scenario (JSON) and returns its results (JSON); Ctrl-C raises KeyboardInterrupt; ``progress``
-    is called as ``progress(now_ns, stop_time_ns)`` every 65 536 events and at the end."""
+TABLES: list[str]
+"""The result tables' names, in the core's order (crates/mpsim-core/src/tables.rs)."""
 
-def run_json_pcap(
-    config_json: str, time_limit_s: float | None = None, progress: Callable[[int, int], object] | None = None
-) -> tuple[str, list[tuple[str, bytes]]]:
-    """Runs one scenario as run_json does; also returns its packet captures as (file name, pcap bytes)."""
+class Run:
+    """One run's outcome, kept in the core until asked for."""
 
-def estimate_json(config_json: str) -> tuple[float, float]:
-    """A scenario's estimated (events, trace rows); raises ConfigError as validate_json does."""
+    build_s: float
+    """Wall seconds from the configuration's text to the built simulator."""
+    run_s: float
+    """Wall seconds of the run alone."""
+
+    def results_json(self) -> str:
+        """The results as one JSON document (the core's nested form)."""
+    def table(self, name: str) -> list[tuple[str, str, bool, int, int, bytes | None, bytes | None, bytes]]:
+        """One result table: per column (name, Arrow type, nullable, length, null count, validity bitmap or
+        None, string offsets or None, data), the buffers in Arrow's columnar layout."""
+    def captures(self) -> list[tuple[str, bytes]]:
+        """The packet captures as (file name, pcap bytes); empty unless the run was asked for them."""
+
+def run(
+    config_json: str,
+    time_limit_s: float | None = None,
+    progress: Callable[[int, int], object] | None = None,
+    pcap: bool = False,
+) -> Run:
+    """Parses, validates, builds and runs one scenario (JSON); Ctrl-C raises KeyboardInterrupt; ``progress`` is
+    called as ``progress(now_ns, stop_time_ns)`` every 65 536 events and at the end; ``pcap`` captures packets."""
+
+def stored_run(results_json: str) -> Run:
+    """The :class:`Run` of stored results (the JSON ``Run.results_json`` gave), for their tables."""
+
+def check_json(config_json: str) -> tuple[float, float]:
+    """Checks a scenario (JSON) without building it: every field, then its estimated cost against its limits;
+    returns the estimate (events, trace rows); raises ConfigError."""
 
 def resolved_json(config_json: str) -> str:
     """Per flow: its name, kind, profile, and its resolved TCP parameters, congestion control and slow start
     written out in full, as typed JSON (durations in ns, unset values null)."""
 
-def validate_json(config_json: str) -> None:
-    """Checks a scenario (JSON) without running it; raises ConfigError."""
-
-def run_json_timed(config_json: str) -> tuple[str, float, float]:
-    """Runs one scenario; returns (results JSON, build wall seconds, run wall seconds)."""
+def tcp_options_json() -> str:
+    """The TCP options a flow may set and each profile's defaults: ``{"options": [{"name", "kind", "values",
+    "param", "doc"}], "profiles": {profile: resolved TCP parameters}}`` (crates/mpsim-core/src/config.rs)."""
 
 def algorithms_json() -> str:
     """The registry's algorithms: ``{"cc": [[name, {parameter: default}], ...], "slow_start": [...]}``."""
-
-def tables_json(results_json: str) -> str:
-    """Every result table of a run (results JSON): ``[{"name", "columns": [{"name", "type", "nullable",
-    "values"}]}]``."""
 
 def engine_id() -> str:
     """The engine's identity: a hash of the sources it was built from (crates/mpsim-core/build.rs)."""

@@ -2,20 +2,19 @@
 
 Each benchmark builds its scenario, runs it once and reports the wall time of the run alone (building
 excluded), events per second, simulated bottleneck packets per wall second and the process's peak
-memory. Wall time is measured in the binding (``run_json_timed``); the engine never reads a clock.
+memory. Wall time is measured in the binding (``Run.build_s``, ``Run.run_s``); the engine never reads a clock.
 """
 
 from __future__ import annotations
 
-import json
 import resource
 import statistics
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mpsim._core import run_json_timed
-from mpsim.engine import Results, _encode
+from mpsim._core import run as run_core
+from mpsim.engine import Results, encode_config
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -92,10 +91,16 @@ def jain_index(values: list[float]) -> float:
     return total * total / (len(values) * squares) if squares > 0 else 0.0
 
 
+def run_timed(config: dict[str, Any]) -> tuple[Results, float, float]:
+    """Runs one configuration: its results, the wall seconds of its build (parsing and validation included)
+    and of its run alone, as the core's binding measures them."""
+    run = run_core(encode_config(config))
+    return Results.of_run(run), run.build_s, run.run_s
+
+
 def run_scenario_bench(name: str, config: dict[str, Any], bottleneck: str) -> tuple[BenchReport, Results]:
     """Runs one scenario and measures it; ``bottleneck`` names the link whose delivered packets count."""
-    text, build_s, run_s = run_json_timed(_encode(config))
-    res = Results(json.loads(text))
+    res, build_s, run_s = run_timed(config)
     packets = int(res.link(bottleneck)["delivered_pkts"])
     return _run_report(name, res, packets, build_s, run_s), res
 
@@ -182,8 +187,7 @@ def bench_fattree(k: int = 8, seconds: int = 5, against_k4: bool = False) -> Ben
     to it (``ns_per_event_vs_k4``): how much the cost of an event grows with the network."""
     k4 = k4_ns_per_event() if against_k4 else None
     cfg = fattree_config(k, seconds)
-    text, build_s, run_s = run_json_timed(_encode(cfg))
-    res = Results(json.loads(text))
+    res, build_s, run_s = run_timed(cfg)
     # Packets delivered to hosts (every edge→host link): data and ACKs that reached their end.
     to_hosts = [row for row in res.raw["links"] if row["to"].startswith("h")]
     packets = sum(int(row["delivered_pkts"]) for row in to_hosts)

@@ -1,5 +1,9 @@
 """The thin layer over the compiled core: a whole configuration goes in, whole result tables come out.
 
+Each crossing happens once: a run's configuration goes in as one JSON document, which the core parses,
+validates and builds in the same call; its results stay in the core until asked for, then come back as one
+JSON document (:attr:`Results.raw`) or as Arrow buffers, one table at a time (:meth:`Results.tables`).
+
 The configuration is the core's own JSON form (see ``crates/mpsim-core/src/config.rs``): quantities in
 integer base units named in the field (``rate_bps``, ``delay_ns``, ``limit_pkts``). The typed scenario
 model (:mod:`mpsim.scenario`) builds it from files with unit strings; this module accepts it directly,
@@ -16,10 +20,11 @@ from typing import Any
 
 import pyarrow as pa
 
-from mpsim._core import ConfigError, estimate_json, run_json, run_json_pcap, tables_json, validate_json
+from mpsim._core import TABLES, ConfigError, Run, check_json, stored_run
+from mpsim._core import run as run_core
 from mpsim.errors import check_shape
 
-__all__ = ["Progress", "Results", "estimate_config", "run_config", "validate_config"]
+__all__ = ["Progress", "Results", "encode_config", "estimate_config", "run_config", "run_encoded", "validate_config"]
 
 
 def _check_finite(value: Any, path: str) -> None:
@@ -36,7 +41,9 @@ def _check_finite(value: Any, path: str) -> None:
             _check_finite(v, f"{path}[{i}]")
 
 
-def _encode(config: Mapping[str, Any]) -> str:
+def encode_config(config: Mapping[str, Any]) -> str:
+    """The core's configuration as the JSON text the core reads; raises :class:`mpsim.ConfigError` for a key
+    that is not a string, a nesting too deep or a number JSON cannot hold."""
     if not isinstance(config, Mapping):
         raise TypeError(f"a core configuration is a dict, got {type(config).__name__} {config!r:.60}")
     check_shape(config)
@@ -45,8 +52,9 @@ def _encode(config: Mapping[str, Any]) -> str:
 
 
 def validate_config(config: Mapping[str, Any]) -> None:
-    """Raises :class:`mpsim.ConfigError` (a ``ValueError``) naming the field at fault, or returns."""
-    validate_json(_encode(config))
+    """Raises :class:`mpsim.ConfigError` (a ``ValueError``) naming the field at fault, or returns. Builds no
+    simulator: the core checks every field, then the run's estimated cost against its limits."""
+    check_json(encode_config(config))
 
 
 Progress = Callable[[int, int], object]
@@ -66,26 +74,36 @@ def run_config(
     (:class:`mpsim.TimeLimitError` when passed); ``pcap``: a directory to write packet captures into
     (``crates/mpsim-core/src/pcap.rs``: one file per traced host and link); ``progress``: see
     :data:`Progress` (an exception it raises stops the run and is raised again)."""
+    return run_encoded(encode_config(config), time_limit=time_limit, pcap=pcap, progress=progress)
+
+
+def run_encoded(
+    text: str,
+    *,
+    time_limit: float | None = None,
+    pcap: str | Path | None = None,
+    progress: Progress | None = None,
+) -> Results:
+    """:func:`run_config` of a configuration already encoded (:func:`encode_config`): one call into the core,
+    which parses, validates, builds and runs it."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)):
         raise TypeError(f"time_limit: expected a number of seconds, got {time_limit!r}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress: expected a function of (now_ns, stop_time_ns), got {progress!r:.60}")
     limit = None if time_limit is None else float(time_limit)
-    if pcap is None:
-        text = run_json(_encode(config), limit, progress)
-    else:
-        text, captures = run_json_pcap(_encode(config), limit, progress)
+    run = run_core(text, limit, progress, pcap is not None)
+    if pcap is not None:
         directory = Path(pcap)
         directory.mkdir(parents=True, exist_ok=True)
-        for name, data in captures:
+        for name, data in run.captures():
             (directory / name).write_bytes(data)
-    return Results(json.loads(text), text)
+    return Results.of_run(run)
 
 
 def estimate_config(config: Mapping[str, Any]) -> tuple[float, float]:
     """A run's estimated ``(events, trace_rows)`` (docs/scenarios.md, Limits), without running it;
     raises :class:`mpsim.ConfigError` as :func:`validate_config` does."""
-    return estimate_json(_encode(config))
+    return check_json(encode_config(config))
 
 
 # The Arrow type of each column type the core names (crates/mpsim-core/src/tables.rs).
@@ -99,10 +117,17 @@ _ARROW_TYPES = {
 }
 
 
-def _arrow(table: dict[str, Any]) -> pa.Table:
-    """One table of the core's, with the core's schema."""
-    fields = [pa.field(c["name"], _ARROW_TYPES[c["type"]], nullable=c["nullable"]) for c in table["columns"]]
-    arrays = [pa.array(c["values"], type=f.type) for c, f in zip(table["columns"], fields, strict=True)]
+def _arrow(columns: list[tuple[str, str, bool, int, int, bytes | None, bytes | None, bytes]]) -> pa.Table:
+    """One table of the core's, from its columns' Arrow buffers, with the core's schema."""
+    fields, arrays = [], []
+    for name, type_name, nullable, length, null_count, validity, offsets, data in columns:
+        field = pa.field(name, _ARROW_TYPES[type_name], nullable=nullable)
+        buffers = [None if validity is None else pa.py_buffer(validity)]
+        if offsets is not None:
+            buffers.append(pa.py_buffer(offsets))
+        buffers.append(pa.py_buffer(data))
+        fields.append(field)
+        arrays.append(pa.Array.from_buffers(field.type, length, buffers, null_count=null_count))
     return pa.table(arrays, schema=pa.schema(fields))
 
 
@@ -110,13 +135,39 @@ class Results:
     """What one run reports, as Arrow tables (``.to_pandas()`` / ``polars.from_arrow`` convert them).
 
     Every table, its columns and their types, and the derived measures (``retransmissions``) are the
-    core's (``crates/mpsim-core/src/tables.rs``); ``raw`` keeps the core's nested form.
+    core's (``crates/mpsim-core/src/tables.rs``); ``raw`` keeps the core's nested form. Each part is
+    fetched from the core when first read: a caller of one table converts that table alone.
     """
 
     def __init__(self, raw: dict[str, Any], text: str | None = None) -> None:
-        self.raw = raw
+        """Stored results: ``raw`` in the core's nested form (``text``, if given, its JSON)."""
+        self._raw: dict[str, Any] | None = raw
         self._text = text
-        self._tables: dict[str, pa.Table] | None = None
+        self._run: Run | None = None
+        self._tables: dict[str, pa.Table] = {}
+
+    @classmethod
+    def of_run(cls, run: Run) -> Results:
+        """The results a run keeps in the core."""
+        results = cls({})
+        results._raw = None
+        results._run = run
+        return results
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The core's nested form of the results, parsed once when first read."""
+        if self._raw is None:
+            assert self._run is not None
+            self._raw = json.loads(self._run.results_json())
+        return self._raw
+
+    def _table(self, name: str) -> pa.Table:
+        if name not in self._tables:
+            if self._run is None:
+                self._run = stored_run(self._text if self._text is not None else json.dumps(self.raw))
+            self._tables[name] = _arrow(self._run.table(name))
+        return self._tables[name]
 
     @property
     def seed(self) -> int:
@@ -134,57 +185,54 @@ class Results:
         """Every table by name (``flows``, ``tcp_flows``, ``mptcp_connections``, ``mptcp_subflows``,
         ``udp_flows``, ``links``, ``tcp_traces``, ``rto_times``, ``queue_traces``, ``segment_traces``,
         ``throughput``)."""
-        if self._tables is None:
-            text = self._text if self._text is not None else json.dumps(self.raw)
-            self._tables = {t["name"]: _arrow(t) for t in json.loads(tables_json(text))}
-        return dict(self._tables)
+        return {name: self._table(name) for name in TABLES}
 
     @property
     def links(self) -> pa.Table:
         """One row per link: counters of packets and bytes enqueued, dropped by cause, delivered."""
-        return self.tables()["links"]
+        return self._table("links")
 
     @property
     def udp_flows(self) -> pa.Table:
-        return self.tables()["udp_flows"]
+        return self._table("udp_flows")
 
     @property
     def tcp_flows(self) -> pa.Table:
         """One row per TCP flow (and per repetition of a flow sequence)."""
-        return self.tables()["tcp_flows"]
+        return self._table("tcp_flows")
 
     @property
     def mptcp_connections(self) -> pa.Table:
         """One row per MPTCP connection (subflows in :attr:`mptcp_subflows`; ``subflow_events`` as JSON)."""
-        return self.tables()["mptcp_connections"]
+        return self._table("mptcp_connections")
 
     @property
     def mptcp_subflows(self) -> pa.Table:
         """One row per subflow, with its connection's name and when a subflow event added or removed it."""
-        return self.tables()["mptcp_subflows"]
+        return self._table("mptcp_subflows")
 
     @property
     def tcp_traces(self) -> pa.Table:
         """Long form: one row per traced ACK of every traced flow or subflow (``ssthresh_bytes`` is null
         while unlimited)."""
-        return self.tables()["tcp_traces"]
+        return self._table("tcp_traces")
 
     @property
     def rto_times(self) -> pa.Table:
         """One row per retransmission timeout of every traced flow or subflow: ``flow``, ``subflow``, ``rto``
         (the subflow's timeouts counted from 1), ``time_ns`` and ``time_s`` (when the timer expired)."""
-        return self.tables()["rto_times"]
+        return self._table("rto_times")
 
     @property
     def queue_traces(self) -> pa.Table:
         """Long form: one row per queue sample of every traced link."""
-        return self.tables()["queue_traces"]
+        return self._table("queue_traces")
 
     @property
     def segment_traces(self) -> pa.Table:
         """Long form: one row per segment sent (``event = "send"``) and per ACK received (``"ack"``) by
         every subflow of the flows in ``[trace] segments`` (docs/scenarios.md, Traces)."""
-        return self.tables()["segment_traces"]
+        return self._table("segment_traces")
 
     @property
     def throughput(self) -> pa.Table:
@@ -194,7 +242,7 @@ class Results:
         ``start_ns`` / ``end_ns`` and ``start_s`` / ``end_s`` (the last bin may be shorter),
         ``bytes_sent`` (payload, retransmissions included; UDP: on the wire), ``bytes_delivered`` (in
         order at the receiver: goodput; UDP: received), ``sent_bps`` and ``delivered_bps``."""
-        return self.tables()["throughput"]
+        return self._table("throughput")
 
     @property
     def flows(self) -> pa.Table:
@@ -207,7 +255,7 @@ class Results:
         (MPTCP, summed; null for TCP), ``retransmissions_before_slow_start_exit`` and
         ``cwnd_bytes_at_slow_start_exit`` (MPTCP: until the last subflow left slow start, summed).
         """
-        return self.tables()["flows"]
+        return self._table("flows")
 
     def to_pandas(self, table: str = "flows") -> Any:
         """One table as a pandas DataFrame."""

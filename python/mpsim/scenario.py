@@ -13,7 +13,8 @@ import hashlib
 import json
 import random
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -29,17 +30,17 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from mpsim import tcp_options
 from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
-from mpsim.engine import Progress, Results, run_config, validate_config
+from mpsim.engine import Progress, Results, encode_config, estimate_config, run_encoded
 from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
+from mpsim.tcp_options import profile_mss
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
-from mpsim.units import UnitError, format_time, parse_time
+from mpsim.units import SizeSpec, UnitError, format_time, parse_time
 
 __all__ = [
     "CC_ALGORITHMS",
-    "DEFAULT_MSS",
-    "PROFILE_MSS",
     "SLOW_STARTS",
     "CongestionControl",
     "Limits",
@@ -56,13 +57,6 @@ __all__ = [
     "load",
     "run",
 ]
-
-DEFAULT_MSS = 1400
-"""Payload bytes per segment of the profiles ``linux``, ``linux_3_14``, ``ns3`` and ``rfc``, used for sizes in
-packets (``ns2``: :data:`PROFILE_MSS`)."""
-
-PROFILE_MSS = {"ns2": 1000}
-"""Payload bytes per segment of the profiles whose segments are not :data:`DEFAULT_MSS` long."""
 
 # ---------------------------------------------------------------------------------------------- algorithms
 
@@ -191,68 +185,38 @@ Start = Annotated[int | UniformStart, PlainValidator(_start), PlainSerializer(_s
 
 
 class TcpOptions(Model):
-    """TCP settings; every field left out takes the profile's value (docs/algorithms.md)."""
+    """TCP settings; every field left out takes the profile's value. The core defines each option and each
+    profile's value of it (``crates/mpsim-core/src/config.rs``; the table in docs/scenarios.md is generated
+    from it by :mod:`mpsim.tcp_options`); here they are typed for a scenario file: sizes (``"64KB"``,
+    ``"45pkt"``) and durations (``"200ms"``) where the core takes bytes and nanoseconds."""
 
     profile: Literal["linux", "linux_3_14", "ns3", "rfc", "ns2"] = "linux"
-    """The stack whose defaults the flow takes: ``linux`` (6.x), ``linux_3_14`` (the kernel of MPTCP v0.89),
-    ``ns3`` (ns-3.44), ``rfc`` or ``ns2`` (ns-2.35's Sack1 as the MPCubic paper ran it; docs/algorithms.md has
-    every setting of each)."""
     mss: int | None = Field(None, ge=64, le=65_535)
-    """Payload bytes per segment (1400 in every profile but ``ns2``: 1000)."""
     framing_bytes: int | None = Field(None, ge=0, le=1_000)
-    """Link-layer bytes per packet on the wire (profiles: ``ns3`` 2, PPP; else 0; Ethernet is 14)."""
     option_layout: Literal["aligned", "packed"] | None = None
-    """TCP options NOP-aligned one by one as Linux writes them (rfc, linux) or packed and padded once as
-    ns-3 does (ns3): decides the size of SYNs and of ACKs with SACK blocks."""
     initial_cwnd: int | None = Field(None, ge=1, le=10_000)
-    """Initial window, segments (profiles: 10)."""
     initial_ssthresh: Size | None = None
-    """Initial ssthresh: bytes (CSS: ``"65535B"``) or packets; unlimited when left out."""
     recovery: Literal["reno", "new_reno", "sack", "prr"] | None = None
     sack: Flag | None = None
     timestamps: Flag | None = None
     limited_transmit: Flag | None = None
     partial_ack_rto: Literal["impatient", "slow_but_steady"] | None = None
-    """NewReno: the first partial ACK of an episode restarts the timer (``impatient``, RFC 6582 §4) or
-    every one does."""
     sack_rule3: Flag | None = None
-    """SACK recovery: RFC 6675 NextSeg rule 3 (rfc, ns3: on; linux: off)."""
     sack_rescue: Flag | None = None
-    """SACK recovery: RFC 6675 NextSeg rule 4, the rescue retransmission (rfc: on; ns3, linux: off)."""
     rack: Flag | None = None
-    """RFC 8985 RACK loss detection, with SACK (linux: on; rfc, ns3: off)."""
     tlp: Flag | None = None
-    """RFC 8985 tail loss probes, with SACK (linux, linux_3_14: on; rfc, ns3: off)."""
     tlp_pto: Literal["linux6", "linux3"] | None = None
-    """The loss probe's timeout: RFC 8985's, as Linux 6.x (``linux6``), or Linux 3.x's (``linux3``:
-    linux_3_14)."""
     frto: Flag | None = None
-    """RFC 5682 F-RTO: a spurious retransmission timeout is undone (linux, linux_3_14: on; rfc, ns3: off)."""
     early_retransmit: Flag | None = None
-    """RFC 5827 early retransmit with fewer than four segments outstanding (linux_3_14: on; else off)."""
     early_retransmit_delay: Flag | None = None
-    """Early retransmit waits max(SRTT/4, 2 ms), RFC 5827 §6 A.3 as Linux 3.x (linux_3_14: on)."""
     fack: Flag | None = None
-    """Forward acknowledgement loss detection with SACK, as Linux until 4.15 (linux_3_14: on; else off)."""
     min_rto_bounds_variation: Flag | None = None
-    """RTO = SRTT + max(4·RTTVAR, min RTO), as Linux's ``tcp_set_rto`` (linux, linux_3_14: on); off, RFC 6298's
-    max(min RTO, SRTT + 4·RTTVAR)."""
     cwnd_in_segments: Flag | None = None
-    """The window admits a segment shorter than the MSS only with a full MSS of room, as Linux counts cwnd in
-    segments (linux, linux_3_14: on; rfc, ns3: off)."""
     partial_ack_retransmit: Flag | None = None
-    """SACK and PRR recovery: a partial ACK resends the next segment at once (ns3: on)."""
     emulate_sack: Flag | None = None
-    """Without SACK, SACK/PRR recovery on marks made by duplicate ACKs, as ns-3 does (ns3: on); off, recovery
-    without SACK is NewReno."""
     dupack_rule: Literal["rfc6675", "new_sack"] | None = None
-    """Which ACKs count as duplicate with SACK: RFC 6675's, or any that SACKs new data (ns3)."""
     prr_variant: Literal["rfc6937", "ns3"] | None = None
-    """PRR's accounting: RFC 6937's or ns-3.44's ``TcpPrrRecovery`` (ns3)."""
     loss_flight: Literal["flight_size", "capped_flight_size", "pipe", "cwnd"] | None = None
-    """What a loss halves into ssthresh: SND.NXT − SND.UNA (``flight_size``), the same but no more than cwnd
-    (``capped_flight_size``: rfc), pipe (ns3) or cwnd (linux, linux_3_14, ns2); docs/algorithms.md, "What a loss
-    halves"."""
     delayed_ack: Flag | None = None
     delack_segments: int | None = Field(None, ge=1)
     delack_timeout: PositiveDuration | None = None
@@ -260,99 +224,39 @@ class TcpOptions(Model):
     min_rto: PositiveDuration | None = None
     initial_rto: PositiveDuration | None = None
     rwnd: Size | None = None
-    """Receive buffer of a TCP flow (the advertised window)."""
     ooo_shrinks_window: Flag | None = None
-    """The window advertised is the receive buffer less the out-of-order data held (rfc, linux: on; ns3: off,
-    the whole buffer)."""
     send_buffer: Size | None = None
-    """Sending socket buffer: data sent and not acknowledged never exceeds it, in whole segments (ns3: 128 KiB;
-    rfc, linux: none; ``"0B"`` for none)."""
+    """``"0B"`` for no limit."""
     receive_window: Size | None = None
-    """A constant window advertised on the TCP flow or on each MPTCP subflow: the sender keeps at most this much
-    unacknowledged on it (``"65535B"``, the 16-bit window without scaling, as the legacy ns-3 MPTCP model); none
-    unless given."""
+    """``"65535B"`` is the 16-bit window without scaling, as the legacy ns-3 MPTCP model has it."""
     sacked_retransmissions_in_pipe: Flag | None = None
-    """A retransmission that is then SACKed stays in pipe until cumulatively acknowledged (ns3: on)."""
     grow_on_recovery_exit: Flag | None = None
-    """The ACK that ends fast recovery also grows the window (ns3: on)."""
     rto_exit_growth_above_recover: Flag | None = None
-    """The ACK that ends timeout recovery grows the window only by what it acknowledges above the recovery point
-    (ns3: on)."""
     ack_counting: Literal["bytes", "per_ack"] | None = None
     hystart: bool | dict[str, Any] | None = None
-    """HyStart++ (RFC 9406) in the initial slow start: ``true`` with the RFC's constants, or a table
-    overriding some of them (``{css_rounds = 3}``); off when left out (docs/algorithms.md, HyStart++)."""
+    """``true`` for the RFC's constants, or a table overriding some of them (``{css_rounds = 3}``)."""
     hystart_linux: bool | dict[str, Any] | None = None
-    """Linux CUBIC's HyStart in slow start: ``true`` with the kernel's constants, a table overriding some of
-    them (``{ack_train = false}``), ``false`` for none; left out, on in the ``linux`` profile with CUBIC
-    (docs/algorithms.md, Linux HyStart). Not together with ``hystart``."""
+    """``true`` for the kernel's constants, a table overriding some (``{ack_train = false}``), ``false`` for
+    none."""
 
     @property
     def mss_bytes(self) -> int:
-        return self.mss or PROFILE_MSS.get(self.profile, DEFAULT_MSS)
+        return self.mss or profile_mss(self.profile)
 
     def to_core(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"profile": self.profile}
-        plain: tuple[str, ...] = (
-            "mss",
-            "framing_bytes",
-            "option_layout",
-            "recovery",
-            "sack",
-            "timestamps",
-            "limited_transmit",
-            "partial_ack_rto",
-            "sack_rule3",
-            "sack_rescue",
-            "rack",
-            "tlp",
-            "tlp_pto",
-            "frto",
-            "early_retransmit",
-            "early_retransmit_delay",
-            "fack",
-            "cwnd_in_segments",
-            "min_rto_bounds_variation",
-            "partial_ack_retransmit",
-            "emulate_sack",
-            "dupack_rule",
-            "prr_variant",
-            "loss_flight",
-            "delayed_ack",
-            "delack_segments",
-        )
-        plain += (
-            "quickack_segments",
-            "ack_counting",
-            "ooo_shrinks_window",
-            "sacked_retransmissions_in_pipe",
-            "grow_on_recovery_exit",
-            "rto_exit_growth_above_recover",
-        )
-        for key in plain:
-            if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
-        if self.initial_cwnd is not None:
-            out["initial_cwnd_segments"] = self.initial_cwnd
-        if self.initial_ssthresh is not None:
-            out["initial_ssthresh_bytes"] = self.initial_ssthresh.to_bytes(self.mss_bytes)
-        if self.rwnd is not None:
-            out["rwnd_bytes"] = self.rwnd.to_bytes(self.mss_bytes)
-        if self.send_buffer is not None:
-            out["send_buffer_bytes"] = self.send_buffer.to_bytes(self.mss_bytes)
-        if self.receive_window is not None:
-            out["receive_window_bytes"] = self.receive_window.to_bytes(self.mss_bytes)
-        for key in ("delack_timeout", "min_rto", "initial_rto"):
-            if getattr(self, key) is not None:
-                out[f"{key}_ns"] = getattr(self, key)
-        if self.hystart is True:
-            out["hystart"] = {}
-        elif isinstance(self.hystart, dict):
-            out["hystart"] = dict(self.hystart)
-        if isinstance(self.hystart_linux, dict):
-            out["hystart_linux"] = dict(self.hystart_linux)
-        elif self.hystart_linux is not None:
-            out["hystart_linux"] = self.hystart_linux
+        """The core's ``tcp`` table: every option the core defines that is set, by the core's name."""
+        out: dict[str, Any] = {}
+        for option in tcp_options.options():
+            value = getattr(self, CORE_NAMES.get(option["name"], option["name"]))
+            if value is None or (option["kind"] == "table" and value is False):
+                continue
+            if isinstance(value, SizeSpec):
+                value = value.to_bytes(self.mss_bytes)
+            elif option["kind"] == "table" and value is True:
+                value = {}
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[option["name"]] = value
         return out
 
 
@@ -401,7 +305,7 @@ class TcpFlow(_FlowBase):
     size: Size | None = None
     """Bytes (``"280KB"``) or full segments (``"200pkt"``); a flow without end when left out."""
     cc: CongestionControl | None = None
-    """Congestion avoidance; the profile's (CUBIC for linux and ns3, Reno for rfc) when left out."""
+    """Congestion avoidance; the profile's when left out (docs/algorithms.md)."""
     tcp: TcpOptions = TcpOptions()
     trace: Flag = False
     """Record cwnd, ssthresh, srtt and bytes in flight at every ACK."""
@@ -543,8 +447,7 @@ class Limits(Model):
 
 # ---------------------------------------------------------------------------------------------- scenario
 
-# Core field names and the names a scenario uses for them, to translate the core's error paths.
-_CORE_FIELDS = {
+CORE_NAMES = {
     "rate_bps": "rate",
     "delay_ns": "delay",
     "limit_pkts": "limit",
@@ -577,6 +480,8 @@ _CORE_FIELDS = {
     "stop_time_ns": "duration",
     "end_ns": "end",
 }
+"""The core's field names whose scenario names differ (the unit goes with the value): to translate the core's
+error paths, and to name the core's TCP options."""
 
 
 class Scenario(Model):
@@ -612,19 +517,22 @@ class Scenario(Model):
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
-        """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`."""
+    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> Scenario:
+        """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`. With
+        ``check=False`` only the fields are validated: :func:`run` checks the rest in its one call into the
+        core."""
         check_shape(data)
         try:
             scenario = cls.model_validate(dict(data))
         except ValidationError as e:
             raise ScenarioError(problems_from_validation(e, cls)) from None
-        scenario.check()
+        if check:
+            scenario.check()
         return scenario
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> Scenario:
-        return cls.from_dict(read_toml(path))
+    def from_toml(cls, path: str | Path, *, check: bool = True) -> Scenario:
+        return cls.from_dict(read_toml(path), check=check)
 
     # ------------------------------------------------------------------ checks
 
@@ -644,19 +552,19 @@ class Scenario(Model):
         """Every cross-field problem: unknown or duplicate names, impossible combinations."""
         return _Checker(self).run()
 
-    def check(self) -> None:
-        """Raises :class:`ScenarioError` listing every problem; then lets the core check the rest."""
+    def check(self) -> tuple[float, float]:
+        """Raises :class:`ScenarioError` listing every problem; then lets the core check the rest without
+        building the run. Returns the run's estimated ``(events, trace_rows)`` (docs/scenarios.md, Limits)."""
+        self._check_model()
+        cfg, paths = self._core()
+        with _in_scenario_terms(paths):
+            return estimate_config(cfg)
+
+    def _check_model(self) -> None:
+        """Raises :class:`ScenarioError` listing every problem only the model can find."""
         problems = self.problems()
         if problems:
             raise ScenarioError(problems)
-        cfg, paths = self._core()
-        try:
-            validate_config(cfg)
-        except ConfigError as e:
-            found = getattr(e, "problems", None)
-            if not found:
-                raise ScenarioError([Problem("", str(e))]) from None
-            raise ScenarioError([_translate(p, paths) for p in found]) from None
 
     # ------------------------------------------------------------------ core form
 
@@ -847,6 +755,23 @@ def _udp_core(f: UdpFlow, start: int, addrs_of: Mapping[str, list[str]]) -> dict
     return out
 
 
+@contextmanager
+def _in_scenario_terms(paths: Mapping[str, str]) -> Iterator[None]:
+    """A :class:`ConfigError` raised inside, as a :class:`ScenarioError` in the scenario's terms."""
+    try:
+        yield
+    except ConfigError as e:
+        raise _scenario_error(e, paths) from None
+
+
+def _scenario_error(error: ConfigError, paths: Mapping[str, str]) -> ScenarioError:
+    """Every problem of a :class:`ConfigError` in the scenario's terms (:func:`_translate`)."""
+    found = getattr(error, "problems", None)
+    if not found:
+        return ScenarioError([Problem("", str(error))])
+    return ScenarioError([_translate(p, paths) for p in found])
+
+
 def _translate(problem: Any, paths: Mapping[str, str]) -> Problem:
     """A problem the core found (``tcp_flows[0].tcp.mss``) in the scenario's terms (``flows[2].tcp.mss``):
     the component it names is the scenario's, and its fields take the scenario's names."""
@@ -856,7 +781,7 @@ def _translate(problem: Any, paths: Mapping[str, str]) -> Problem:
         fields = []
         for part in rest.split(".") if dot else []:
             name, bracket, index = part.partition("[")
-            fields.append(_CORE_FIELDS.get(name, name) + bracket + index)
+            fields.append(CORE_NAMES.get(name, name) + bracket + index)
         path = ".".join([paths[head], *fields])
     return Problem(path, problem.message, problem.value, problem.allowed)
 
@@ -1004,14 +929,22 @@ def run(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
         raise ConfigError(f"seed: must be a whole number in [0, 2^64), got {seed!r}")
     if isinstance(scenario, str | Path):
-        scenario = load(scenario)
+        scenario = Scenario.from_toml(scenario, check=False)
     elif isinstance(scenario, Mapping):
-        scenario = Scenario.from_dict(scenario)
-    elif isinstance(scenario, Scenario):
-        scenario.check()
-    else:
+        scenario = Scenario.from_dict(scenario, check=False)
+    elif not isinstance(scenario, Scenario):
         raise TypeError(
             "mpsim.run() takes a Scenario, the path of a TOML file or a dict of a scenario's fields, "
             f"got {type(scenario).__name__} {scenario!r:.60}"
         )
-    return run_config(scenario.to_core(seed), time_limit=time_limit, pcap=pcap, progress=progress)
+    scenario._check_model()
+    # Converted and encoded once; the core parses, validates, builds and runs it in one call.
+    cfg, paths = scenario._core(seed)
+    with _in_scenario_terms(paths):
+        text = encode_config(cfg)
+    try:
+        return run_encoded(text, time_limit=time_limit, pcap=pcap, progress=progress)
+    except ConfigError as e:
+        if not getattr(e, "problems", None):
+            raise  # a limit reached while running, named by the core
+        raise _scenario_error(e, paths) from None

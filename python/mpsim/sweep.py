@@ -44,8 +44,9 @@ from mpsim._types import Model
 from mpsim.engine import Results, run_config
 from mpsim.errors import Problem, ScenarioError, problems_from_validation
 from mpsim.fingerprint import code_fingerprint, engine_id
-from mpsim.scenario import DEFAULT_MSS, PROFILE_MSS, Scenario, read_toml
+from mpsim.scenario import Scenario, read_toml
 from mpsim.store import RunStore
+from mpsim.tcp_options import flow_mss
 
 __all__ = [
     "Extractor",
@@ -67,9 +68,8 @@ Extractor = Callable[[Results, Mapping[str, Any]], list[dict[str, Any]] | dict[s
 def _mss(cfg: Mapping[str, Any], name: str) -> int:
     for f in [*cfg.get("tcp_flows", []), *cfg.get("mptcp_connections", [])]:
         if name == f["name"] or name.startswith(f"{f['name']}#"):
-            tcp = f.get("tcp", {})
-            return int(tcp.get("mss") or PROFILE_MSS.get(tcp.get("profile", ""), DEFAULT_MSS))
-    return DEFAULT_MSS
+            return flow_mss(f.get("tcp", {}))
+    return flow_mss({})
 
 
 def flow_metrics(results: Results, config: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -442,9 +442,14 @@ def run_sweep(
 
     points: list[tuple[Point, dict[str, Any]]] = []
     problems: list[Problem] = []
+    # Every point is checked before the first run, once whatever its seeds (a seed changes no setting).
+    checked: dict[str, Scenario] = {}
     for point in spec.points():
+        key = json.dumps([point.variant, point.axes], sort_keys=True, default=repr)
         try:
-            points.append((point, spec.scenario(point).to_core(point.seed)))
+            if key not in checked:
+                checked[key] = spec.scenario(point)
+            points.append((point, checked[key].to_core(point.seed)))
         except ScenarioError as e:
             problems += [p for p in e.problems if p not in problems]
     if problems:

@@ -8,6 +8,7 @@ use crate::config::*;
 use crate::context::SimContext;
 use crate::error::ConfigErrors;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
+use crate::limits::CostEstimate;
 use crate::net::link::{Link, LinkCounters};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
@@ -231,28 +232,98 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     (t, cc)
 }
 
+/// What a flow or connection runs: its TCP parameters, congestion
+/// avoidance and slow start, every default filled in.
+pub struct Resolved {
+    pub params: TcpParams,
+    pub cc: Cc,
+    /// The slow start with the early exit (HyStart) it runs.
+    pub slow_start: SlowStartConfig,
+}
+
+/// What a TCP flow (each flow of a sequence) runs.
+pub fn resolve_tcp_flow(f: &TcpFlowConfig) -> Resolved {
+    let (params, cc) = resolve_tcp(&f.tcp, &f.cc, false);
+    let slow_start =
+        SlowStartConfig::default().with_early_exit(params.hystart, params.hystart_linux, params.hystart_ns3);
+    Resolved { params, cc, slow_start }
+}
+
+/// What each subflow of an MPTCP connection runs.
+pub fn resolve_mptcp(m: &MptcpConnectionConfig) -> Resolved {
+    let (mut params, cc) = resolve_tcp(&m.tcp, &m.cc, true);
+    if !m.slow_start.is_standard() {
+        // The profile's HyStart (CUBIC subflows) yields to the coupled strategy.
+        params.hystart_linux = None;
+        params.hystart_ns3 = None;
+    }
+    let slow_start = m
+        .slow_start
+        .with_early_exit(params.hystart, params.hystart_linux, params.hystart_ns3);
+    Resolved { params, cc, slow_start }
+}
+
+/// What a TCP flow of `profile` runs when it sets nothing else (with its
+/// profile's congestion control): the profile's defaults, where the `param`
+/// of each option of [`TcpOptions::schema`] reads them.
+pub fn profile_params(profile: Profile) -> TcpParams {
+    let options = TcpOptions {
+        profile,
+        ..TcpOptions::default()
+    };
+    resolve_tcp(&options, &None, false).0
+}
+
 /// Hash of a flow's 5-tuple, the key ECMP hashes on.
 pub fn five_tuple_hash(src: AddrId, dst: AddrId, src_port: u16, dst_port: u16, protocol: u8) -> u64 {
     let ports = ((src_port as u64) << 16) | dst_port as u64 | ((protocol as u64) << 32);
     mix64(mix64(mix64(src.0 as u64) ^ ((dst.0 as u64) << 20)) ^ ports)
 }
 
+/// Everything that refuses a configuration, without building its simulator:
+/// validation (every problem at once), then the run's cost estimated from
+/// the configuration and its network against its limits. Returns the
+/// estimate.
+pub fn check(cfg: &ScenarioConfig) -> Result<CostEstimate, ConfigErrors> {
+    checked_network(cfg).map(|(_, est)| est)
+}
+
 /// Validates the configuration (every problem at once) and builds the
-/// simulator; a run estimated above its limits is refused.
+/// simulator; a run estimated above its limits is refused. The network is
+/// built once, for the estimate and for the run.
 pub fn build(cfg: &ScenarioConfig) -> Result<Simulator, ConfigErrors> {
-    validate(cfg)?;
-    let mut sim = construct(cfg);
-    crate::limits::check(cfg, &crate::limits::estimate(cfg, &sim))?;
+    let (net, _) = checked_network(cfg)?;
+    let mut sim = construct(cfg, net);
     sim.prime();
     Ok(sim)
 }
 
-/// The simulator of a validated configuration.
-fn construct(cfg: &ScenarioConfig) -> Simulator {
+/// The network of a configuration that validation and the limits accept,
+/// with the run's estimated cost.
+fn checked_network(cfg: &ScenarioConfig) -> Result<(Network, CostEstimate), ConfigErrors> {
+    validate(cfg)?;
+    let net = network(cfg);
+    let est = crate::limits::estimate(cfg, &net);
+    crate::limits::check(cfg, &est)?;
+    Ok((net, est))
+}
+
+/// The names of a validated configuration's links and addresses, each to its index.
+fn link_and_address_names(cfg: &ScenarioConfig) -> (Names, Names) {
+    let mut ignored = crate::error::Problems::default();
+    let links = Names::new("links", cfg.links.iter().map(|l| &l.name), &mut ignored);
+    let addrs = address_configs(cfg);
+    let addrs = Names::new("addresses", addrs.iter().map(|a| &a.name), &mut ignored);
+    (links, addrs)
+}
+
+/// The nodes, links, addresses and routes of a validated configuration;
+/// links whose queue is traced at every change are marked.
+fn network(cfg: &ScenarioConfig) -> Network {
     let seed = cfg.seed;
     let mut ignored = crate::error::Problems::default();
     let node_names = Names::new("nodes", cfg.nodes.iter().map(|n| &n.name), &mut ignored);
-    let link_names = Names::new("links", cfg.links.iter().map(|l| &l.name), &mut ignored);
+    let (link_names, addr_names) = link_and_address_names(cfg);
     let node = |name: &str| NodeId(node_names.id(name));
     let link = |name: &str| LinkId(link_names.id(name));
 
@@ -289,10 +360,8 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         });
     }
 
-    let addr_cfgs = address_configs(cfg);
-    let addr_names = Names::new("addresses", addr_cfgs.iter().map(|a| &a.name), &mut ignored);
     let addr = |name: &str| AddrId(addr_names.id(name));
-    for a in &addr_cfgs {
+    for a in &address_configs(cfg) {
         net.addrs.push(Address {
             name: a.name.clone(),
             node: node(&a.node),
@@ -312,6 +381,22 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         let via: Vec<LinkId> = r.via.iter().map(|name| link(name)).collect();
         net.routes.set(node(&r.node), addr(&r.dst), &via);
     }
+    // Sampled queues are traced by their own events instead (`construct`).
+    if cfg.trace.queue_sample_interval_ns.is_none() {
+        for name in &cfg.trace.queue_links {
+            net.links[link(name).idx()].traced_on_change = true;
+        }
+    }
+    net
+}
+
+/// The simulator of a validated configuration on its network.
+fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
+    let seed = cfg.seed;
+    let (link_names, addr_names) = link_and_address_names(cfg);
+    let link = |name: &str| LinkId(link_names.id(name));
+    let addr = |name: &str| AddrId(addr_names.id(name));
+    let addr_cfgs = address_configs(cfg);
 
     let link_changes = cfg
         .link_changes
@@ -361,10 +446,8 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
     let mut connections = Vec::new();
     for (i, f) in cfg.tcp_flows.iter().enumerate() {
         let (src, dst) = (addr(&f.src), addr(&f.dst));
-        let (params, cc) = resolve_tcp(&f.tcp, &f.cc, false);
+        let Resolved { params, cc, slow_start } = resolve_tcp_flow(f);
         let repeats = f.sequence.as_ref().map_or(1, |seq| seq.count);
-        let slow_start =
-            SlowStartConfig::default().with_early_exit(params.hystart, params.hystart_linux, params.hystart_ns3);
         for k in 0..repeats {
             let index = connections.len() as u32;
             let sport = 20_000u16.wrapping_add((i as u32 * 131 + k) as u16);
@@ -413,15 +496,7 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
         let resolved: Vec<(AddrId, AddrId)> = m.subflow_events.iter().map(|e| (addr(&e.src), addr(&e.dst))).collect();
         let addr_name = |a: AddrId| addr_cfgs[a.idx()].name.as_str();
         let events = subflow_timeline(&p, m, &resolved, &addr_name, &mut pairs).expect("validated subflow events");
-        let (mut params, cc) = resolve_tcp(&m.tcp, &m.cc, true);
-        if !m.slow_start.is_standard() {
-            // The profile's HyStart (CUBIC subflows) yields to the coupled strategy.
-            params.hystart_linux = None;
-            params.hystart_ns3 = None;
-        }
-        let slow_start = m
-            .slow_start
-            .with_early_exit(params.hystart, params.hystart_linux, params.hystart_ns3);
+        let Resolved { params, cc, slow_start } = resolve_mptcp(m);
         let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
         let index = connections.len() as u32;
         let subflows: Vec<Subflow> = pairs
@@ -453,22 +528,14 @@ fn construct(cfg: &ScenarioConfig) -> Simulator {
     }
 
     let traced: Vec<LinkId> = cfg.trace.queue_links.iter().map(|name| link(name)).collect();
-    let mut sampled = None;
-    match cfg.trace.queue_sample_interval_ns {
+    let sampled = match cfg.trace.queue_sample_interval_ns {
         // Sampling nothing would only cost events.
-        Some(_) if traced.is_empty() => {}
-        Some(ns) => {
-            sampled = Some(SampledTraces {
-                interval: SimDuration(ns),
-                traces: traced.iter().map(|&l| (l, QueueTrace::default())).collect(),
-            })
-        }
-        None => {
-            for l in traced {
-                net.links[l.idx()].traced_on_change = true;
-            }
-        }
-    }
+        Some(ns) if !traced.is_empty() => Some(SampledTraces {
+            interval: SimDuration(ns),
+            traces: traced.iter().map(|&l| (l, QueueTrace::default())).collect(),
+        }),
+        _ => None,
+    };
 
     // A flow of a sequence is named `name#k`: tracing `name` traces all of them.
     for c in connections.iter_mut() {
@@ -545,4 +612,40 @@ fn state_bytes(sim: &Simulator) -> usize {
 fn names_flow(name: &str, connection: &str) -> bool {
     let base = connection.split_once('#').map_or(connection, |(b, _)| b);
     connection == name || base == name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// The value at a dotted path of a serialised `TcpParams`.
+    fn at<'a>(params: &'a Value, path: &str) -> &'a Value {
+        path.split('.').fold(params, |v, key| &v[key])
+    }
+
+    /// Each option, set to a value other than the `rfc` profile's, lands
+    /// where the schema's `param` says: the profiles' defaults read there
+    /// are what the option overrides.
+    #[test]
+    fn every_option_lands_where_the_schema_says() {
+        let base = serde_json::to_value(profile_params(Profile::Rfc)).unwrap();
+        for o in TcpOptions::schema().iter().filter(|o| o.name != "profile") {
+            let default = at(&base, &o.param);
+            let value: Value = match o.kind {
+                OptionKind::Flag => (!default.as_bool().unwrap()).into(),
+                OptionKind::Integer => default.as_u64().map_or(100_000, |n| n + 1).into(),
+                OptionKind::Choice => o.values.iter().find(|v| *default != **v).unwrap().as_str().into(),
+                OptionKind::Table => serde_json::json!({}),
+                OptionKind::FlagOrTable => true.into(),
+            };
+            let document = serde_json::json!({ "profile": "rfc", o.name: value });
+            let options: TcpOptions = serde_json::from_value(document).unwrap();
+            // The option as it is held, serialised: a table with its defaults filled in.
+            let set = &serde_json::to_value(&options).unwrap()[o.name];
+            let params = serde_json::to_value(resolve_tcp(&options, &None, false).0).unwrap();
+            assert_ne!(set, default, "{}", o.name);
+            assert_eq!(at(&params, &o.param), set, "{} at {}", o.name, o.param);
+        }
+    }
 }

@@ -94,8 +94,12 @@ impl LimitsConfig {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpOptions {
+    /// The stack whose defaults the flow takes: `linux` (6.x), `linux_3_14`
+    /// (the kernel of MPTCP v0.89), `ns3` (ns-3.44), `rfc`, or `ns2` (ns-2.35's
+    /// `Sack1`); docs/algorithms.md compares them.
     #[serde(default)]
     pub profile: Profile,
+    /// Payload bytes per full segment.
     #[serde(default)]
     pub mss: Option<u32>,
     /// Link-layer bytes counted per packet on the wire (ns-3's PPP: 2;
@@ -106,17 +110,25 @@ pub struct TcpOptions {
     /// padded once (`packed`, ns-3): the size of SYNs and SACK-carrying ACKs.
     #[serde(default)]
     pub option_layout: Option<crate::transport::tcp::config::OptionLayout>,
+    /// Initial window, segments (RFC 6928).
     #[serde(default)]
     pub initial_cwnd_segments: Option<u32>,
     /// Initial ssthresh in bytes (e.g. 65535 as in the CSS paper's ns-3 runs).
     #[serde(default)]
     pub initial_ssthresh_bytes: Option<u64>,
+    /// Loss recovery: `reno` (RFC 5681), `new_reno` (RFC 6582), `sack`
+    /// (RFC 6675) or `prr` (RFC 6937); `sack` and `prr` without SACK are
+    /// `new_reno` unless `emulate_sack`.
     #[serde(default)]
     pub recovery: Option<Recovery>,
+    /// RFC 2018 selective acknowledgements.
     #[serde(default)]
     pub sack: Option<bool>,
+    /// RFC 7323 timestamps: 12 more header bytes per segment, and an RTT
+    /// sample from every ACK of new data.
     #[serde(default)]
     pub timestamps: Option<bool>,
+    /// RFC 3042 limited transmit.
     #[serde(default)]
     pub limited_transmit: Option<bool>,
     /// NewReno: restart the retransmission timer on the first partial ACK
@@ -162,24 +174,36 @@ pub struct TcpOptions {
     /// Without SACK, run SACK/PRR recovery on marks made by duplicate ACKs (ns-3).
     #[serde(default)]
     pub emulate_sack: Option<bool>,
+    /// Which ACKs count as duplicate with SACK: RFC 6675's (`rfc6675`) or
+    /// any that SACKs new data (`new_sack`, ns-3).
     #[serde(default)]
     pub dupack_rule: Option<crate::transport::tcp::config::DupAckRule>,
+    /// PRR's accounting: RFC 6937's or ns-3.44's `TcpPrrRecovery` (`ns3`).
     #[serde(default)]
     pub prr_variant: Option<crate::transport::tcp::config::PrrVariant>,
     /// What a loss halves into ssthresh: `flight_size`, `capped_flight_size`,
     /// `pipe` or `cwnd`.
     #[serde(default)]
     pub loss_flight: Option<crate::transport::tcp::config::LossFlight>,
+    /// The receiver delays its ACKs (RFC 5681 §4.2); off, it acknowledges
+    /// every segment at once.
     #[serde(default)]
     pub delayed_ack: Option<bool>,
+    /// A delayed ACK goes out once this many segments wait for it.
     #[serde(default)]
     pub delack_segments: Option<u32>,
+    /// The delayed-ACK timer, nanoseconds.
     #[serde(default)]
     pub delack_timeout_ns: Option<u64>,
+    /// Segments acknowledged one by one at the start of a connection
+    /// (Linux's quick-ACK mode).
     #[serde(default)]
     pub quickack_segments: Option<u32>,
+    /// The retransmission timeout's lower bound, nanoseconds (RFC 6298 §2.4).
     #[serde(default)]
     pub min_rto_ns: Option<u64>,
+    /// The retransmission timeout before the first RTT sample, nanoseconds
+    /// (RFC 6298 §2.1).
     #[serde(default)]
     pub initial_rto_ns: Option<u64>,
     /// Receive buffer of a TCP flow, the window advertised, bytes.
@@ -224,6 +248,114 @@ pub struct TcpOptions {
     /// with `hystart`, and only with the standard slow start.
     #[serde(default)]
     pub hystart_linux: Option<crate::slowstart::hystart_linux::HyStartLinuxOption>,
+}
+
+/// Every field of [`TcpOptions`] with its doc comment on one line, in
+/// order: read from this file's source by the build script (`build.rs`).
+const TCP_OPTION_FIELDS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/tcp_option_fields.rs"));
+
+/// How a TCP option is written, as its deserialiser accepts it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Flag,
+    /// A whole number; its unit ends its name (`_bytes`, `_ns`, `_segments`).
+    Integer,
+    /// One of the option's `values`.
+    Choice,
+    /// A table of parameters, `{}` for their defaults.
+    Table,
+    /// `true`, `false` or a table of parameters.
+    FlagOrTable,
+}
+
+/// One option of a flow's `tcp` table, as [`TcpOptions::schema`] describes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TcpOptionSchema {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// A choice's values, as a scenario writes them; empty otherwise.
+    pub values: Vec<String>,
+    /// Where the option's value lands in the resolved TCP parameters
+    /// (`TcpParams`, as `mpsim validate --resolved` prints them: `rtt.min_rto`),
+    /// which is where a profile's default is read; empty for `profile`.
+    pub param: String,
+    /// The field's doc comment, on one line.
+    pub doc: &'static str,
+}
+
+impl TcpOptions {
+    /// Every option a flow may set, in the order of the struct: names and
+    /// docs from its source, kinds and values from its deserialiser, so
+    /// that nothing here can differ from what a configuration may hold.
+    pub fn schema() -> Vec<TcpOptionSchema> {
+        let params = serde_json::to_value(Profile::default().params()).unwrap_or_default();
+        (TCP_OPTION_FIELDS.iter())
+            .map(|&(name, doc)| {
+                let (kind, values) = option_kind(name);
+                TcpOptionSchema {
+                    name,
+                    kind,
+                    values,
+                    param: option_param(name, &params),
+                    doc,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether `{name: value}` is a valid `TcpOptions`; serde's message if not.
+fn accepts(name: &str, value: serde_json::Value) -> Result<(), String> {
+    let mut document = serde_json::Map::new();
+    document.insert(name.to_string(), value);
+    serde_json::from_value::<TcpOptions>(document.into())
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// An option's kind, found by what its deserialiser accepts, and a choice's
+/// values, as its deserialiser names them for a value it does not know.
+fn option_kind(name: &str) -> (OptionKind, Vec<String>) {
+    let flag = accepts(name, true.into()).is_ok();
+    let table = accepts(name, serde_json::json!({})).is_ok();
+    match (flag, table) {
+        (true, true) => (OptionKind::FlagOrTable, Vec::new()),
+        (true, false) => (OptionKind::Flag, Vec::new()),
+        (false, true) => (OptionKind::Table, Vec::new()),
+        _ if accepts(name, 1.into()).is_ok() => (OptionKind::Integer, Vec::new()),
+        _ => {
+            // "unknown variant ``, expected one of `a`, `b`" (or "`a` or `b`").
+            let message = accepts(name, "".into()).err().unwrap_or_default();
+            let expected = message.split_once("expected").map_or("", |(_, e)| e);
+            let values = expected.split('`').skip(1).step_by(2).map(str::to_string).collect();
+            (OptionKind::Choice, values)
+        }
+    }
+}
+
+/// Where option `name` lands in the serialised TCP parameters `params`: the
+/// field of that name (less a `_ns` suffix: durations are serialised in
+/// nanoseconds under their plain name), at the top or in `rtt` or `receiver`.
+fn option_param(name: &str, params: &serde_json::Value) -> String {
+    match name {
+        "profile" => String::new(),
+        // One counting for slow start and congestion avoidance alike.
+        "ack_counting" => "slow_start.counting".to_string(),
+        _ => {
+            let key = name.strip_suffix("_ns").unwrap_or(name);
+            let found = ["", "rtt", "receiver"].into_iter().find(|table| {
+                let table = if table.is_empty() { params } else { &params[*table] };
+                table.get(key).is_some()
+            });
+            match found {
+                Some("") => key.to_string(),
+                Some(table) => format!("{table}.{key}"),
+                None => String::new(),
+            }
+        }
+    }
 }
 
 /// A single-path TCP flow.
@@ -495,5 +627,48 @@ impl ScenarioConfig {
             };
             ConfigError::new(if path == "." { String::new() } else { path }, message)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema lists every field of `TcpOptions` and nothing else: the
+    /// keys of a serialised `TcpOptions` are its names; each has a doc
+    /// comment, a kind its deserialiser accepts and, but for `profile`, the
+    /// resolved parameter it sets; a document setting every listed option is
+    /// a `TcpOptions`, whose `deny_unknown_fields` refuses any other name.
+    #[test]
+    fn the_option_schema_is_the_struct() {
+        let schema = TcpOptions::schema();
+        let mut names: Vec<&str> = schema.iter().map(|o| o.name).collect();
+        let serialised = serde_json::to_value(TcpOptions::default()).unwrap();
+        let mut fields: Vec<&str> = serialised.as_object().unwrap().keys().map(String::as_str).collect();
+        names.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(names, fields);
+        let mut every = serde_json::Map::new();
+        for o in &schema {
+            assert!(!o.doc.is_empty(), "{} has no doc comment", o.name);
+            assert_eq!(o.param.is_empty(), o.name == "profile", "{}: {:?}", o.name, o.param);
+            let value = match o.kind {
+                OptionKind::Flag | OptionKind::FlagOrTable => true.into(),
+                OptionKind::Integer => 100_000.into(),
+                OptionKind::Table => serde_json::json!({}),
+                OptionKind::Choice => {
+                    assert!(o.values.len() >= 2, "{}: {:?}", o.name, o.values);
+                    for v in &o.values {
+                        accepts(o.name, v.as_str().into()).unwrap();
+                    }
+                    o.values[0].as_str().into()
+                }
+            };
+            every.insert(o.name.to_string(), value);
+        }
+        serde_json::from_value::<TcpOptions>(every.into()).unwrap();
+        assert!(accepts("no_such_option", true.into()).is_err());
+        let profile = schema.iter().find(|o| o.name == "profile").unwrap();
+        assert_eq!(profile.values, ["linux", "linux_3_14", "ns3", "rfc", "ns2"]);
     }
 }

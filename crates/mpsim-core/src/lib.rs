@@ -67,12 +67,6 @@ pub fn run_interruptible(cfg: &ScenarioConfig, interrupt: &mut dyn limits::Inter
 
 /// [`run`] on a JSON configuration, returning JSON results.
 pub fn run_json(config_json: &str) -> Result<String, Error> {
-    run_json_interruptible(config_json, &mut limits::Never)
-}
-
-/// [`run_interruptible`] on a JSON configuration, returning JSON results.
-pub fn run_json_interruptible(config_json: &str, interrupt: &mut dyn limits::Interrupt) -> Result<String, Error> {
-    let cfg = ScenarioConfig::from_json(config_json)?;
-    let results = run_interruptible(&cfg, interrupt)?;
+    let results = run(&ScenarioConfig::from_json(config_json)?)?;
     serde_json::to_string(&results).map_err(|e| Error::Internal(format!("serialising results: {e}")))
 }

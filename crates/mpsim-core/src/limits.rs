@@ -22,8 +22,8 @@ use crate::config::ScenarioConfig;
 use crate::error::ConfigError;
 use crate::ids::{AddrId, LinkId};
 use crate::net::Network;
-use crate::sim::Simulator;
-use crate::time::{SimTime, NANOS_PER_SEC};
+use crate::time::{SimDuration, SimTime, NANOS_PER_SEC};
+use crate::traffic::udp::UdpSource;
 use crate::transport::path_manager::ManagePaths;
 
 pub use crate::stop::{
@@ -142,7 +142,8 @@ fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Estimates the events and trace rows of a built run.
+/// Estimates the events and trace rows of a run from its configuration and
+/// its network (routes included), before anything else is built.
 ///
 /// Every flow offers what it could send alone: a UDP source its rate (times
 /// its on fraction) from its start to its stop; a TCP subflow the rate of
@@ -154,8 +155,7 @@ fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
 /// per interval. Trace rows are one per sample per traced queue, two per
 /// packet through a queue traced at every change, one per ACK of a
 /// traced flow, and two per segment of a flow whose segments are traced.
-pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
-    let net = &sim.net;
+pub fn estimate(cfg: &ScenarioConfig, net: &Network) -> CostEstimate {
     let end_s = cfg.stop_time_ns as f64 / NANOS_PER_SEC as f64;
     let by_name: HashMap<&str, AddrId> = net
         .addrs
@@ -166,9 +166,14 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
     let addr = |name: &str| by_name.get(name).copied();
     let mut streams = Vec::new();
 
-    for s in &sim.udp_sources {
-        let active_s = (s.stop.min(SimTime(cfg.stop_time_ns)).as_secs_f64() - s.start.as_secs_f64()).max(0.0);
-        let (on_fraction, extra_wakes) = match s.on_off {
+    for f in &cfg.udp_flows {
+        let (Some(src), Some(dst)) = (addr(&f.src), addr(&f.dst)) else {
+            continue;
+        };
+        let (start, stop) = (SimTime(f.start_ns), f.stop_ns.map_or(SimTime::NEVER, SimTime));
+        let active_s = (stop.min(SimTime(cfg.stop_time_ns)).as_secs_f64() - start.as_secs_f64()).max(0.0);
+        let (rate_bps, on_off) = UdpSource::new_pattern(&f.pattern);
+        let (on_fraction, extra_wakes) = match on_off {
             None => (1.0, 0.0),
             Some((on, off, _)) => {
                 let cycle_s = (on.as_secs_f64() + off.as_secs_f64()).max(1e-9);
@@ -176,10 +181,10 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
             }
         };
         streams.push(Stream {
-            path: route(net, s.src, s.dst),
+            path: route(net, src, dst),
             ack_path: Vec::new(),
-            bytes: s.rate_bps as f64 / 8.0 * on_fraction * active_s,
-            pkt_bytes: s.packet_size_bytes.max(1) as f64,
+            bytes: rate_bps as f64 / 8.0 * on_fraction * active_s,
+            pkt_bytes: f.packet_size_bytes.max(1) as f64,
             extra_wakes,
             tcp: false,
             trace_rows_per_pkt: 0.0,
@@ -275,17 +280,24 @@ pub fn estimate(cfg: &ScenarioConfig, sim: &Simulator) -> CostEstimate {
     }
     est.link_events = carried.iter().map(|pkts| pkts * EVENTS_PER_LINK_PACKET).sum();
 
-    if let Some(sampled) = &sim.sampled {
-        let samples = (end_s / sampled.interval.as_secs_f64()).floor() + 1.0;
+    // Queues sampled at an interval (none when no queue is traced).
+    let sampled = &cfg.trace.queue_links;
+    if let Some(ns) = cfg.trace.queue_sample_interval_ns.filter(|_| !sampled.is_empty()) {
+        let samples = (end_s / SimDuration(ns).as_secs_f64()).floor() + 1.0;
         est.other_events += samples;
-        est.trace_rows += samples * sampled.traces.len() as f64;
+        est.trace_rows += samples * sampled.len() as f64;
     }
     for (link, pkts) in net.links.iter().zip(&carried) {
         if link.traced_on_change {
             est.trace_rows += pkts * TRACE_ROWS_PER_PACKET;
         }
     }
-    est.other_events += (sim.link_changes.len() + sim.connections.len()) as f64;
+    // One start per connection, a sequence's flows each.
+    let connections: usize = (cfg.tcp_flows.iter())
+        .map(|f| f.sequence.as_ref().map_or(1, |seq| seq.count as usize))
+        .sum::<usize>()
+        + cfg.mptcp_connections.len();
+    est.other_events += (cfg.link_changes.len() + connections) as f64;
     est
 }
 

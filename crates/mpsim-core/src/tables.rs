@@ -1,12 +1,13 @@
 //! The result tables, defined once: each table's columns with their Arrow
-//! type, and the values of a run in them. The Python side builds its Arrow
-//! tables from these (nothing inferred from JSON), and the derived measures
-//! of the `flows` table — `retransmissions`, the summed windows, a
-//! connection's slow-start exit — are computed here only.
+//! type, and the values of a run in them, laid out as Arrow lays out a
+//! column in memory, so that the Python side hands the buffers to pyarrow as
+//! they are (nothing inferred, nothing parsed). The derived measures of the
+//! `flows` table — `retransmissions`, the summed windows, a connection's
+//! slow-start exit — are computed here only.
 
 use serde::Serialize;
-use serde_json::Value;
 
+use crate::error::Error;
 use crate::results::{RunResults, SegmentTraceResult, TcpFlowResult, ThroughputResult};
 use crate::throughput::Bins;
 use crate::time::{SimDuration, SimTime};
@@ -25,19 +26,209 @@ pub enum ColumnType {
     Bool,
 }
 
-/// One column: its name, its type, whether it may hold nulls, its values
-/// (one per row).
-#[derive(Clone, Debug, Serialize)]
+impl ColumnType {
+    /// Arrow's name of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColumnType::String => "string",
+            ColumnType::Int64 => "int64",
+            ColumnType::UInt32 => "uint32",
+            ColumnType::UInt64 => "uint64",
+            ColumnType::Float64 => "float64",
+            ColumnType::Bool => "bool",
+        }
+    }
+}
+
+/// One column in Arrow's columnar layout (the Arrow format's "Physical
+/// Memory Layout": a validity bitmap, then the values; strings as offsets
+/// into one UTF-8 buffer). Every buffer is little-endian.
+#[derive(Clone, Debug)]
 pub struct Column {
     pub name: &'static str,
-    #[serde(rename = "type")]
     pub ty: ColumnType,
+    /// Whether the column may hold nulls (its Arrow field's `nullable`).
     pub nullable: bool,
-    pub values: Vec<Value>,
+    /// Rows.
+    pub len: usize,
+    /// Rows without a value.
+    pub null_count: usize,
+    /// One bit per row, least significant first, set where the row has a
+    /// value; empty while no row is null.
+    pub validity: Vec<u8>,
+    /// Strings: `len + 1` `i32` offsets of each string's start in `data`;
+    /// empty for the other types.
+    pub offsets: Vec<u8>,
+    /// Fixed-width values one after another (a null row holds zeros);
+    /// `bool`: one bit per row as in `validity`; strings: their UTF-8 bytes.
+    pub data: Vec<u8>,
+}
+
+/// A value as a table's row gives it to its column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Null,
+    /// Any integer; the column's type bounds it.
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+}
+
+macro_rules! int_cells {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Cell {
+            fn from(v: $t) -> Cell {
+                Cell::Int(v as i128)
+            }
+        }
+    )*};
+}
+int_cells!(u32, u64, usize);
+
+impl From<f64> for Cell {
+    fn from(v: f64) -> Cell {
+        Cell::Float(v)
+    }
+}
+
+impl From<bool> for Cell {
+    fn from(v: bool) -> Cell {
+        Cell::Bool(v)
+    }
+}
+
+impl From<String> for Cell {
+    fn from(v: String) -> Cell {
+        Cell::Str(v)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(v: &str) -> Cell {
+        Cell::Str(v.to_string())
+    }
+}
+
+impl<T: Into<Cell>> From<Option<T>> for Cell {
+    fn from(v: Option<T>) -> Cell {
+        v.map_or(Cell::Null, Into::into)
+    }
+}
+
+/// Sets bit `i` of a bitmap, growing it as needed.
+fn set_bit(bits: &mut Vec<u8>, i: usize, value: bool) {
+    if bits.len() * 8 <= i {
+        bits.resize(i / 8 + 1, 0);
+    }
+    if value {
+        bits[i / 8] |= 1 << (i % 8);
+    }
+}
+
+impl Column {
+    fn new(name: &'static str, ty: ColumnType, nullable: bool) -> Self {
+        Column {
+            name,
+            ty,
+            nullable,
+            len: 0,
+            null_count: 0,
+            validity: Vec::new(),
+            offsets: if ty == ColumnType::String {
+                0i32.to_le_bytes().to_vec()
+            } else {
+                Vec::new()
+            },
+            data: Vec::new(),
+        }
+    }
+
+    /// Appends one row; a value the column's type cannot hold is an error
+    /// naming the column.
+    fn push(&mut self, cell: Cell) -> Result<(), String> {
+        let row = self.len;
+        let out_of_range = |v: &dyn std::fmt::Display| format!("{}: {v} does not fit {}", self.name, self.ty.name());
+        // JSON has no NaN or infinity: a non-finite number was null when the
+        // tables crossed as JSON, and stays so.
+        let cell = match cell {
+            Cell::Float(f) if !f.is_finite() => Cell::Null,
+            c => c,
+        };
+        let present = cell != Cell::Null;
+        match (self.ty, cell) {
+            (_, Cell::Null) => {
+                self.null_count += 1;
+                let width = match self.ty {
+                    ColumnType::Int64 | ColumnType::UInt64 | ColumnType::Float64 => 8,
+                    ColumnType::UInt32 => 4,
+                    ColumnType::String | ColumnType::Bool => 0,
+                };
+                self.data.resize(self.data.len() + width, 0);
+            }
+            (ColumnType::Int64, Cell::Int(v)) => {
+                let v = i64::try_from(v).map_err(|_| out_of_range(&v))?;
+                self.data.extend_from_slice(&v.to_le_bytes());
+            }
+            (ColumnType::UInt64, Cell::Int(v)) => {
+                let v = u64::try_from(v).map_err(|_| out_of_range(&v))?;
+                self.data.extend_from_slice(&v.to_le_bytes());
+            }
+            (ColumnType::UInt32, Cell::Int(v)) => {
+                let v = u32::try_from(v).map_err(|_| out_of_range(&v))?;
+                self.data.extend_from_slice(&v.to_le_bytes());
+            }
+            (ColumnType::Float64, Cell::Float(v)) => self.data.extend_from_slice(&v.to_le_bytes()),
+            (ColumnType::Bool, Cell::Bool(v)) => set_bit(&mut self.data, row, v),
+            (ColumnType::String, Cell::Str(v)) => self.data.extend_from_slice(v.as_bytes()),
+            (ty, cell) => return Err(format!("{}: {cell:?} in a {} column", self.name, ty.name())),
+        }
+        if self.ty == ColumnType::String {
+            let end = i32::try_from(self.data.len()).map_err(|_| format!("{}: more than 2 GiB of text", self.name))?;
+            self.offsets.extend_from_slice(&end.to_le_bytes());
+        }
+        if self.ty == ColumnType::Bool && !present {
+            set_bit(&mut self.data, row, false);
+        }
+        // The bitmap is written once the first null comes, for the rows before it too.
+        if !present && self.validity.is_empty() {
+            for r in 0..row {
+                set_bit(&mut self.validity, r, true);
+            }
+        }
+        if !present || !self.validity.is_empty() {
+            set_bit(&mut self.validity, row, present);
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    /// The value of row `i` (for tests and diagnostics; the Python side reads the buffers).
+    pub fn cell(&self, i: usize) -> Cell {
+        let bit = |bits: &[u8], i: usize| bits[i / 8] & (1 << (i % 8)) != 0;
+        if !self.validity.is_empty() && !bit(&self.validity, i) {
+            return Cell::Null;
+        }
+        let word = |w: usize| &self.data[i * w..(i + 1) * w];
+        match self.ty {
+            ColumnType::Int64 => Cell::Int(i64::from_le_bytes(word(8).try_into().unwrap_or_default()) as i128),
+            ColumnType::UInt64 => Cell::Int(u64::from_le_bytes(word(8).try_into().unwrap_or_default()) as i128),
+            ColumnType::UInt32 => Cell::Int(u32::from_le_bytes(word(4).try_into().unwrap_or_default()) as i128),
+            ColumnType::Float64 => Cell::Float(f64::from_le_bytes(word(8).try_into().unwrap_or_default())),
+            ColumnType::Bool => Cell::Bool(bit(&self.data, i)),
+            ColumnType::String => {
+                let at = |k: usize| {
+                    let b: [u8; 4] = self.offsets[4 * k..4 * k + 4].try_into().unwrap_or_default();
+                    i32::from_le_bytes(b) as usize
+                };
+                Cell::Str(String::from_utf8_lossy(&self.data[at(i)..at(i + 1)]).into_owned())
+            }
+        }
+    }
 }
 
 /// A named table of columns of equal length.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Table {
     pub name: &'static str,
     pub columns: Vec<Column>,
@@ -58,10 +249,12 @@ pub const TABLES: [&str; 11] = [
     "throughput",
 ];
 
-/// Builds a table column by column over its rows.
+/// Builds a table column by column over its rows; the first value a column
+/// cannot hold is kept as the table's error.
 struct Builder<'a, R> {
     rows: &'a [R],
     columns: Vec<Column>,
+    error: Option<String>,
 }
 
 impl<'a, R> Builder<'a, R> {
@@ -69,44 +262,45 @@ impl<'a, R> Builder<'a, R> {
         Builder {
             rows,
             columns: Vec::new(),
+            error: None,
         }
     }
 
     /// A column without nulls.
-    fn col<T: Serialize>(self, name: &'static str, ty: ColumnType, value: impl Fn(&R) -> T) -> Self {
+    fn col<T: Into<Cell>>(self, name: &'static str, ty: ColumnType, value: impl Fn(&R) -> T) -> Self {
         self.push(name, ty, false, value)
     }
 
     /// A column that is null where the row has no value.
-    fn opt<T: Serialize>(self, name: &'static str, ty: ColumnType, value: impl Fn(&R) -> Option<T>) -> Self {
+    fn opt<T: Into<Cell>>(self, name: &'static str, ty: ColumnType, value: impl Fn(&R) -> Option<T>) -> Self {
         self.push(name, ty, true, value)
     }
 
-    fn push<T: Serialize>(
+    fn push<T: Into<Cell>>(
         mut self,
         name: &'static str,
         ty: ColumnType,
         nullable: bool,
         value: impl Fn(&R) -> T,
     ) -> Self {
-        let values = self
-            .rows
-            .iter()
-            .map(|r| serde_json::to_value(value(r)).unwrap_or(Value::Null))
-            .collect();
-        self.columns.push(Column {
-            name,
-            ty,
-            nullable,
-            values,
-        });
+        let mut column = Column::new(name, ty, nullable);
+        for r in self.rows {
+            if let Err(e) = column.push(value(r).into()) {
+                self.error.get_or_insert(e);
+                break;
+            }
+        }
+        self.columns.push(column);
         self
     }
 
-    fn done(self, name: &'static str) -> Table {
-        Table {
-            name,
-            columns: self.columns,
+    fn done(self, name: &'static str) -> Result<Table, Error> {
+        match self.error {
+            Some(e) => Err(Error::Internal(format!("the {name} table: {e}"))),
+            None => Ok(Table {
+                name,
+                columns: self.columns,
+            }),
         }
     }
 }
@@ -160,7 +354,7 @@ fn flag_names(flags: u8) -> String {
 }
 
 /// The rows of the `segment_traces` table: every traced segment and ACK.
-fn segment_table(traces: &[SegmentTraceResult]) -> Table {
+fn segment_table(traces: &[SegmentTraceResult]) -> Result<Table, Error> {
     let rows: Vec<(&SegmentTraceResult, &SegmentRecord)> = traces
         .iter()
         .flat_map(|t| t.segments.iter().map(move |s| (t, s)))
@@ -217,7 +411,75 @@ struct Transfer<'a> {
 
 impl RunResults {
     /// Every result table, in the order of [`TABLES`].
-    pub fn tables(&self) -> Vec<Table> {
+    pub fn tables(&self) -> Result<Vec<Table>, Error> {
+        TABLES.iter().map(|name| self.table(name)).collect()
+    }
+
+    /// One result table by name (one of [`TABLES`]).
+    pub fn table(&self, name: &str) -> Result<Table, Error> {
+        let seconds = |ns: u64| ns as f64 / 1e9;
+        match name {
+            "flows" => self.flows_table(),
+            "tcp_flows" => tcp_flow_columns(
+                Builder::new(&self.tcp_flows).col("name", Str, |f| f.name.clone()),
+                |f| f,
+            )
+            .done("tcp_flows"),
+            "mptcp_connections" => self.mptcp_connections_table(),
+            "mptcp_subflows" => self.mptcp_subflows_table(),
+            "udp_flows" => self.udp_flows_table(),
+            "links" => self.links_table(),
+            // The traces in long form: one row per sample.
+            "tcp_traces" => {
+                let tcp_samples = samples(&self.tcp_traces, |t| t.time_ns.len());
+                Builder::new(&tcp_samples)
+                    .col("flow", Str, |(t, _)| t.flow.clone())
+                    .col("subflow", UInt32, |(t, _)| t.subflow)
+                    .col("time_ns", UInt64, |(t, k)| t.time_ns[*k])
+                    .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
+                    .col("cwnd_bytes", UInt64, |(t, k)| t.cwnd_bytes[*k])
+                    // Null while unlimited.
+                    .opt("ssthresh_bytes", UInt64, |(t, k)| {
+                        let ssthresh = t.ssthresh_bytes[*k];
+                        (ssthresh != u64::MAX).then_some(ssthresh)
+                    })
+                    .col("srtt_ns", UInt64, |(t, k)| t.srtt_ns[*k])
+                    .col("in_flight_bytes", UInt64, |(t, k)| t.in_flight_bytes[*k])
+                    .done("tcp_traces")
+            }
+            // One row per retransmission timeout of a traced subflow; `rto` counts
+            // the subflow's timeouts from 1.
+            "rto_times" => {
+                let rto_samples = samples(&self.rto_traces, |t| t.time_ns.len());
+                Builder::new(&rto_samples)
+                    .col("flow", Str, |(t, _)| t.flow.clone())
+                    .col("subflow", UInt32, |(t, _)| t.subflow)
+                    .col("rto", Int64, |(_, k)| k + 1)
+                    .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
+                    .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
+                    .done("rto_times")
+            }
+            "queue_traces" => {
+                let queue_samples = samples(&self.queue_traces, |t| t.time_ns.len());
+                Builder::new(&queue_samples)
+                    .col("link", Str, |(t, _)| t.link.clone())
+                    .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
+                    .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
+                    .col("queue_pkts", Int64, |(t, k)| t.queue_pkts[*k])
+                    .col("queue_bytes", Int64, |(t, k)| t.queue_bytes[*k])
+                    .done("queue_traces")
+            }
+            "segment_traces" => segment_table(&self.segment_traces),
+            "throughput" => self.throughput_table(),
+            _ => Err(Error::Internal(format!(
+                "no result table '{name}' (tables: {})",
+                TABLES.join(", ")
+            ))),
+        }
+    }
+
+    /// One row per transfer: every TCP flow (and repetition) and MPTCP connection.
+    fn flows_table(&self) -> Result<Table, Error> {
         let mut transfers: Vec<Transfer> = self
             .tcp_flows
             .iter()
@@ -255,7 +517,7 @@ impl RunResults {
             cwnd_bytes_at_slow_start_exit: c.sum_cwnd_bytes_at_all_left_slow_start,
         }));
         let seconds = |ns: u64| ns as f64 / 1e9;
-        let flows = Builder::new(&transfers)
+        Builder::new(&transfers)
             .col("name", Str, |t| t.name)
             .col("kind", Str, |t| t.kind)
             .col("subflows", Int64, |t| t.subflows)
@@ -273,16 +535,11 @@ impl RunResults {
             .opt("cwnd_bytes_at_slow_start_exit", Int64, |t| {
                 t.cwnd_bytes_at_slow_start_exit
             })
-            .done("flows");
+            .done("flows")
+    }
 
-        let tcp_flows = tcp_flow_columns(
-            Builder::new(&self.tcp_flows).col("name", Str, |f| f.name.clone()),
-            |f| f,
-        )
-        .done("tcp_flows");
-
-        let c = &self.mptcp_connections;
-        let mptcp_connections = Builder::new(c)
+    fn mptcp_connections_table(&self) -> Result<Table, Error> {
+        Builder::new(&self.mptcp_connections)
             .col("name", Str, |c| c.name.clone())
             .col("start_ns", Int64, |c| c.start_ns)
             .opt("first_syn_ns", Int64, |c| c.first_syn_ns)
@@ -311,10 +568,14 @@ impl RunResults {
             .col("subflow_events", Str, |c| {
                 serde_json::to_string(&c.subflow_events).unwrap_or_default()
             })
-            .done("mptcp_connections");
+            .done("mptcp_connections")
+    }
 
+    /// One row per subflow, after its connection's name.
+    fn mptcp_subflows_table(&self) -> Result<Table, Error> {
+        let c = &self.mptcp_connections;
         let subflows: Vec<_> = c.iter().flat_map(|c| c.subflows.iter().map(move |s| (c, s))).collect();
-        let mptcp_subflows = tcp_flow_columns(
+        tcp_flow_columns(
             Builder::new(&subflows)
                 .col("connection", Str, |(c, _)| c.name.clone())
                 .col("subflow", Int64, |(_, s)| s.index)
@@ -326,9 +587,11 @@ impl RunResults {
                 .col("bytes_received", Int64, |(_, s)| s.bytes_received),
             |(_, s)| &s.flow,
         )
-        .done("mptcp_subflows");
+        .done("mptcp_subflows")
+    }
 
-        let udp_flows = Builder::new(&self.udp_flows)
+    fn udp_flows_table(&self) -> Result<Table, Error> {
+        Builder::new(&self.udp_flows)
             .col("name", Str, |u| u.name.clone())
             .col("sent_pkts", Int64, |u| u.sent_pkts)
             .col("sent_bytes", Int64, |u| u.sent_bytes)
@@ -340,9 +603,11 @@ impl RunResults {
             .col("delay_max_ns", Int64, |u| u.delay_max_ns)
             .opt("first_rx_ns", Int64, |u| u.first_rx_ns)
             .opt("last_rx_ns", Int64, |u| u.last_rx_ns)
-            .done("udp_flows");
+            .done("udp_flows")
+    }
 
-        let links = Builder::new(&self.links)
+    fn links_table(&self) -> Result<Table, Error> {
+        Builder::new(&self.links)
             .col("name", Str, |l| l.name.clone())
             .col("from", Str, |l| l.from.clone())
             .col("to", Str, |l| l.to.clone())
@@ -364,63 +629,12 @@ impl RunResults {
             .col("max_queue_bytes", Int64, |l| l.max_queue_bytes)
             .col("mean_queue_pkts", Float64, |l| l.mean_queue_pkts)
             .col("utilisation", Float64, |l| l.utilisation)
-            .done("links");
-
-        // The traces in long form: one row per sample.
-        let tcp_samples = samples(&self.tcp_traces, |t| t.time_ns.len());
-        let tcp_traces = Builder::new(&tcp_samples)
-            .col("flow", Str, |(t, _)| t.flow.clone())
-            .col("subflow", UInt32, |(t, _)| t.subflow)
-            .col("time_ns", UInt64, |(t, k)| t.time_ns[*k])
-            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
-            .col("cwnd_bytes", UInt64, |(t, k)| t.cwnd_bytes[*k])
-            // Null while unlimited.
-            .opt("ssthresh_bytes", UInt64, |(t, k)| {
-                let ssthresh = t.ssthresh_bytes[*k];
-                (ssthresh != u64::MAX).then_some(ssthresh)
-            })
-            .col("srtt_ns", UInt64, |(t, k)| t.srtt_ns[*k])
-            .col("in_flight_bytes", UInt64, |(t, k)| t.in_flight_bytes[*k])
-            .done("tcp_traces");
-        // One row per retransmission timeout of a traced subflow; `rto` counts
-        // the subflow's timeouts from 1.
-        let rto_samples = samples(&self.rto_traces, |t| t.time_ns.len());
-        let rto_times = Builder::new(&rto_samples)
-            .col("flow", Str, |(t, _)| t.flow.clone())
-            .col("subflow", UInt32, |(t, _)| t.subflow)
-            .col("rto", Int64, |(_, k)| k + 1)
-            .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
-            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
-            .done("rto_times");
-        let queue_samples = samples(&self.queue_traces, |t| t.time_ns.len());
-        let queue_traces = Builder::new(&queue_samples)
-            .col("link", Str, |(t, _)| t.link.clone())
-            .col("time_ns", Int64, |(t, k)| t.time_ns[*k])
-            .col("time_s", Float64, |(t, k)| seconds(t.time_ns[*k]))
-            .col("queue_pkts", Int64, |(t, k)| t.queue_pkts[*k])
-            .col("queue_bytes", Int64, |(t, k)| t.queue_bytes[*k])
-            .done("queue_traces");
-
-        let throughput = self.throughput_table();
-
-        vec![
-            flows,
-            tcp_flows,
-            mptcp_connections,
-            mptcp_subflows,
-            udp_flows,
-            links,
-            tcp_traces,
-            rto_times,
-            queue_traces,
-            segment_table(&self.segment_traces),
-            throughput,
-        ]
+            .done("links")
     }
 
     /// The windowed throughput in long form: one row per bin of each flow
     /// and subflow (no rows when the scenario does not ask for it).
-    fn throughput_table(&self) -> Table {
+    fn throughput_table(&self) -> Result<Table, Error> {
         let empty = ThroughputResult {
             start_ns: 0,
             interval_ns: 1,
@@ -478,25 +692,35 @@ mod tests {
     }
 
     /// Every table has its columns once, all of one length, and null only
-    /// where the column is nullable.
+    /// where the column is nullable; every buffer has the length Arrow's
+    /// layout gives it.
     #[test]
     fn every_table_is_rectangular_and_nulls_are_declared() {
-        let tables = run().tables();
+        let tables = run().tables().unwrap();
         assert_eq!(tables.iter().map(|t| t.name).collect::<Vec<_>>(), TABLES);
         for t in &tables {
-            let n = t.columns[0].values.len();
+            let n = t.columns[0].len;
             let mut names: Vec<&str> = t.columns.iter().map(|c| c.name).collect();
             names.sort_unstable();
             names.dedup();
             assert_eq!(names.len(), t.columns.len(), "{}: a column twice", t.name);
             for c in &t.columns {
-                assert_eq!(c.values.len(), n, "{}.{}", t.name, c.name);
-                assert!(
-                    c.nullable || c.values.iter().all(|v| !v.is_null()),
-                    "{}.{}",
-                    t.name,
-                    c.name
+                let at = format!("{}.{}", t.name, c.name);
+                assert_eq!(c.len, n, "{at}");
+                assert!(c.nullable || c.null_count == 0, "{at}");
+                let nulls = (0..n).filter(|&i| c.cell(i) == Cell::Null).count();
+                assert_eq!(nulls, c.null_count, "{at}");
+                assert_eq!(
+                    c.validity.len(),
+                    if c.null_count > 0 { n.div_ceil(8) } else { 0 },
+                    "{at}"
                 );
+                match c.ty {
+                    ColumnType::String => assert_eq!(c.offsets.len(), 4 * (n + 1), "{at}"),
+                    ColumnType::Bool => assert_eq!(c.data.len(), n.div_ceil(8), "{at}"),
+                    ColumnType::UInt32 => assert_eq!(c.data.len(), 4 * n, "{at}"),
+                    _ => assert_eq!(c.data.len(), 8 * n, "{at}"),
+                }
             }
         }
     }
@@ -507,30 +731,57 @@ mod tests {
     #[test]
     fn subflows_carry_their_events_and_flows_their_retransmissions() {
         let r = run();
-        let tables = r.tables();
-        let col = |t: &str, c: &str| -> Vec<Value> {
-            let t = tables.iter().find(|x| x.name == t).unwrap();
-            t.columns.iter().find(|x| x.name == c).unwrap().values.clone()
+        let col = |t: &str, c: &str| -> Vec<Cell> {
+            let t = r.table(t).unwrap();
+            let c = t.columns.iter().find(|x| x.name == c).unwrap();
+            (0..c.len).map(|i| c.cell(i)).collect()
         };
         let added = col("mptcp_subflows", "added_ns");
         assert_eq!(added.len(), 2);
-        assert_eq!(added[0], Value::Null);
-        assert_eq!(
-            added[1],
-            serde_json::json!(r.mptcp_connections[0].subflows[1].added_ns.unwrap())
-        );
+        assert_eq!(added[0], Cell::Null);
+        assert_eq!(added[1], r.mptcp_connections[0].subflows[1].added_ns.into());
         let f = &r.tcp_flows[0];
         assert_eq!(
             col("flows", "retransmissions")[0],
-            serde_json::json!(f.retransmits_fast + f.retransmits_rto)
+            (f.retransmits_fast + f.retransmits_rto).into()
         );
-        assert_eq!(
-            col("flows", "kind"),
-            [serde_json::json!("tcp"), serde_json::json!("mptcp")]
-        );
+        assert_eq!(col("flows", "kind"), ["tcp".into(), "mptcp".into()]);
         assert!(!col("tcp_traces", "time_ns").is_empty());
         // The type names are Arrow's.
-        assert_eq!(serde_json::to_value(ColumnType::UInt32).unwrap(), "uint32");
-        assert_eq!(serde_json::to_value(ColumnType::Float64).unwrap(), "float64");
+        assert_eq!(ColumnType::UInt32.name(), "uint32");
+        assert_eq!(ColumnType::Float64.name(), "float64");
+        assert!(r.table("nothing").is_err());
+    }
+
+    /// Nulls, booleans and strings laid out as Arrow has them; a value the
+    /// type cannot hold is an error naming the column, not a panic.
+    #[test]
+    fn columns_follow_the_arrow_layout() {
+        let mut b = Column::new("b", ColumnType::Bool, true);
+        for v in [Some(true), None, Some(false), Some(true)] {
+            b.push(v.into()).unwrap();
+        }
+        assert_eq!(
+            (b.len, b.null_count, b.validity.clone(), b.data.clone()),
+            (4, 1, vec![0b1101], vec![0b1001])
+        );
+        let mut s = Column::new("s", ColumnType::String, true);
+        for v in [Some("ab"), None, Some("c")] {
+            s.push(v.into()).unwrap();
+        }
+        let offsets: Vec<u8> = [0i32, 2, 2, 3].iter().flat_map(|o| o.to_le_bytes()).collect();
+        assert_eq!(
+            (s.offsets.clone(), s.data.clone(), s.validity.clone()),
+            (offsets, b"abc".to_vec(), vec![0b101])
+        );
+        let mut f = Column::new("f", ColumnType::Float64, false);
+        f.push(f64::NAN.into()).unwrap();
+        assert_eq!(f.cell(0), Cell::Null);
+        let mut i = Column::new("i", ColumnType::Int64, false);
+        assert_eq!(
+            i.push(u64::MAX.into()).unwrap_err(),
+            "i: 18446744073709551615 does not fit int64"
+        );
+        assert!(i.push(1.5.into()).is_err());
     }
 }

@@ -26,7 +26,7 @@ fn cbr_run(max_events: Option<u64>) -> ScenarioConfig {
 fn a_cbr_flow_is_estimated_at_one_wake_up_and_two_link_events_per_packet() {
     let cfg = cbr_run(None);
     let sim = build(&cfg).unwrap();
-    let est = estimate(&cfg, &sim);
+    let est = estimate(&cfg, &sim.net);
     assert_eq!(est.source_events, 1250.0);
     assert_eq!(est.link_events, 2.0 * 1250.0);
     assert_eq!(est.trace_rows, 0.0);
@@ -43,7 +43,7 @@ fn a_link_carries_no_more_than_its_capacity_in_the_estimate() {
     let mut cfg = one_link(10_000_000, 1_000_000, droptail(100));
     cfg.udp_flows.push(cbr("u", "A", "B", 100_000_000, 1000, 0, None));
     let sim = build(&cfg).unwrap();
-    let est = estimate(&cfg, &sim);
+    let est = estimate(&cfg, &sim.net);
     assert_eq!(est.source_events, 12_500.0);
     assert_eq!(est.link_events, 2.0 * 12_500.0);
 }

@@ -131,8 +131,11 @@ fn reno_leaves_recovery_on_the_partial_ack_and_halves_again_for_the_second_hole(
     // 8 segments (20–27).
     // Partial ACK (up to segment 10): recovery ends, cwnd = ssthresh = 14000.
     // Segments 20–27 bring 8 duplicate ACKs: the 3rd starts a second fast
-    // retransmit with ssthresh = FlightSize/2 = 18·1400/2 = 12600, and the
-    // ACK of the retransmission covers everything sent (a full ACK).
+    // retransmit. FlightSize is 18 segments (10–27), most of them at the
+    // receiver, against cwnd = 10: the `rfc` profile halves the smaller
+    // (docs/algorithms.md, "What a loss halves"), ssthresh = 5 segments =
+    // 7000, and the ACK of the retransmission covers everything sent (a
+    // full ACK).
     let (t, tr, dropped) = two_losses(Recovery::Reno, 20, &[0, 10]);
     assert_eq!(dropped, 2);
     assert_eq!(t.bytes_delivered, SEGMENTS * MSS);
@@ -141,7 +144,7 @@ fn reno_leaves_recovery_on_the_partial_ack_and_halves_again_for_the_second_hole(
     assert_eq!((t.retransmits_rto, t.rto_count), (0, 0));
     assert_eq!(t.segments_sent, SEGMENTS + 2);
     let steps = ssthresh_steps(&tr);
-    assert_eq!(steps[1..], [10 * MSS, 12_600], "{steps:?}");
+    assert_eq!(steps[1..], [10 * MSS, 5 * MSS], "{steps:?}");
     // Inflation peaks at ssthresh + 18 segments; the partial ACK deflates to
     // ssthresh exactly.
     let peak = tr.cwnd_bytes.iter().copied().max().unwrap();
@@ -167,9 +170,10 @@ fn reno_with_a_small_window_needs_a_timeout_for_the_second_hole() {
     assert_eq!(t.retransmits_fast, 1);
     assert_eq!((t.retransmits_rto, t.rto_count), (1, 1));
     assert_eq!(t.segments_sent, SEGMENTS + 2);
-    // The timeout halves the 6-segment flight (segments 4–9).
+    // The timeout halves the 6-segment flight (segments 4–9) no further than
+    // cwnd, 4 segments: ssthresh = 2 segments.
     let steps = ssthresh_steps(&tr);
-    assert_eq!(steps[1..], [4 * MSS, 3 * MSS], "{steps:?}");
+    assert_eq!(steps[1..], [4 * MSS, 2 * MSS], "{steps:?}");
     assert!(t.fct_ns.unwrap() > S, "the RTO costs at least the 1 s minimum");
 
     // NewReno in the same case: one episode, no timeout, done well within 1 s.

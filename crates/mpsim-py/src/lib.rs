@@ -1,8 +1,10 @@
 //! Python bindings of mpsim-core, built by maturin into `mpsim._core`.
 //!
-//! The boundary is deliberately narrow: a whole scenario goes in as JSON and
-//! whole result tables come out as JSON, so nothing per packet crosses into
-//! Python. Every core error becomes a Python exception — an invalid
+//! The boundary is deliberately narrow and crossed once each way: a whole
+//! scenario goes in as one JSON document, parsed, validated and built once
+//! ([`run`]); what comes back is a [`Run`] that keeps the results in the
+//! core and hands over, when asked, the results as one JSON document or a
+//! result table as Arrow buffers. Nothing per packet crosses into Python. Every core error becomes a Python exception — an invalid
 //! configuration a [`ConfigError`] carrying every problem as a structured
 //! [`Problem`] — and a panic inside the engine (a bug) is caught here and
 //! raised as [`InternalError`] instead of reaching the user as a
@@ -190,92 +192,154 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
     }
 }
 
-/// Runs one scenario given as a JSON string; returns the results as a JSON
-/// string. The GIL is released while the simulation runs; Ctrl-C stops it
-/// within milliseconds (`KeyboardInterrupt`), and so does `time_limit_s` of
-/// wall time (`TimeLimitError`). `progress`, if given, is called as
+/// The outcome of one run, kept in the core until Python asks for a part of
+/// it: the results as one JSON document ([`Run::results_json`], which Python
+/// parses once into `Results.raw`), any result table in Arrow's columnar
+/// layout ([`Run::table`]), the packet captures, and the wall time of the
+/// build and of the run alone. Nothing is converted that is not asked for.
+#[pyclass(frozen, module = "mpsim._core")]
+struct Run {
+    results: mpsim_core::RunResults,
+    captures: Vec<(String, Vec<u8>)>,
+    /// Wall seconds from the configuration's text to the built simulator
+    /// (parsing, validation, the build); only this binding reads a clock.
+    #[pyo3(get)]
+    build_s: f64,
+    /// Wall seconds of the run alone.
+    #[pyo3(get)]
+    run_s: f64,
+}
+
+/// One column as Python receives it: `(name, type, nullable, length,
+/// null_count, validity, offsets, data)`, the buffers as bytes (`validity`
+/// None without nulls, `offsets` None but for strings), laid out as
+/// `pyarrow.Array.from_buffers` takes them.
+type ColumnBuffers = (
+    &'static str,
+    &'static str,
+    bool,
+    usize,
+    usize,
+    Option<Cow<'static, [u8]>>,
+    Option<Cow<'static, [u8]>>,
+    Cow<'static, [u8]>,
+);
+
+#[pymethods]
+impl Run {
+    /// The results as a JSON document: the core's nested form (`Results.raw`).
+    fn results_json(&self, py: Python<'_>) -> PyResult<String> {
+        py.detach(|| guarded(|| results_json(&self.results)))
+    }
+
+    /// One result table by name (`mpsim_core::tables::TABLES`): its columns
+    /// as [`ColumnBuffers`], with the core's Arrow types.
+    fn table(&self, py: Python<'_>, name: &str) -> PyResult<Vec<ColumnBuffers>> {
+        let table = py.detach(|| guarded(|| self.results.table(name)))?;
+        Ok(table.columns.into_iter().map(column_buffers).collect())
+    }
+
+    /// The packet captures: `[(file_name, pcap_bytes)]` (empty unless asked for).
+    fn captures(&self) -> Vec<(String, Cow<'_, [u8]>)> {
+        (self.captures.iter())
+            .map(|(name, bytes)| (name.clone(), Cow::Borrowed(bytes.as_slice())))
+            .collect()
+    }
+}
+
+fn column_buffers(c: mpsim_core::tables::Column) -> ColumnBuffers {
+    let non_empty = |v: Vec<u8>| (!v.is_empty()).then_some(Cow::Owned(v));
+    let offsets = (c.ty == mpsim_core::tables::ColumnType::String).then_some(Cow::Owned(c.offsets));
+    let (name, ty, data) = (c.name, c.ty.name(), Cow::Owned(c.data));
+    (
+        name,
+        ty,
+        c.nullable,
+        c.len,
+        c.null_count,
+        non_empty(c.validity),
+        offsets,
+        data,
+    )
+}
+
+fn results_json(results: &mpsim_core::RunResults) -> Result<String, Error> {
+    serde_json::to_string(results).map_err(|e| Error::Internal(format!("serialising results: {e}")))
+}
+
+/// Runs one scenario given as a JSON string: parsed, validated and built
+/// once, then run; returns its [`Run`]. The GIL is released while the
+/// simulation runs; Ctrl-C stops it within milliseconds
+/// (`KeyboardInterrupt`), and so does `time_limit_s` of wall time
+/// (`TimeLimitError`). `progress`, if given, is called as
 /// `progress(now_ns, stop_time_ns)` every few milliseconds of the run and at
-/// its end, with the GIL held for that call only.
+/// its end, with the GIL held for that call only. With `pcap`, the run also
+/// captures its packets (`mpsim_core::pcap`: every traced host and link, or
+/// every host that sends or receives TCP when nothing is traced).
 #[pyfunction]
-#[pyo3(signature = (config_json, time_limit_s=None, progress=None))]
-fn run_json(
+#[pyo3(signature = (config_json, time_limit_s=None, progress=None, pcap=false))]
+fn run(
     py: Python<'_>,
     config_json: &str,
     time_limit_s: Option<f64>,
     progress: Option<Py<PyAny>>,
-) -> PyResult<String> {
+    pcap: bool,
+) -> PyResult<Run> {
     let text = config_json.to_owned();
     interruptible(py, time_limit_s, progress, move |interrupt| {
-        mpsim_core::run_json_interruptible(&text, interrupt)
-    })
-}
-
-/// A packet capture's file name and contents (bytes in Python).
-type PcapFile = (String, Cow<'static, [u8]>);
-
-/// Runs one scenario as [`run_json`] does and also captures its packets
-/// (`mpsim_core::pcap`: every traced host and link, or every host that
-/// sends or receives TCP when nothing is traced): `(results_json,
-/// [(file_name, pcap_bytes)])`.
-#[pyfunction]
-#[pyo3(signature = (config_json, time_limit_s=None, progress=None))]
-fn run_json_pcap(
-    py: Python<'_>,
-    config_json: &str,
-    time_limit_s: Option<f64>,
-    progress: Option<Py<PyAny>>,
-) -> PyResult<(String, Vec<PcapFile>)> {
-    let text = config_json.to_owned();
-    interruptible(py, time_limit_s, progress, move |interrupt| {
-        let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
-        let mut sim = mpsim_core::build::build(&cfg)?;
-        sim.observe(Box::new(mpsim_core::pcap::PcapRecorder::of_traced(&sim)));
-        sim.run_bounded(interrupt).map_err(Error::Stopped)?;
-        let results =
-            serde_json::to_string(&sim.results()).map_err(|e| Error::Internal(format!("serialising results: {e}")))?;
-        let observer = sim.ctx.observer.as_deref();
-        let recorder = observer.and_then(mpsim_core::observe::find::<mpsim_core::pcap::PcapRecorder>);
-        let captures = recorder
-            .map(|r| {
-                r.captures()
-                    .iter()
-                    .map(|c| (c.file_name(), Cow::Owned(c.bytes.clone())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok((results, captures))
-    })
-}
-
-/// Runs one scenario as [`run_json`] does and also reports the wall time of
-/// building it and of running it alone, in seconds: `(results_json,
-/// build_s, run_s)`. The engine never reads a clock; only this binding does,
-/// for benchmarks.
-#[pyfunction]
-fn run_json_timed(py: Python<'_>, config_json: &str) -> PyResult<(String, f64, f64)> {
-    let text = config_json.to_owned();
-    interruptible(py, None, None, move |interrupt| {
         let t0 = Instant::now();
         let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
         let mut sim = mpsim_core::build::build(&cfg)?;
+        if pcap {
+            sim.observe(Box::new(mpsim_core::pcap::PcapRecorder::of_traced(&sim)));
+        }
         let t1 = Instant::now();
         sim.run_bounded(interrupt).map_err(Error::Stopped)?;
         let run_s = t1.elapsed().as_secs_f64();
-        let results =
-            serde_json::to_string(&sim.results()).map_err(|e| Error::Internal(format!("serialising results: {e}")))?;
-        Ok((results, (t1 - t0).as_secs_f64(), run_s))
+        let observer = sim.ctx.observer.as_deref();
+        let recorder = observer.and_then(mpsim_core::observe::find::<mpsim_core::pcap::PcapRecorder>);
+        let captures = recorder
+            .map(|r| r.captures().iter().map(|c| (c.file_name(), c.bytes.clone())).collect())
+            .unwrap_or_default();
+        Ok(Run {
+            results: sim.results(),
+            captures,
+            build_s: (t1 - t0).as_secs_f64(),
+            run_s,
+        })
     })
 }
 
-/// Checks a scenario given as a JSON string without running it.
+/// The [`Run`] of stored results (the JSON document `Run.results_json`
+/// gave), for their tables.
 #[pyfunction]
-fn validate_json(py: Python<'_>, config_json: &str) -> PyResult<()> {
+fn stored_run(py: Python<'_>, results_json: &str) -> PyResult<Run> {
+    let text = results_json.to_owned();
+    py.detach(move || {
+        guarded(|| {
+            let results = serde_json::from_str(&text).map_err(|e| Error::Internal(format!("reading results: {e}")))?;
+            Ok(Run {
+                results,
+                captures: Vec::new(),
+                build_s: 0.0,
+                run_s: 0.0,
+            })
+        })
+    })
+}
+
+/// Checks a scenario given as a JSON string without building its simulator
+/// (`mpsim_core::build::check`): every problem of its fields, then its
+/// estimated cost against its limits. Returns the estimate, `(events,
+/// trace_rows)` (docs/scenarios.md, Limits).
+#[pyfunction]
+fn check_json(py: Python<'_>, config_json: &str) -> PyResult<(f64, f64)> {
     let text = config_json.to_owned();
     py.detach(move || {
         guarded(|| {
             let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
-            mpsim_core::build::build(&cfg)?;
-            Ok(())
+            let est = mpsim_core::build::check(&cfg)?;
+            Ok((est.events(), est.trace_rows))
         })
     })
 }
@@ -291,18 +355,30 @@ fn algorithms_json() -> String {
     .to_string()
 }
 
-/// Every result table of a run's results (JSON, as `run_json` returns them),
-/// as JSON: `[{"name", "columns": [{"name", "type", "nullable", "values"}]}]`,
-/// the columns and their Arrow types defined by the core (`mpsim_core::tables`).
+/// The TCP options a flow may set and each profile's defaults, as JSON:
+/// `{"options": [{"name", "kind", "values", "param", "doc"}], "profiles":
+/// {profile: params}, "default_profile"}`. The options are `TcpOptions::schema` (derived from
+/// the core's struct); a profile's params are what a TCP flow of that
+/// profile runs with nothing else set (`build::profile_params`), typed as
+/// `resolved_json` writes them, where each option's `param` path reads its
+/// default.
 #[pyfunction]
-fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
-    let text = results_json.to_owned();
-    py.detach(move || {
-        guarded(|| {
-            let results: mpsim_core::RunResults =
-                serde_json::from_str(&text).map_err(|e| Error::Internal(format!("reading results: {e}")))?;
-            serde_json::to_string(&results.tables()).map_err(|e| Error::Internal(format!("serialising tables: {e}")))
-        })
+fn tcp_options_json() -> PyResult<String> {
+    guarded(|| {
+        let options = mpsim_core::config::TcpOptions::schema();
+        let mut profiles = serde_json::Map::new();
+        let names = options.iter().find(|o| o.name == "profile").map(|o| o.values.clone());
+        for name in names.unwrap_or_default() {
+            let profile: mpsim_core::config::Profile = serde_json::from_value(name.clone().into())
+                .map_err(|e| Error::Internal(format!("profile {name}: {e}")))?;
+            let params = serde_json::to_value(mpsim_core::build::profile_params(profile))
+                .map_err(|e| Error::Internal(format!("profile {name}: {e}")))?;
+            profiles.insert(name, params);
+        }
+        let default_profile = mpsim_core::config::TcpOptions::default().profile;
+        let document =
+            serde_json::json!({ "options": options, "profiles": profiles, "default_profile": default_profile });
+        Ok(document.to_string())
     })
 }
 
@@ -312,50 +388,37 @@ fn tables_json(py: Python<'_>, results_json: &str) -> PyResult<String> {
 /// typed JSON: every TCP parameter of the profile with the flow's overrides
 /// applied (durations in nanoseconds, unset values null), and the
 /// congestion control and slow start that run, with every parameter.
-/// Raises `ConfigError` as `validate_json` does.
+/// Raises `ConfigError` as `check_json` does; builds no simulator.
 #[pyfunction]
 fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
     let text = config_json.to_owned();
     py.detach(move || {
         guarded(|| {
             let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
-            let sim = mpsim_core::build::build(&cfg)?;
-            let mut given = std::collections::HashMap::new();
-            for f in &cfg.tcp_flows {
-                given.insert(f.name.as_str(), ("tcp", &f.tcp, &f.cc, None));
-            }
-            for m in &cfg.mptcp_connections {
-                given.insert(m.name.as_str(), ("mptcp", &m.tcp, &m.cc, Some(&m.slow_start)));
-            }
-            let mut seen = std::collections::HashSet::new();
+            mpsim_core::build::check(&cfg)?;
+            let tcp = cfg
+                .tcp_flows
+                .iter()
+                .map(|f| (&f.name, "tcp", &f.tcp, &f.cc, mpsim_core::build::resolve_tcp_flow(f)));
+            let mptcp = cfg
+                .mptcp_connections
+                .iter()
+                .map(|m| (&m.name, "mptcp", &m.tcp, &m.cc, mpsim_core::build::resolve_mptcp(m)));
             let mut flows = Vec::new();
-            for c in &sim.connections {
-                let name = c.name.split('#').next().unwrap_or(&c.name);
-                if !seen.insert(name) {
-                    continue;
-                }
-                let &(kind, options, cc, slow_start) = given
-                    .get(name)
-                    .ok_or_else(|| Error::Internal(format!("connection {name} has no flow")))?;
+            for (name, kind, options, cc, resolved) in tcp.chain(mptcp) {
                 // A flow without `cc` runs its profile's default, with that algorithm's defaults.
                 let cc = match cc {
                     Some(cc) => cc.clone(),
-                    None => serde_json::from_value(serde_json::json!({ "type": c.cc.name() }))
-                        .map_err(|e| Error::Internal(format!("the defaults of {}: {e}", c.cc.name())))?,
+                    None => serde_json::from_value(serde_json::json!({ "type": resolved.cc.name() }))
+                        .map_err(|e| Error::Internal(format!("the defaults of {}: {e}", resolved.cc.name())))?,
                 };
-                let p = &c.params;
-                let slow_start =
-                    slow_start
-                        .cloned()
-                        .unwrap_or_default()
-                        .with_early_exit(p.hystart, p.hystart_linux, p.hystart_ns3);
                 flows.push(serde_json::json!({
                     "name": name,
                     "kind": kind,
                     "profile": options.profile,
-                    "tcp": p,
+                    "tcp": resolved.params,
                     "cc": cc,
-                    "slow_start": slow_start,
+                    "slow_start": resolved.slow_start,
                 }));
             }
             Ok(serde_json::Value::from(flows).to_string())
@@ -370,43 +433,21 @@ fn engine_id() -> &'static str {
     mpsim_core::ENGINE_ID
 }
 
-/// The estimated cost of a scenario given as a JSON string, without running
-/// it: `(events, trace_rows)` (docs/scenarios.md, Limits). Raises
-/// `ConfigError` as `validate_json` does, a refusal by the limits included.
-#[pyfunction]
-fn estimate_json(py: Python<'_>, config_json: &str) -> PyResult<(f64, f64)> {
-    let text = config_json.to_owned();
-    py.detach(move || {
-        guarded(|| {
-            let mut cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
-            // Estimate without refusing: the limits are checked afterwards.
-            let limits = cfg.limits;
-            cfg.limits.max_events = Some(u64::MAX);
-            cfg.limits.max_trace_rows = Some(u64::MAX);
-            let sim = mpsim_core::build::build(&cfg)?;
-            let est = mpsim_core::limits::estimate(&cfg, &sim);
-            cfg.limits = limits;
-            mpsim_core::limits::check(&cfg, &est)?;
-            Ok((est.events(), est.trace_rows))
-        })
-    })
-}
-
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(run_json, m)?)?;
-    m.add_function(wrap_pyfunction!(run_json_pcap, m)?)?;
-    m.add_function(wrap_pyfunction!(validate_json, m)?)?;
-    m.add_function(wrap_pyfunction!(run_json_timed, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(stored_run, m)?)?;
+    m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(engine_id, m)?)?;
-    m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
-    m.add_function(wrap_pyfunction!(tables_json, m)?)?;
     m.add_function(wrap_pyfunction!(resolved_json, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_options_json, m)?)?;
+    m.add_class::<Run>()?;
     m.add_class::<Problem>()?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add("TimeLimitError", m.py().get_type::<TimeLimitError>())?;
+    m.add("TABLES", mpsim_core::tables::TABLES.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -26,6 +26,7 @@ from typing import Any
 
 from mpsim.engine import Results, run_config
 from mpsim.experiments.claims import Claim
+from mpsim.tcp_options import flow_mss
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -378,8 +379,8 @@ def flows_of(config: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
 def _mss_of(config: Mapping[str, Any]) -> int:
     for f in flows_of(config):
         if f["name"].startswith("measured"):
-            return int(f.get("tcp", {}).get("mss", 1400))
-    return 1400
+            return flow_mss(f.get("tcp", {}))
+    return flow_mss({})
 
 
 def experiment_metrics(raw: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from mpsim.engine import run_config
 from mpsim.experiments.base import CoreConfig, Experiment, flows_of
+from mpsim.tcp_options import flow_mss
 
 
 def traced(cfg: CoreConfig) -> dict[str, Any]:
@@ -27,7 +28,7 @@ def samples(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, di
     """Per subflow of the traced transfer: time (s since its start), cwnd (packets) and SRTT (ms)."""
     cfg = exp.build(x, variant, run)
     flow = traced(cfg)
-    name, mss = flow["name"], int(flow["tcp"].get("mss", 1400))
+    name, mss = flow["name"], flow_mss(flow["tcp"])
     out: dict[int, dict[str, list[float]]] = {}
     for r in run_config(cfg).tcp_traces.to_pylist():
         if r["flow"] != name:
@@ -66,7 +67,7 @@ def sequences(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, 
     SND.UNA in packets, SND.UNA plus the send window min(cwnd, advertised window) in packets)."""
     cfg = exp.build(x, variant, run)
     flow = traced(cfg)
-    name, mss = flow["name"], int(flow["tcp"].get("mss", 1400))
+    name, mss = flow["name"], flow_mss(flow["tcp"])
     cfg.setdefault("trace", {})["segments"] = [name]
     out: dict[int, dict[str, list[Any]]] = {}
     for r in run_config(cfg).segment_traces.to_pylist():
