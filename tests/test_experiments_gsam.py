@@ -13,6 +13,7 @@ import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments import gsam as g
 from mpsim.experiments.stacks import min_rtt_ns
+from mpsim.scenario import UdpFlow
 
 MS = 1_000_000
 GSAM_NAMES = [n for n in CATALOGUE if n.startswith("gsam-")]
@@ -105,7 +106,7 @@ def test_k_is_eq15_upper_end_unclamped() -> None:
     # D = 40 ms propagation + a 1440 B segment and a 40 B ACK serialised on each link of the path:
     # 1480·8 bits at 5 Mbit/s (2.368 ms) and twice at 1 Gbit/s (2 × 11.84 µs).
     d = 40 * MS + 2_368_000 + 2 * 11_840
-    assert min_rtt_ns(g.data_path(get("gsam-shared").build(20, "gsam", 1)), 1440, 40) == d
+    assert min_rtt_ns(g.data_path(get("gsam-shared").scenario(20, "gsam", 1).network()), 1440, 40) == d
     for buffer_pkts in (5, 20, 100):
         cfg = get("gsam-shared").build(buffer_pkts, "gsam", 1)
         k = cfg["mptcp_connections"][0]["slow_start"]["k_ns"]
@@ -258,11 +259,11 @@ def test_rto_times_runs_fig2_with_every_subflow_traced() -> None:
     """Fig. 7 is drawn from Fig. 2's runs: `gsam-rto-times` builds `gsam-subflows`' configuration (the same
     random draws) with every measured transfer traced, and nothing else changed."""
     for variant in VARIANTS:
-        cfg = get("gsam-rto-times").build(6, variant, 2)
-        reference = get("gsam-subflows").build(6, variant, 2)
-        flows = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
-        assert [f.pop("trace") for f in flows] == [True, True], variant
-        assert cfg == reference, variant
+        scenario = get("gsam-rto-times").scenario(6, variant, 2)
+        reference = get("gsam-subflows").scenario(6, variant, 2)
+        assert [f.trace for f in scenario.flows if not isinstance(f, UdpFlow)] == [True, True], variant
+        untraced = [f.model_copy(update={"trace": False}) for f in scenario.flows]
+        assert scenario.model_copy(update={"flows": untraced}).to_core() == reference.to_core(), variant
 
 
 def test_rto_times_table_gives_each_timeout_of_each_traced_subflow() -> None:

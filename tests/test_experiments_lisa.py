@@ -12,6 +12,7 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE, experiment_metrics, lisa
 from mpsim.experiments.base import MS, VARIANTS
+from mpsim.scenario import CongestionControl, TcpFlow
 
 OTHER_SETTINGS = ("lisa-motivation", "lisa-datacenter", "lisa-datacenter-filesize")
 LISA_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("lisa-") and name not in OTHER_SETTINGS]
@@ -205,4 +206,5 @@ def test_the_motivation_runs_x_subflows_through_a_2_5_mbit_70_ms_downlink() -> N
         (conn,) = cfg["mptcp_connections"]
         assert conn["path_manager"] == {"type": "ndiffports", "subflows": x}
         assert conn["size_bytes"] == 300_000
-    assert e.build(2, "tcp", 1)["tcp_flows"][0]["cc"] == {"type": "cubic"}
+    (tcp,) = e.scenario(2, "tcp", 1).flows
+    assert isinstance(tcp, TcpFlow) and tcp.cc == CongestionControl(type="cubic")
