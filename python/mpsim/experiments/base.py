@@ -202,6 +202,17 @@ class Experiment:
         n = self.run_count(quick, runs)
         return [(x, v, r, self.build(x, v, r)) for v in self.variants for x in self.xs(quick) for r in range(1, n + 1)]
 
+    def rows(self, xs: Iterable[Any], variants: Iterable[str], runs: Iterable[int]) -> list[dict[str, Any]]:
+        """The result rows of the given runs at every (x, variant), each with its ``x``, ``variant`` and
+        ``run``: a small table that the experiment's claims (``checks``) judge as they judge a reproduction's."""
+        runs = list(runs)
+        return [
+            {"x": x, "variant": v, "run": r, **row}
+            for x in xs
+            for v in variants
+            for r, row in zip(runs, self.point(x, v, runs), strict=True)
+        ]
+
     def point(self, x: Any, variant: str, runs: Iterable[int]) -> list[dict[str, Any]]:
         """The result rows (``experiment_metrics``) of the given runs of one (x, variant) point, run here in
         this process: for a look at one point without a sweep or a store."""
