@@ -19,8 +19,7 @@ import pytest
 
 import mpsim
 from mpsim.experiments import CATALOGUE
-from mpsim.experiments.report import Ran, write_report
-from mpsim.experiments.reproduce import Reproduction
+from mpsim.experiments.report import Ran, Reproduction, write_report
 from mpsim.experiments.scorecard import entry
 
 EXPERIMENTS = ("lisa-motivation", "gsam-loss")
