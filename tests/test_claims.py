@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mpsim.experiments import CATALOGUE
-from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend
+from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend, single
 from mpsim.experiments.reproduce import reproduce_all
 from mpsim.experiments.scorecard import load, tally_table, update_docs
 from mpsim.fingerprint import engine_id
@@ -76,9 +76,7 @@ def test_every_check_of_the_catalogue_names_a_metric_and_variants_of_its_experim
         metrics = {p.metric for p in e.panels} | {"retransmissions", "rto_count", "sum_cwnd_pkts", "fct_s"}
         for c in e.checks:
             assert c.metric in metrics, (e.name, c.metric)
-            named = {getattr(c, k, None) for k in ("left", "right")} | set(getattr(c, "ranking", ()))
-            named |= set(getattr(c, "rest", ())) | set(getattr(c, "variants", ()))
-            assert named - {None, ""} <= set(e.variants), (e.name, c.statement())
+            assert c.named_variants() and set(c.named_variants()) <= set(e.variants), (e.name, c.statement())
             assert c.text in e.claims
 
 
@@ -156,3 +154,20 @@ def test_reproduce_all_writes_a_scorecard_of_every_experiment_it_ran(tmp_path: P
     assert entry["paper"] == "gsam" and len(entry["claims"]) == len(CATALOGUE["gsam-loss"].checks)
     assert all(c["verdict"] in ("holds", "partly", "fails") and c["points"] > 0 for c in entry["claims"])
     assert "#### `gsam-loss` (Fig. 16, §V-B-1)" in files[1].read_text()
+
+
+def test_a_claim_is_found_by_kind_metric_and_fields_and_names_its_variants() -> None:
+    """Tests judge a claim where it is stated, found by what it is about: one claim, or an error saying so."""
+    checks = (
+        Compare("", "fct_s", left="fast", op="<", right="slow"),
+        Compare("", "fct_s", left="slow", op=">", right="fast"),
+        Trend("", "retransmissions", variants=("fast", "slow")),
+        Order("", "fct_s", ranking=("fast",), rest=("slow", "other")),
+    )
+    assert single(checks, Compare, "fct_s", left="slow") is checks[1]
+    assert single(checks, Trend, "retransmissions").named_variants() == ("fast", "slow")
+    assert single(checks, Order, "fct_s").named_variants() == ("fast", "slow", "other")
+    with pytest.raises(LookupError, match="2 claims are a Compare over fct_s"):
+        single(checks, Compare, "fct_s")
+    with pytest.raises(LookupError, match="0 claims are a Ratio over fct_s"):
+        single(checks, Ratio, "fct_s")

@@ -11,7 +11,9 @@ import pytest
 
 import mpsim
 from mpsim.experiments import CATALOGUE, couple, get
+from mpsim.experiments.claims import Compare, single
 from mpsim.experiments.reproduce import reproduce
+from mpsim.scenario import Coding, CongestionControl, MptcpFlow, TcpFlow
 
 COUPLE_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("couple-")]
 
@@ -39,24 +41,24 @@ def test_redundancy_covers_the_wireless_loss() -> None:
 
 def test_subflow_one_is_coded_except_in_standard_mptcp() -> None:
     for variant in couple.VARIANTS:
-        cfg = couple.wired_wireless(0.05, 1.25, variant, 1)
-        (conn,) = cfg["mptcp_connections"]
-        expected = {} if variant == "lia" else {"S.1": {"window": 6, "redundancy": 1.25}}
-        assert conn.get("coding", {}) == expected, variant
-        mpsim.validate_config(cfg)
-    assert couple.wired_wireless(0.05, 1.25, "couple_plus", 1)["mptcp_connections"][0]["cc"] == {"type": "couple_plus"}
+        scenario = couple.wired_wireless(0.05, 1.25, variant, 1)
+        (conn,) = [f for f in scenario.flows if isinstance(f, MptcpFlow)]
+        expected = {} if variant == "lia" else {"S.1": Coding(window=couple.WINDOW, redundancy=1.25)}
+        assert conn.coding == expected, variant
+        scenario.check()
+        if variant == "couple_plus":
+            assert conn.cc == CongestionControl(type="couple_plus")
 
 
 def test_every_path_has_a_base_rtt_of_60_ms() -> None:
     """Each path (three 1 Mbit/s, 10 ms hops each way) has a 60 ms round trip of propagation: a transfer of
     one 1400-byte segment takes two of them (handshake, then the segment and its ACK) plus the segment's
     serialisation on the three hops, whatever the path."""
-    cfg = couple.wired_wireless(0.0, 1.05, "lia", 1)
-    cfg["mptcp_connections"] = []
-    del cfg["throughput"], cfg["stop_when_complete"]
+    scenario = couple.wired_wireless(0.0, 1.05, "lia", 1)
     for src, dst in (("S.0", "D"), ("S.1", "D"), ("T", "U")):
-        cfg["tcp_flows"] = [{"name": "probe", "src": src, "dst": dst, "size_bytes": 1400, "tcp": dict(couple.TCP)}]
-        (row,) = mpsim.run_config(cfg).raw["tcp_flows"]
+        probe = TcpFlow(name="probe", src=src, dst=dst, size=couple.MSS, tcp=couple.TCP)
+        alone = scenario.model_copy(update={"flows": [probe], "throughput": None, "stop_when_complete": []})
+        (row,) = mpsim.run(alone).raw["tcp_flows"]
         # Handshake: SYN + SYN-ACK (3 hops each, 60 ms) and the data segment and its ACK (60 ms): at least
         # 120 ms of propagation; serialisation of 1440 B three times at 1 Mbit/s is 34.56 ms.
         assert 154_000_000 < row["fct_ns"] < 160_000_000, (src, row["fct_ns"])
@@ -79,10 +81,11 @@ def test_coding_masks_the_wireless_loss_of_a_lone_connection() -> None:
     """Fig. 14 at p = 0.05, R = 1.25: the coded subflow carries more of the 5 MB than the uncoded one
     and the transfer ends sooner."""
     exp = get("couple-noncongested-p5")
-    (lia,) = exp.point(1.25, "lia", [1])
-    (plus,) = exp.point(1.25, "couple_plus", [1])
+    sooner = single(exp.checks, Compare, "fct_s")
+    rows = exp.rows([1.25], sooner.named_variants(), [1])
+    assert sooner.check(rows).verdict == "holds"
+    lia, plus = (next(r for r in rows if r["variant"] == v) for v in ("lia", "couple_plus"))
     assert plus["sub1_mb"] > lia["sub1_mb"]
-    assert plus["fct_s"] < lia["fct_s"]
 
 
 def test_the_loss_pattern_run_is_cut_after_whole_cycles() -> None:
@@ -118,7 +121,7 @@ def test_a_scenario_codes_a_tcp_flow_and_a_subflow_by_source_address() -> None:
 
 
 def test_a_coding_problem_names_the_field() -> None:
-    cfg = couple.wired_wireless(0.01, 1.05, "mptcp_nc", 1)
+    cfg = couple.wired_wireless(0.01, 1.05, "mptcp_nc", 1).to_core()
     cfg["mptcp_connections"][0]["coding"] = {"S.9": {"window": 0, "redundancy": 0.5}}
     with pytest.raises(mpsim.ConfigError) as e:
         mpsim.validate_config(cfg)

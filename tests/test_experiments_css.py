@@ -8,6 +8,7 @@ import statistics
 import pytest
 
 from mpsim.experiments import VARIANTS, get
+from mpsim.experiments.claims import Claim, Compare, Difference, Order, Ratio, single
 
 RUNS = range(1, 11)
 
@@ -37,13 +38,20 @@ def test_every_flow_runs_reno_recovery_with_65535_byte_ssthresh() -> None:
                     assert c["slow_start"] == {"type": "lisa", "ignore_acks": False}
 
 
+FILESIZE = get("css-shared-filesize")
+
+
+def judged(claim: Claim, x: int) -> str:
+    """The verdict of ``claim`` of the file-size experiment on the paper's 10 runs at file size ``x``."""
+    rows = FILESIZE.rows([x], claim.named_variants(), RUNS)
+    assert all(r["incomplete"] == 0 for r in rows)
+    return claim.check(rows).verdict
+
+
 def test_css_halves_mptcp_retransmissions_at_400_packets() -> None:
-    """Fig. 3 at 400 packets, buffer 47: CSS retransmits less than half of MPTCP's packets (15.6 against 37.5
-    over the paper's 10 runs)."""
-    assert (
-        mean("css-shared-filesize", 400, "css", "retransmissions")
-        < mean("css-shared-filesize", 400, "mptcp", "retransmissions") / 2
-    )
+    """Fig. 3 at 400 packets, buffer 47: CSS cuts MPTCP's retransmissions by about half (15.6 against 37.5 over
+    the paper's 10 runs)."""
+    assert judged(single(FILESIZE.checks, Ratio, "retransmissions", left="css"), 400) == "holds"
 
 
 @pytest.mark.xfail(
@@ -53,7 +61,7 @@ def test_css_halves_mptcp_retransmissions_at_400_packets() -> None:
 )
 def test_css_completes_sooner_than_mptcp_at_400_packets() -> None:
     """Fig. 3: CSS completes about 0.5 s sooner than MPTCP on average."""
-    assert mean("css-shared-filesize", 400, "css", "fct_s") < mean("css-shared-filesize", 400, "mptcp", "fct_s")
+    assert judged(single(FILESIZE.checks, Difference, "fct_s", left="css"), 400) == "holds"
 
 
 @pytest.mark.xfail(
@@ -61,11 +69,9 @@ def test_css_completes_sooner_than_mptcp_at_400_packets() -> None:
     reason="docs/reproduction.md, css-shared-filesize: with RFC-exact go-back-N after a timeout TCP is slower than "
     "MPTCP from 100 packets (2.62 vs 2.43 s at 200)",
 )
-def test_tcp_completes_sooner_than_mptcp_below_400_packets_and_not_above() -> None:
-    """Fig. 3: TCP is sooner for files under 400 packets (200: 5.07 vs 5.83 s) and later above (600: 9.13 vs
-    8.70 s): MPTCP's overshoot costs timeouts that a longer transfer amortises."""
-    assert mean("css-shared-filesize", 200, "tcp", "fct_s") < mean("css-shared-filesize", 200, "mptcp", "fct_s")
-    assert mean("css-shared-filesize", 600, "tcp", "fct_s") > mean("css-shared-filesize", 600, "mptcp", "fct_s")
+def test_tcp_completes_sooner_than_mptcp_below_400_packets() -> None:
+    """Fig. 3: TCP is sooner than MPTCP and LISA for files under 400 packets (200: 5.07 vs 5.83 s)."""
+    assert judged(single(FILESIZE.checks, Order, "fct_s"), 200) == "holds"
 
 
 @pytest.mark.xfail(
@@ -81,6 +87,7 @@ def test_lisa_is_nearly_mptcp_within_its_spread_from_100_packets() -> None:
     at 400 packets: retx 36.7, 37.5 ± 6.7, 15.6; FCT 4.03 against 3.93 ± 0.28 s). At 50 packets the file is done
     within the initial windows and every variant takes the same 0.59 s, so LISA is not apart from MPTCP there either."""
     name = "css-shared-filesize"
+    nearly = single(FILESIZE.checks, Compare, "fct_s", left="lisa")
 
     def off_mptcp(variant: str, x: int, metric: str) -> float:
         """How far ``variant``'s mean lies from MPTCP's, in standard deviations of MPTCP's runs."""
@@ -89,8 +96,8 @@ def test_lisa_is_nearly_mptcp_within_its_spread_from_100_packets() -> None:
 
     for x in get(name).x_values:
         for metric in ("retransmissions", "fct_s"):
-            assert (abs(off_mptcp("lisa", x, metric)) < 1) == (x >= 100), (x, metric)
-        if x >= 100:
+            assert (abs(off_mptcp("lisa", x, metric)) < 1) == (x >= nearly.x_min), (x, metric)
+        if x >= nearly.x_min:
             assert off_mptcp("css", x, "retransmissions") < -1, x
 
 

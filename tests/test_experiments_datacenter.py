@@ -9,6 +9,7 @@ from typing import Any
 import mpsim
 from mpsim.experiments import datacenter as dc
 from mpsim.experiments import get
+from mpsim.experiments.base import directed
 
 
 def test_the_traffic_matrix_is_a_derangement_drawn_per_run() -> None:
@@ -24,13 +25,13 @@ def test_the_traffic_matrix_is_a_derangement_drawn_per_run() -> None:
 
 
 def test_the_fat_tree_has_four_shortest_paths_between_pods_and_two_within_one() -> None:
-    links = dc.topology(10)["links"]
-    between = dc.shortest_paths(links, "h1", "h16")
+    hops = dc.tree_links()
+    between = dc.shortest_paths(hops, "h1", "h16")
     assert len(between) == 4 and all(len(p) == 6 for p in between)
     assert len({p[2] for p in between}) == 4  # each through its own core switch
-    within = dc.shortest_paths(links, "h1", "h3")
+    within = dc.shortest_paths(hops, "h1", "h3")
     assert len(within) == 2 and all(len(p) == 4 for p in within)
-    assert dc.shortest_paths(links, "h1", "h2") == [["h1-e1.1", "e1.1-h2"]]
+    assert dc.shortest_paths(hops, "h1", "h2") == [["h1-e1.1", "e1.1-h2"]]
 
 
 def data_links(results: mpsim.Results) -> set[str]:
@@ -48,10 +49,11 @@ def test_each_subflow_takes_the_path_the_seed_chose() -> None:
     where the core's own ECMP would have spread the 8 subflows over all four."""
     run = 22
     cfg = get("lisa-datacenter").build(10, "mptcp", run)
+    hops = directed(get("lisa-datacenter").scenario(10, "mptcp", run).network())
     dst = dc.derangement("lisa-datacenter", run)[0]
-    paths = dc.chosen_paths(cfg, "lisa-datacenter", run, 0, dst)
-    assert paths == dc.chosen_paths(cfg, "lisa-datacenter", run, 0, dst)
-    every = dc.shortest_paths(cfg["links"], "h1", f"h{dst + 1}")
+    paths = dc.chosen_paths("lisa-datacenter", run, 0, dst)
+    assert paths == dc.chosen_paths("lisa-datacenter", run, 0, dst)
+    every = dc.shortest_paths(hops, "h1", f"h{dst + 1}")
     assert all(p in every for p in paths)
     assert (dst, len(every), len({tuple(p) for p in paths})) == (10, 4, 2)
     conn = cfg["mptcp_connections"][0]

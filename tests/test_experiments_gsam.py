@@ -12,7 +12,10 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments import gsam as g
+from mpsim.experiments.base import Experiment
+from mpsim.experiments.claims import Compare, Order, single
 from mpsim.experiments.stacks import min_rtt_ns
+from mpsim.scenario import UdpFlow
 
 MS = 1_000_000
 GSAM_NAMES = [n for n in CATALOGUE if n.startswith("gsam-")]
@@ -105,7 +108,7 @@ def test_k_is_eq15_upper_end_unclamped() -> None:
     # D = 40 ms propagation + a 1440 B segment and a 40 B ACK serialised on each link of the path:
     # 1480·8 bits at 5 Mbit/s (2.368 ms) and twice at 1 Gbit/s (2 × 11.84 µs).
     d = 40 * MS + 2_368_000 + 2 * 11_840
-    assert min_rtt_ns(g.data_path(get("gsam-shared").build(20, "gsam", 1)), 1440, 40) == d
+    assert min_rtt_ns(g.data_path(get("gsam-shared").scenario(20, "gsam", 1).network()), 1440, 40) == d
     for buffer_pkts in (5, 20, 100):
         cfg = get("gsam-shared").build(buffer_pkts, "gsam", 1)
         k = cfg["mptcp_connections"][0]["slow_start"]["k_ns"]
@@ -185,8 +188,12 @@ def test_fig2_setting_leaves_the_buffer_no_room_to_overflow() -> None:
 
 
 def test_gsam_beats_mptcp_at_the_testbed_default_operating_point() -> None:
-    """Fig. 12's headline at the testbed's default point (buffer 20, 5 × 80 KB): GSAM completes sooner."""
-    assert mean_fct("gsam-shared", 20, "gsam", range(1, 4)) < mean_fct("gsam-shared", 20, "mptcp", range(1, 4))
+    """Fig. 12's headline at the testbed's default point (buffer 20, 5 × 80 KB): GSAM, the claim's best,
+    completes sooner than MPTCP."""
+    e = get("gsam-shared")
+    best = single(e.checks, Order, "fct_s")
+    beats = Compare(best.text, best.metric, left=best.ranking[0], op="<", right="mptcp")
+    assert beats.check(e.rows([g.DEFAULT_BUFFER_PKTS], beats.named_variants(), range(1, 4))).verdict == "holds"
 
 
 def test_gsam_beats_mptcp_with_six_subflows_and_large_initial_window() -> None:
@@ -195,16 +202,24 @@ def test_gsam_beats_mptcp_with_six_subflows_and_large_initial_window() -> None:
     assert mean_fct("gsam-iw", 8, "gsam", range(1, 4)) < mean_fct("gsam-iw", 8, "mptcp", range(1, 4))
 
 
+def many_subflows(e: Experiment, runs: range) -> tuple[Order, list[dict[str, Any]]]:
+    """Fig. 2's claim of a variant of its setting (GSAM sooner than MPTCP and LISA from 6 subflows on) and the
+    rows of the given runs at every x of its range."""
+    claim = single(e.checks, Order, "fct_s")
+    xs = [x for x in e.x_values if claim.x_min <= x <= claim.x_max]
+    rows = e.rows(xs, claim.named_variants(), runs)
+    assert xs and all(r["incomplete"] == 0 for r in rows)
+    return claim, rows
+
+
 def test_with_transfers_beyond_pipe_plus_buffer_gsam_beats_mptcp_at_six_and_eight_subflows() -> None:
     """Fig. 2's headline where the setting lets it act (`gsam-subflows-165kb`: 618 segments > 162 + 50):
     MPTCP's uncoupled slow starts overflow the buffer and wait for RTOs, GSAM loses nothing and is sooner."""
-    e = get("gsam-subflows-165kb")
-    for n in (6, 8):
-        rtos = {variant: e.point(n, variant, [1])[0]["rto_count"] for variant in ("mptcp", "gsam")}
-        assert rtos["mptcp"] >= 1 and rtos["gsam"] == 0, (n, rtos)
-        assert mean_fct("gsam-subflows-165kb", n, "gsam", range(1, 3)) < mean_fct(
-            "gsam-subflows-165kb", n, "mptcp", range(1, 3)
-        )
+    claim, rows = many_subflows(get("gsam-subflows-165kb"), range(1, 3))
+    assert claim.check(rows).verdict == "holds"
+    for r in rows:
+        if r["run"] == 1 and r["variant"] in ("mptcp", "gsam"):
+            assert (r["rto_count"] >= 1) == (r["variant"] == "mptcp"), r
 
 
 def test_small_buffer_experiments_keep_fig2_setting_but_the_buffer_and_k() -> None:
@@ -232,37 +247,37 @@ def test_with_a_small_buffer_gsam_beats_mptcp_and_lisa_at_six_and_eight_subflows
     LISA's uncoupled slow starts overflow the buffer, and the paper's "frequent RTOs" follow (more than one per
     MPTCP connection; full mode 4.3 at 6 subflows, 4.8 at 8); GSAM's smoothing avoids most of them (fewer than
     half MPTCP's; full mode 0.5 and 1.8) and completes sooner than both."""
-    e = get("gsam-subflows-b20")
-    for n in (6, 8):
-        rows = {v: e.point(n, v, range(1, 4)) for v in ("mptcp", "lisa", "gsam")}
-        assert all(r["incomplete"] == 0 for rs in rows.values() for r in rs)
-        rto = {v: statistics.mean(r["rto_count"] for r in rs) for v, rs in rows.items()}
-        fct = {v: statistics.mean(r["fct_s"] for r in rs) for v, rs in rows.items()}
-        assert rto["mptcp"] > 1 and rto["gsam"] < rto["mptcp"] / 2, (n, rto)
-        assert fct["gsam"] < fct["mptcp"] and fct["gsam"] < fct["lisa"], (n, fct)
+    claim, rows = many_subflows(get("gsam-subflows-b20"), range(1, 4))
+    assert claim.check(rows).verdict == "holds"
+    for x in sorted({r["x"] for r in rows}):
+        at_x = [r for r in rows if r["x"] == x]
+        rto = {v: statistics.mean(r["rto_count"] for r in at_x if r["variant"] == v) for v in claim.named_variants()}
+        assert rto["mptcp"] > 1 and rto["gsam"] < rto["mptcp"] / 2, (x, rto)
 
 
 def test_with_eight_subflows_gsam_wins_with_small_buffers_and_mptcp_once_nothing_overflows() -> None:
-    """`gsam-subflows-buffer`: with 10 and 20 packets MPTCP waits for RTOs and GSAM is sooner; with 50 packets
-    no variant loses a packet and MPTCP, unsmoothed, is sooner than GSAM (Fig. 2 at 8 subflows in mpsim)."""
-    for buffer_pkts in (10, 20):
-        assert mean_fct("gsam-subflows-buffer", buffer_pkts, "gsam", range(1, 4)) < mean_fct(
-            "gsam-subflows-buffer", buffer_pkts, "mptcp", range(1, 4)
-        )
-    rows = {v: get("gsam-subflows-buffer").point(50, v, range(1, 3)) for v in ("mptcp", "gsam")}
-    assert all(r["rto_count"] == 0 and r["retransmissions"] == 0 for rs in rows.values() for r in rs)
-    assert statistics.mean(r["fct_s"] for r in rows["mptcp"]) < statistics.mean(r["fct_s"] for r in rows["gsam"])
+    """`gsam-subflows-buffer`: with small buffers MPTCP waits for RTOs and GSAM is sooner; with room for both
+    transfers no variant loses a packet and MPTCP, unsmoothed, is sooner than GSAM (Fig. 2 at 8 subflows in
+    mpsim). Each of the two claims judged at the quick x values in its range."""
+    e = get("gsam-subflows-buffer")
+    for claim in e.checks:
+        assert isinstance(claim, Compare)
+        xs = [x for x in e.quick_x_values if claim.x_min <= x <= claim.x_max]
+        rows = e.rows(xs, claim.named_variants(), range(1, 4))
+        assert xs and claim.check(rows).verdict == "holds", claim.statement()
+        if claim.left == "mptcp":
+            assert all(r["rto_count"] == 0 and r["retransmissions"] == 0 for r in rows)
 
 
 def test_rto_times_runs_fig2_with_every_subflow_traced() -> None:
     """Fig. 7 is drawn from Fig. 2's runs: `gsam-rto-times` builds `gsam-subflows`' configuration (the same
     random draws) with every measured transfer traced, and nothing else changed."""
     for variant in VARIANTS:
-        cfg = get("gsam-rto-times").build(6, variant, 2)
-        reference = get("gsam-subflows").build(6, variant, 2)
-        flows = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
-        assert [f.pop("trace") for f in flows] == [True, True], variant
-        assert cfg == reference, variant
+        scenario = get("gsam-rto-times").scenario(6, variant, 2)
+        reference = get("gsam-subflows").scenario(6, variant, 2)
+        assert [f.trace for f in scenario.flows if not isinstance(f, UdpFlow)] == [True, True], variant
+        untraced = [f.model_copy(update={"trace": False}) for f in scenario.flows]
+        assert scenario.model_copy(update={"flows": untraced}).to_core() == reference.to_core(), variant
 
 
 def test_rto_times_table_gives_each_timeout_of_each_traced_subflow() -> None:

@@ -4,14 +4,15 @@ valid configurations for every variant, the join timing, the pooling of buffers,
 from __future__ import annotations
 
 import copy
-import statistics
 from typing import Any
 
 import pytest
 
 import mpsim
-from mpsim.experiments import CATALOGUE, experiment_metrics, lisa
+from mpsim.experiments import CATALOGUE, lisa
 from mpsim.experiments.base import MS, VARIANTS
+from mpsim.experiments.claims import Compare, single
+from mpsim.scenario import CongestionControl, TcpFlow
 
 OTHER_SETTINGS = ("lisa-motivation", "lisa-datacenter", "lisa-datacenter-filesize")
 LISA_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("lisa-") and name not in OTHER_SETTINGS]
@@ -179,17 +180,12 @@ def test_join_comes_three_rtts_after_the_first_syn_within_the_jitter() -> None:
 
 
 def test_lisa_retransmits_less_than_mptcp_before_slow_start_ends_at_buffer_17() -> None:
-    # The headline of Fig. 6(a): R_ss of LISA below MPTCP's at the path's BDP-sized buffer.
+    """The headline of Fig. 6(a), judged at the path's BDP-sized buffer: R_ss of LISA below MPTCP's."""
     exp = CATALOGUE["lisa-shared-buffer"]
-    r_ss: dict[str, float] = {}
-    for variant in ("mptcp", "lisa"):
-        rows = []
-        for run in range(1, exp.quick_runs + 1):
-            cfg = exp.build(17, variant, run)
-            rows.append(experiment_metrics(mpsim.run_config(cfg).raw, cfg))
-        assert all(r["sum_cwnd_ss_exit_pkts"] > 0 for r in rows)  # both subflows left slow start
-        r_ss[variant] = statistics.mean(r["r_ss"] for r in rows)
-    assert r_ss["lisa"] < r_ss["mptcp"], r_ss
+    claim = single(exp.checks, Compare, "r_ss", op="<")
+    rows = exp.rows([17], claim.named_variants(), range(1, exp.quick_runs + 1))
+    assert all(r["sum_cwnd_ss_exit_pkts"] > 0 for r in rows)  # both subflows left slow start
+    assert claim.check(rows).verdict == "holds"
 
 
 def test_the_motivation_runs_x_subflows_through_a_2_5_mbit_70_ms_downlink() -> None:
@@ -205,4 +201,5 @@ def test_the_motivation_runs_x_subflows_through_a_2_5_mbit_70_ms_downlink() -> N
         (conn,) = cfg["mptcp_connections"]
         assert conn["path_manager"] == {"type": "ndiffports", "subflows": x}
         assert conn["size_bytes"] == 300_000
-    assert e.build(2, "tcp", 1)["tcp_flows"][0]["cc"] == {"type": "cubic"}
+    (tcp,) = e.scenario(2, "tcp", 1).flows
+    assert isinstance(tcp, TcpFlow) and tcp.cc == CongestionControl(type="cubic")

@@ -10,13 +10,14 @@ import copy
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import mpsim
 from mpsim import ConfigError, Scenario
+from mpsim.scenario import CC_ALGORITHMS, SLOW_STARTS, MptcpFlow
 
 EXAMPLES = int(os.environ.get("MPSIM_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -26,9 +27,11 @@ FUZZ = settings(
 # ---------------------------------------------------------------------------------------------- valid scenarios
 
 NAMES = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
-CC = st.sampled_from(["reno", "cubic", "lia", "olia", "balia", "ewtcp", "coupled", "semicoupled"])
-MPTCP_CC = st.sampled_from(["lia", "olia", "balia", "ewtcp", "coupled", "semicoupled", "mpcubic", "unmpcubic"])
-SLOW_START = st.sampled_from(["standard", "lisa", "css", "gsam"])
+# Every algorithm, slow start and scheduler the model takes, from the core's registry and the model's fields:
+# one added there is drawn here without a word changed.
+CC = st.sampled_from(list(CC_ALGORITHMS))
+SLOW_START = st.sampled_from(list(SLOW_STARTS))
+SCHEDULER = st.sampled_from(get_args(MptcpFlow.model_fields["scheduler"].annotation))
 SIZE = st.one_of(
     st.integers(1, 2000).map(lambda n: f"{n}pkt"),
     st.integers(1, 3000).map(lambda n: f"{n}KB"),
@@ -76,8 +79,9 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             "dst": "D0",
             "size": draw(SIZE),
             "start": draw(start()),
-            "cc": draw(MPTCP_CC),
+            "cc": draw(CC),
             "slow_start": draw(SLOW_START),
+            "scheduler": draw(SCHEDULER),
             "tcp": draw(st.fixed_dictionaries({}, optional={"initial_ssthresh": st.just("65535B")})),
         }
     )

@@ -8,6 +8,7 @@ import pytest
 
 import mpsim
 from mpsim.errors import ScenarioError
+from mpsim.experiments import mpcubic
 from mpsim.experiments.mpcubic import rates_over_time, windows_over_time
 from mpsim.scenario import Scenario, TcpOptions
 from mpsim.topologies import TRIANGLE_FLOWS, Red
@@ -17,6 +18,8 @@ def test_ns2_segments_are_1000_bytes() -> None:
     assert TcpOptions(profile="ns2").mss_bytes == 1000
     assert TcpOptions(profile="ns2", mss=1460).mss_bytes == 1460
     assert TcpOptions().mss_bytes == 1400
+    # The MPCubic experiments' flows send the paper's 1000-byte data packets.
+    assert TcpOptions.model_validate(mpcubic.TCP).mss_bytes == mpcubic.MSS
 
 
 def test_adaptive_red_leaves_the_thresholds_to_the_core_unless_given() -> None:

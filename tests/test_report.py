@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -19,8 +20,7 @@ import pytest
 
 import mpsim
 from mpsim.experiments import CATALOGUE
-from mpsim.experiments.report import Ran, write_report
-from mpsim.experiments.reproduce import Reproduction
+from mpsim.experiments.report import Ran, Reproduction, write_report
 from mpsim.experiments.scorecard import entry
 
 EXPERIMENTS = ("lisa-motivation", "gsam-loss")
@@ -135,6 +135,34 @@ def test_the_report_names_every_experiment_its_figures_claims_and_provenance(rep
     assert f"  report: {reproduced / 'index.html'}" in shown.stdout
 
 
+def on_ci() -> bool:
+    """Whether the tests run under continuous integration (``CI=true``), where every tool they use is there."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def chromium() -> str:
+    """The Chromium executable. Missing, the test is skipped on a developer's machine and fails under CI:
+    ``make test`` installs it (``make tools``), so a CI run without it would pass without checking the page."""
+    exe = shutil.which("chromium")
+    if exe is None:
+        message = "chromium is missing: `make tools` installs it (Debian's package)"
+        if on_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    return exe
+
+
+def test_chromium_is_required_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Chromium the report's browser test skips on a developer's machine and fails under CI."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="chromium is missing"):
+        chromium()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="chromium is missing"):
+        chromium()
+
+
 def open_in_chromium(page: Path, scratch: Path) -> tuple[str, list[str]]:
     """The DOM of ``page`` once headless Chromium has loaded it and run its scripts, and the URL of every
     request the page made through the network stack (Chromium reads file:// URLs outside it). Every
@@ -143,7 +171,7 @@ def open_in_chromium(page: Path, scratch: Path) -> tuple[str, list[str]]:
     net_log = scratch / "net-log.json"
     done = subprocess.run(
         [
-            "chromium",
+            chromium(),
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -167,8 +195,8 @@ def open_in_chromium(page: Path, scratch: Path) -> tuple[str, list[str]]:
     return done.stdout, [j["url"] for j in jobs if "url" in j and j.get("initiator") != "not an origin"]
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is installed by `make tools`")
 def test_chromium_loads_every_figure_of_the_report_from_the_file_system_alone(reproduced: Path, tmp_path: Path) -> None:
+    chromium()
     dom, requests = open_in_chromium(reproduced / "index.html", tmp_path / "report")
     page = read(dom)
     assert page.body.get("data-checked") == "yes", "the page's script did not run to its end"

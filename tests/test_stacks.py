@@ -18,28 +18,30 @@ from mpsim.experiments.stacks import (
     PAPER_SETTINGS,
     STACKS,
 )
-
-
-def flows(cfg: dict[str, Any]) -> list[dict[str, Any]]:
-    return cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
+from mpsim.scenario import MptcpFlow, SlowStart, TcpFlow, TcpOptions
 
 
 def emulating(stack: str) -> list[Experiment]:
     return [e for e in CATALOGUE.values() if e.stack == stack]
 
 
-def every_config(e: Experiment) -> list[tuple[str, dict[str, Any]]]:
-    """One configuration per variant at the first and the last x."""
-    return [(v, e.build(x, v, 1)) for v in e.variants for x in (e.x_values[0], e.x_values[-1])]
+def every_flow(e: Experiment) -> list[tuple[str, TcpFlow | MptcpFlow]]:
+    """Every TCP flow and MPTCP connection of one run per variant at the first and the last x."""
+    return [
+        (v, f)
+        for v in e.variants
+        for x in (e.x_values[0], e.x_values[-1])
+        for f in e.scenario(x, v, 1).flows
+        if isinstance(f, TcpFlow | MptcpFlow)
+    ]
 
 
-def assert_runs_stack(e: Experiment, stack: dict[str, Any]) -> None:
-    for variant, cfg in every_config(e):
-        assert flows(cfg), e.name
-        for f in flows(cfg):
-            tcp = f["tcp"]
-            assert {k: tcp.get(k) for k in stack} == stack, (e.name, variant, f["name"])
-            assert set(tcp) - set(stack) <= set(PAPER_SETTINGS), (e.name, set(tcp) - set(stack))
+def assert_runs_stack(e: Experiment, stack: TcpOptions) -> None:
+    flows = every_flow(e)
+    assert flows, e.name
+    for variant, f in flows:
+        # The flow's options are the stack's and what the paper sets itself, nothing else.
+        assert f.tcp.model_copy(update=dict.fromkeys(PAPER_SETTINGS)) == stack, (e.name, variant, f.name)
 
 
 def test_the_legacy_ns3_model_is_what_every_css_and_gsam_ns3_experiment_runs() -> None:
@@ -49,15 +51,15 @@ def test_the_legacy_ns3_model_is_what_every_css_and_gsam_ns3_experiment_runs() -
     exps = emulating("legacy_ns3")
     assert {e.name.split("-")[0] for e in exps} == {"css", "gsam"}
     assert {"css-shared-filesize", "css-longlived", "gsam-subflows", "gsam-iw"} <= {e.name for e in exps}
-    assert LEGACY_NS3["receive_window_bytes"] == 65_535 and LEGACY_NS3["delayed_ack"] is False
+    core = LEGACY_NS3.to_core()
+    assert core["receive_window_bytes"] == 65_535 and core["delayed_ack"] is False
     for e in exps:
         assert_runs_stack(e, LEGACY_NS3)
-        for variant, cfg in every_config(e):
-            for c in cfg.get("mptcp_connections", []):
-                if variant == "lisa":
-                    assert c["slow_start"]["ignore_acks"] is False, e.name
-                if variant == "gsam":
-                    assert set(c["slow_start"]) == {"type", "k_ns"}, e.name
+        for variant, f in every_flow(e):
+            if isinstance(f, MptcpFlow) and variant == "lisa":
+                assert f.slow_start is not None and f.slow_start.params["ignore_acks"] is False, e.name
+            if isinstance(f, MptcpFlow) and variant == "gsam":
+                assert f.slow_start is not None and set(f.slow_start.params) == {"k_ns"}, e.name
 
 
 def test_linux_3_14_is_what_every_lisa_and_gsam_testbed_experiment_runs() -> None:
@@ -69,14 +71,15 @@ def test_linux_3_14_is_what_every_lisa_and_gsam_testbed_experiment_runs() -> Non
     assert {"lisa-shared-buffer", "gsam-shared", "gsam-codel-limit"} <= {e.name for e in exps}
     for e in exps:
         assert_runs_stack(e, LINUX_3_14)
-        for variant, cfg in every_config(e):
-            for c in cfg.get("mptcp_connections", []):
-                assert c["cc"] == LINUX_3_14_LIA, e.name
-                if variant == "lisa":
-                    expected = {"type": "lisa"} if e.paper.startswith("LISA") else {"type": "lisa", **LISA_CREDIT_ONLY}
-                    assert c["slow_start"] == expected, e.name
-                if variant == "gsam":
-                    assert set(c["slow_start"]) == {"type", "k_ns"}, e.name
+        for variant, f in every_flow(e):
+            if not isinstance(f, MptcpFlow):
+                continue
+            assert f.cc == LINUX_3_14_LIA, e.name
+            if variant == "lisa":
+                expected = SlowStart(type="lisa") if e.paper.startswith("LISA") else LISA_CREDIT_ONLY
+                assert f.slow_start == expected, e.name
+            if variant == "gsam":
+                assert f.slow_start is not None and set(f.slow_start.params) == {"k_ns"}, e.name
 
 
 def test_every_experiment_of_the_three_papers_names_its_stack() -> None:

@@ -1,7 +1,8 @@
 """What an experiment of the catalogue is, and the pieces its scenarios are built from.
 
-An experiment is a family of core configurations indexed by (x value, variant, run): the paper's
-figure sweeps x, draws one curve per variant and averages over runs; most are defined as data, a base
+An experiment is a family of scenarios (:class:`mpsim.Scenario`) indexed by (x value, variant, run): the
+paper's figure sweeps x, draws one curve per variant and averages over runs; each run is the core
+configuration of its scenario (:meth:`mpsim.Scenario.to_core`). Most experiments are defined as data, a base
 builder with its parameters, the one x sets and the variants' patches (:class:`Definition`). Variants are the
 papers' own:
 
@@ -26,7 +27,9 @@ from typing import Any
 
 from mpsim.engine import Results, run_config
 from mpsim.experiments.claims import Claim
+from mpsim.scenario import CongestionControl, Flow, MptcpFlow, Scenario, SlowStart, TcpFlow, TcpOptions, UdpFlow
 from mpsim.tcp_options import flow_mss
+from mpsim.topologies import Address, DropTail, Link, LinkDirection, Loss, Network, Queue
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -68,13 +71,13 @@ class Definition:
     """An experiment's runs as data: a base builder, its fixed parameters, the parameter the figure's x
     sets, and per variant the parameters that differ.
 
-    The configuration of (x, variant, run) is ``base(experiment=…, variant=…, run=…, **parameters)`` where
+    The scenario of (x, variant, run) is ``base(experiment=…, variant=…, run=…, **parameters)`` where
     the parameters are ``fixed``, then ``{axis: axis_type(x)}``, then ``patches[variant]`` (later ones
     win). Every parameter must be a keyword of ``base``; ``streams`` names the experiment whose random
     draws the runs share (the experiment's own name unless given).
     """
 
-    base: Callable[..., CoreConfig]
+    base: Callable[..., Scenario]
     axis: str
     fixed: Mapping[str, Any] = field(default_factory=dict)
     patches: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -95,8 +98,8 @@ class Definition:
         """The base builder's parameters at (x, variant)."""
         return {**self.fixed, self.axis: self.axis_type(x), **self.patches.get(variant, {})}
 
-    def config(self, experiment: str, x: Any, variant: str, run: int) -> CoreConfig:
-        """The core configuration of one run of ``experiment``."""
+    def scenario(self, experiment: str, x: Any, variant: str, run: int) -> Scenario:
+        """The scenario of one run of ``experiment``."""
         told: dict[str, Any] = {"variant": variant, "run": run}
         if "experiment" in inspect.signature(self.base).parameters:
             told["experiment"] = self.streams or experiment
@@ -105,27 +108,28 @@ class Definition:
 
 @dataclass(frozen=True)
 class _FromDefinition:
-    """The builder of an experiment defined as data: its definition's configuration of each run."""
+    """The builder of an experiment defined as data: its definition's scenario of each run."""
 
     definition: Definition
     name: str
 
-    def __call__(self, x: Any, variant: str, run: int) -> CoreConfig:
-        return self.definition.config(self.name, x, variant, run)
+    def __call__(self, x: Any, variant: str, run: int) -> Scenario:
+        return self.definition.scenario(self.name, x, variant, run)
 
 
-def _no_builder(x: Any, variant: str, run: int) -> CoreConfig:
-    raise TypeError("an Experiment needs build or definition")
+def _no_builder(x: Any, variant: str, run: int) -> Scenario:
+    raise TypeError("an Experiment needs scenario or definition")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Experiment:
     """A named reproduction of one paper figure.
 
-    ``build(x, variant, run)`` returns the core configuration of one run; runs are numbered from 1 and
-    the same run number gives every variant the same random draws (start times, loss), so variants are
-    compared under common random numbers. An experiment gives either ``definition``, its runs as data
-    (:class:`Definition`, from which ``build`` follows), or ``build`` itself where its runs need code.
+    ``scenario(x, variant, run)`` is the :class:`mpsim.Scenario` of one run and ``build(x, variant, run)`` its
+    core configuration; runs are numbered from 1 and the same run number gives every variant the same random
+    draws (start times, loss), so variants are compared under common random numbers. An experiment gives
+    either ``definition``, its runs as data (:class:`Definition`, from which ``scenario`` follows), or
+    ``scenario`` itself where its runs need code.
     """
 
     name: str
@@ -137,7 +141,7 @@ class Experiment:
     x_values: tuple[Any, ...]
     quick_x_values: tuple[Any, ...]
     panels: tuple[Panel, ...]
-    build: Callable[[Any, str, int], CoreConfig] = _no_builder
+    scenario: Callable[[Any, str, int], Scenario] = _no_builder
     definition: Definition | None = None
     claims: tuple[str, ...] = ()
     """The paper's claims in its words; those of ``checks`` are added to them."""
@@ -170,15 +174,19 @@ class Experiment:
         stated = tuple(dict.fromkeys(c.text for c in self.checks if c.text not in self.claims))
         object.__setattr__(self, "claims", stated + self.claims)
         # A builder derived from a definition is not one given: `dataclasses.replace` passes it back.
-        builder_given = not (self.build is _no_builder or isinstance(self.build, _FromDefinition))
+        builder_given = not (self.scenario is _no_builder or isinstance(self.scenario, _FromDefinition))
         if (self.definition is not None) == builder_given:
-            raise ValueError(f"{self.name}: give exactly one of build and definition")
+            raise ValueError(f"{self.name}: give exactly one of scenario and definition")
         if self.definition is not None:
             unknown = [v for v in self.definition.patches if v not in self.variants]
             if unknown:
                 allowed = ", ".join(self.variants)
                 raise ValueError(f"{self.name}: definition.patches: unknown variant '{unknown[0]}'; allowed: {allowed}")
-            object.__setattr__(self, "build", _FromDefinition(self.definition, self.name))
+            object.__setattr__(self, "scenario", _FromDefinition(self.definition, self.name))
+
+    def build(self, x: Any, variant: str, run: int) -> CoreConfig:
+        """The core configuration of one run: its scenario's (:meth:`mpsim.Scenario.to_core`)."""
+        return self.scenario(x, variant, run).to_core()
 
     def xs(self, quick: bool) -> tuple[Any, ...]:
         """The x values swept in quick or full mode."""
@@ -194,6 +202,17 @@ class Experiment:
         """Every (x, variant, run, core configuration) of the experiment."""
         n = self.run_count(quick, runs)
         return [(x, v, r, self.build(x, v, r)) for v in self.variants for x in self.xs(quick) for r in range(1, n + 1)]
+
+    def rows(self, xs: Iterable[Any], variants: Iterable[str], runs: Iterable[int]) -> list[dict[str, Any]]:
+        """The result rows of the given runs at every (x, variant), each with its ``x``, ``variant`` and
+        ``run``: a small table that the experiment's claims (``checks``) judge as they judge a reproduction's."""
+        runs = list(runs)
+        return [
+            {"x": x, "variant": v, "run": r, **row}
+            for x in xs
+            for v in variants
+            for r, row in zip(runs, self.point(x, v, runs), strict=True)
+        ]
 
     def point(self, x: Any, variant: str, runs: Iterable[int]) -> list[dict[str, Any]]:
         """The result rows (``experiment_metrics``) of the given runs of one (x, variant) point, run here in
@@ -218,8 +237,18 @@ def run_random(experiment: str, run: int, *salt: object) -> random.Random:
 # ---------------------------------------------------------------------------------------------- network
 
 
-def queue(limit_pkts: int) -> dict[str, Any]:
-    return {"type": "drop_tail", "limit_pkts": limit_pkts}
+def ns(value: int) -> str:
+    """A time of ``value`` nanoseconds as the scenario model reads it exactly (a plain number is seconds)."""
+    return f"{value}ns"
+
+
+QUEUE_PKTS = 1000
+"""The drop-tail queue of every link whose queue an experiment leaves out: never the constraint."""
+
+
+def drop_tail(limit_pkts: int) -> DropTail:
+    """A drop-tail queue of ``limit_pkts`` packets."""
+    return DropTail(limit=limit_pkts)
 
 
 def duplex(
@@ -227,55 +256,89 @@ def duplex(
     b: str,
     rate_bps: int,
     delay_ns: int,
-    queue_ab: Mapping[str, Any] | None = None,
-    queue_ba: Mapping[str, Any] | None = None,
-    loss: Mapping[str, Any] | None = None,
-) -> list[dict[str, Any]]:
-    """Two links ``a-b`` and ``b-a``; queues default to 1000-packet drop-tail (never the constraint)."""
-    links = []
-    for name, src, dst, q in ((f"{a}-{b}", a, b, queue_ab), (f"{b}-{a}", b, a, queue_ba)):
-        link: dict[str, Any] = {
-            "name": name,
-            "from": src,
-            "to": dst,
-            "rate_bps": rate_bps,
-            "delay_ns": delay_ns,
-            "queue": dict(q) if q is not None else queue(1000),
-        }
-        if loss is not None:
-            link["loss"] = dict(loss)
-        links.append(link)
-    return links
+    queue: Queue | None = None,
+    reverse_queue: Queue | None = None,
+    *,
+    loss: Loss | None = None,
+    reverse_loss: Loss | None = None,
+    node: str | None = None,
+) -> Link:
+    """The links ``a-b`` and ``b-a`` of equal rate and delay. ``queue`` is the forward one's (a
+    :data:`QUEUE_PKTS` drop-tail queue unless given), ``reverse_queue`` the reverse one's (the forward one's
+    unless given); ``loss`` is on both directions unless ``reverse_loss`` says otherwise. ``node``: the host
+    of which ``a`` names an interface (``duplex("S0a", "R1", …, node="S0")`` runs from host ``S0``)."""
+    return Link(
+        name=f"{a}-{b}",
+        from_=node or a,
+        to=b,
+        rate=rate_bps,
+        delay=ns(delay_ns),
+        queue=queue or drop_tail(QUEUE_PKTS),
+        loss=loss,
+        reverse=LinkDirection(name=f"{b}-{a}", queue=reverse_queue, loss=reverse_loss),
+    )
 
 
-def hosts(*names: str) -> list[dict[str, Any]]:
-    return [{"name": n} for n in names]
+def address(name: str, link: Link) -> Address:
+    """An address of a multi-homed host bound to its interface ``link`` (out on it, in on its reverse)."""
+    return Address(name=name, node=link.from_, interface=link.forward_name)
 
 
-def routers(*names: str) -> list[dict[str, Any]]:
-    return [{"name": n, "kind": "router"} for n in names]
+def directed(network: Network) -> dict[str, tuple[str, str, Link]]:
+    """Every one-way link of ``network`` by name: its two ends (from, to) and the duplex link it belongs to."""
+    out: dict[str, tuple[str, str, Link]] = {}
+    for link in network.links:
+        out[link.forward_name] = (link.from_, link.to, link)
+        if link.reverse_name is not None:
+            out[link.reverse_name] = (link.to, link.from_, link)
+    return out
 
 
-def interface(address: str, host: str, peer: str) -> dict[str, Any]:
-    """An address of a multi-homed ``host`` bound to its links to and from ``peer``."""
-    return {"name": address, "node": host, "out_link": f"{host}-{peer}", "in_link": f"{peer}-{host}"}
+def scenario_of(
+    network: Network,
+    *,
+    seed: int,
+    duration_ns: int,
+    flows: Sequence[Flow],
+    stop_when_complete: Sequence[str] = (),
+    **settings: Any,
+) -> Scenario:
+    """One run on ``network`` (each of its fields is the scenario's of that name): its flows, the seed, the run's
+    duration and any other scenario ``settings``."""
+    return Scenario(
+        **{name: getattr(network, name) for name in Network.model_fields},
+        seed=seed,
+        duration=ns(duration_ns),
+        flows=list(flows),
+        stop_when_complete=list(stop_when_complete),
+        **settings,
+    )
+
+
+def traced(scenario: Scenario, flows: Sequence[str], segments: Sequence[str] = ()) -> Scenario:
+    """``scenario`` with the windows of ``flows`` traced at every ACK, and every segment of ``segments``."""
+    trace = scenario.trace.model_copy(
+        update={"flows": [*scenario.trace.flows, *flows], "segments": [*scenario.trace.segments, *segments]}
+    )
+    return scenario.model_copy(update={"trace": trace})
 
 
 # ---------------------------------------------------------------------------------------------- flows
 
+RENO = CongestionControl(type="reno")
+LIA = CongestionControl(type="lia")
 
-def slow_start(
-    variant: str, gsam: Mapping[str, Any] | None = None, lisa: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """The slow-start setting of an MPTCP variant."""
+
+def slow_start(variant: str, gsam: SlowStart | None = None, lisa: SlowStart | None = None) -> SlowStart:
+    """The slow start of an MPTCP variant; ``gsam`` and ``lisa`` with their parameters, if given."""
     if variant == "mptcp":
-        return {"type": "standard"}
+        return SlowStart(type="standard")
     if variant == "gsam":
-        return {"type": "gsam", **(gsam or {})}
+        return gsam or SlowStart(type="gsam")
     if variant == "lisa":
-        return {"type": "lisa", **(lisa or {})}
+        return lisa or SlowStart(type="lisa")
     if variant == "css":
-        return {"type": "css"}
+        return SlowStart(type="css")
     raise ValueError(f"variant: unknown '{variant}'; allowed: {', '.join(VARIANTS)}")
 
 
@@ -286,61 +349,61 @@ def transfer(
     dst_addrs: Sequence[str],
     size_bytes: int | None,
     start_ns: int,
-    tcp: Mapping[str, Any],
+    tcp: TcpOptions,
     join_delay_ns: int = 0,
-    gsam: Mapping[str, Any] | None = None,
-    lisa: Mapping[str, Any] | None = None,
-    coupled: Mapping[str, Any] | None = None,
-) -> tuple[str, dict[str, Any]]:
-    """One transfer of ``variant``: ``("tcp_flows", …)`` on the first address pair for ``tcp``, else
-    ``("mptcp_connections", …)`` over every address pair with the variant's slow start and ``coupled``
-    congestion avoidance (LIA unless given)."""
+    *,
+    gsam: SlowStart | None = None,
+    lisa: SlowStart | None = None,
+    coupled: CongestionControl = LIA,
+    single_path: CongestionControl = RENO,
+    subflows: int | None = None,
+    trace: bool = False,
+) -> TcpFlow | MptcpFlow:
+    """One transfer of ``variant``: a TCP flow with ``single_path`` congestion control (Reno unless given) on
+    the first address pair for ``tcp``, else an MPTCP connection over every address pair (or ``subflows``
+    over the first, ndiffports) with the variant's slow start and ``coupled`` congestion avoidance (LIA
+    unless given); ``trace`` records its windows."""
     if variant == "tcp":
-        flow = {
-            "name": name,
-            "src": src_addrs[0],
-            "dst": dst_addrs[0],
-            "start_ns": start_ns,
-            "cc": {"type": "reno"},
-            "tcp": dict(tcp),
-        }
-        if size_bytes is not None:
-            flow["size_bytes"] = size_bytes
-        return "tcp_flows", flow
-    conn = {
-        "name": name,
-        "src_addrs": list(src_addrs),
-        "dst_addrs": list(dst_addrs),
-        "start_ns": start_ns,
-        "join_delay_ns": join_delay_ns,
-        "cc": dict(coupled) if coupled is not None else {"type": "lia"},
-        "slow_start": slow_start(variant, gsam, lisa),
-        "tcp": dict(tcp),
-    }
-    if size_bytes is not None:
-        conn["size_bytes"] = size_bytes
-    return "mptcp_connections", conn
-
-
-def add(cfg: CoreConfig, entry: tuple[str, dict[str, Any]]) -> None:
-    kind, item = entry
-    cfg.setdefault(kind, []).append(item)
+        return TcpFlow(
+            name=name,
+            src=src_addrs[0],
+            dst=dst_addrs[0],
+            start=ns(start_ns),
+            size=size_bytes,
+            cc=single_path,
+            tcp=tcp,
+            trace=trace,
+        )
+    return MptcpFlow(
+        type="mptcp",
+        name=name,
+        src=list(src_addrs),
+        dst=list(dst_addrs),
+        start=ns(start_ns),
+        size=size_bytes,
+        join_delay=ns(join_delay_ns),
+        cc=coupled,
+        slow_start=slow_start(variant, gsam, lisa),
+        subflows=subflows,
+        tcp=tcp,
+        trace=trace,
+    )
 
 
 def cbr(
     name: str, src: str, dst: str, rate_bps: int, size: int, start_ns: int = 0, stop_ns: int | None = None
-) -> dict[str, Any]:
-    flow: dict[str, Any] = {
-        "name": name,
-        "src": src,
-        "dst": dst,
-        "packet_size_bytes": size,
-        "start_ns": start_ns,
-        "pattern": {"type": "cbr", "rate_bps": rate_bps},
-    }
-    if stop_ns is not None:
-        flow["stop_ns"] = stop_ns
-    return flow
+) -> UdpFlow:
+    """A constant-bit-rate UDP flow of ``size``-byte packets (on the wire) from ``start_ns`` to ``stop_ns``."""
+    return UdpFlow(
+        type="udp",
+        name=name,
+        src=src,
+        dst=dst,
+        rate=rate_bps,
+        packet_size=size,
+        start=ns(start_ns),
+        stop=None if stop_ns is None else ns(stop_ns),
+    )
 
 
 # ---------------------------------------------------------------------------------------------- metrics
@@ -377,10 +440,8 @@ def flows_of(config: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def _mss_of(config: Mapping[str, Any]) -> int:
-    for f in flows_of(config):
-        if f["name"].startswith("measured"):
-            return flow_mss(f.get("tcp", {}))
-    return flow_mss({})
+    """The MSS of the measured flows (the first one's: an experiment gives all of them the same)."""
+    return flow_mss(next((f.get("tcp", {}) for f in flows_of(config) if f["name"].startswith("measured")), {}))
 
 
 def experiment_metrics(raw: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 Verdict = Literal["holds", "partly", "fails", "untested"]
 Rows = Sequence[Mapping[str, Any]]
@@ -104,6 +104,10 @@ class Claim:
     def statement(self) -> str:
         raise NotImplementedError
 
+    def named_variants(self) -> tuple[str, ...]:
+        """The variants the statement is about."""
+        raise NotImplementedError
+
     def check(self, rows: Rows) -> Outcome:
         return _verdict(self.points(Sample(rows, self.metric)))
 
@@ -133,6 +137,9 @@ class Compare(Claim):
         if self.criterion == "significant":
             sig = ", or within 2 standard errors" if self.op == "≈" else ", difference beyond 2 standard errors"
         return f"{self.metric}: {self.left} {self.op} {right} at {_range_text(self.x_min, self.x_max)}{tol}{sig}"
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.left, self.right)
 
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
@@ -166,6 +173,9 @@ class Order(Claim):
         rest = f"{sign}{{{', '.join(self.rest)}}}" if self.rest else ""
         return f"{self.metric}: {sign.join(self.ranking)}{rest} at {_range_text(self.x_min, self.x_max)}"
 
+    def named_variants(self) -> tuple[str, ...]:
+        return (*self.ranking, *self.rest)
+
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
         variants = (*self.ranking, *self.rest)
@@ -196,6 +206,9 @@ class Trend(Claim):
             f"{self.metric} of each of {', '.join(self.variants)}: {than} at the last x than at the first "
             f"({_range_text(self.x_min, self.x_max)})"
         )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return self.variants
 
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
@@ -228,6 +241,9 @@ class Bound(Claim):
             f"{self.metric} of {', '.join(self.variants)} {self.op} {self.value:g}{tol} at "
             f"{_range_text(self.x_min, self.x_max)}"
         )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return self.variants
 
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
@@ -262,6 +278,9 @@ class Ratio(Claim):
             f"{_range_text(self.x_min, self.x_max)}"
         )
 
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.left, self.right)
+
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
         for x in sample.xs(self.x_min, self.x_max, (self.left, self.right)):
@@ -290,6 +309,9 @@ class Difference(Claim):
             f"in [{self.low:g}, {self.high:g}]"
         )
 
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.left, self.right)
+
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         xs = sample.xs(self.x_min, self.x_max, (self.left, self.right))
         if not xs:
@@ -302,3 +324,19 @@ class Difference(Claim):
 def check_all(claims: Iterable[Claim], rows: Rows) -> list[tuple[Claim, Outcome]]:
     """Every claim judged on ``rows``."""
     return [(c, c.check(rows)) for c in claims]
+
+
+C = TypeVar("C", bound=Claim)
+
+
+def single(checks: Iterable[Claim], kind: type[C], metric: str, **fields: Any) -> C:
+    """The one claim among ``checks`` that is a ``kind`` over ``metric`` with the given field values (say
+    ``left="gsam"``): a claim stated once, found where it is needed."""
+    found = [
+        c
+        for c in checks
+        if isinstance(c, kind) and c.metric == metric and all(getattr(c, k) == v for k, v in fields.items())
+    ]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} claims are a {kind.__name__} over {metric} with {fields}, not one")
+    return found[0]

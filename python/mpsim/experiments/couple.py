@@ -24,17 +24,38 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mpsim.engine import Results
-from mpsim.experiments.base import MS, CoreConfig, Definition, Experiment, Panel, S, duplex, hosts, queue, routers
+from mpsim.experiments.base import (
+    MS,
+    RENO,
+    Definition,
+    Experiment,
+    Panel,
+    S,
+    address,
+    cbr,
+    drop_tail,
+    duplex,
+    ns,
+    scenario_of,
+)
 from mpsim.experiments.claims import Claim, Compare
+from mpsim.experiments.css import MSS as CSS_MSS
+from mpsim.scenario import Coding, CongestionControl, Flow, MptcpFlow, Scenario, TcpFlow, TcpOptions, Throughput
+from mpsim.topologies import Bernoulli, GilbertElliott, Link, LinkChange, Network, NoLoss
 
 PAPER = "Couple+: Xue et al., Migrating Unfairness Among Subflows in MPTCP With Network Coding, IEEE TVT 2017"
 RATE_BPS = 1_000_000
+"""§V-B-1: "The bandwidth of each link is 1 Mb/s"."""
 HOP_NS = 10 * MS
-PKT = 1400
+"""§V-B-1: "each link has equal delay of 10 ms" (base RTT 60 ms over three links)."""
+MSS = CSS_MSS
+"""Not given in the paper: the segment of the CSS paper's ns-3 setting (§IV-A, 1400 B), by the same group."""
 BUFFER_PKTS = 100
 """ns-3's default drop-tail queue (the paper gives none)."""
 WINDOW = 6
+"""§V-B-1: "coding window size to 6"."""
 SIZE_BYTES = 5_000_000
+"""§V-B-1: "The total amount of data for each socket is 5 MB"."""
 RUN_LIMIT_NS = 200 * S
 BIN_NS = 1 * S
 """Width of the windowed-throughput bins."""
@@ -42,7 +63,7 @@ NONCONGESTED_LIMIT_NS = 200 * S
 
 # NewReno loss recovery without SACK (the coded subflow's ACKs carry no SACK blocks), no delayed ACKs
 # (the coding shim acknowledges every new degree of freedom at once; the other flows do the same).
-TCP = {"profile": "rfc", "mss": PKT, "sack": False, "recovery": "new_reno", "delayed_ack": False}
+TCP = TcpOptions(profile="rfc", mss=MSS, sack=False, recovery="new_reno", delayed_ack=False)
 
 VARIANTS: tuple[str, ...] = ("lia", "mptcp_nc", "couple_plus", "ewtcp_nc", "coupled_nc", "semicoupled_nc")
 _CC = {
@@ -54,6 +75,7 @@ _CC = {
     "semicoupled_nc": "semicoupled",
 }
 REDUNDANCIES: tuple[float, ...] = (1.05, 1.1, 1.15, 1.2, 1.25, 1.3)
+"""§V-B-1, Figs. 9, 10, 14: the redundancy parameters on their x axes."""
 
 
 def redundancies(p: float) -> tuple[float, ...]:
@@ -61,86 +83,85 @@ def redundancies(p: float) -> tuple[float, ...]:
     return tuple(r for r in REDUNDANCIES if r * (1.0 - p) >= 1.0)
 
 
-def fig8(p: float, competing: bool) -> CoreConfig:
+def _hop(a: str, b: str, **settings: Any) -> Link:
+    """One 1 Mbit/s, 10 ms hop of Fig. 8, 100 packets queued each way."""
+    return duplex(a, b, RATE_BPS, HOP_NS, drop_tail(BUFFER_PKTS), **settings)
+
+
+def fig8(p: float, competing: bool, p_path0: float | None = None) -> Network:
     """Fig. 8: the two paths of the MPTCP host S to D, and (``competing``) the TCP flow's hosts T and U
     at the ends of subflow 1's wired bottleneck R1 → R3. The wireless hop R3 → D loses data packets with
-    probability ``p`` (its ACK direction does not)."""
+    probability ``p`` (its ACK direction does not); with ``p_path0`` subflow 0's last hop R2 → D does too."""
+
+    def lossy(q: float | None) -> dict[str, Any]:
+        return {} if q is None else {"loss": Bernoulli(type="bernoulli", p=q), "reverse_loss": NoLoss()}
+
     links = [
-        *duplex("S0", "R0", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
-        *duplex("R0", "R2", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
-        *duplex("R2", "D", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
-        *duplex("S1", "R1", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
-        *duplex("R1", "R3", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
-        *duplex("R3", "D", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS)),
+        _hop("S0", "R0", node="S"),
+        _hop("R0", "R2"),
+        _hop("R2", "D", **lossy(p_path0)),
+        _hop("S1", "R1", node="S"),
+        _hop("R1", "R3"),
+        _hop("R3", "D", **lossy(p)),
     ]
     if competing:
-        links += duplex("T", "R1", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS))
-        links += duplex("R3", "U", RATE_BPS, HOP_NS, queue(BUFFER_PKTS), queue(BUFFER_PKTS))
-    for link in links:
-        for end in ("from", "to"):
-            if link[end] in ("S0", "S1"):
-                link[end] = "S"
-        if link["name"] == "R3-D":
-            link["loss"] = {"type": "bernoulli", "p": p}
-    return {
-        "nodes": hosts("S", "D", *(("T", "U") if competing else ())) + routers("R0", "R1", "R2", "R3"),
-        "links": links,
-        "addresses": [
-            {"name": "S.0", "node": "S", "out_link": "S0-R0", "in_link": "R0-S0"},
-            {"name": "S.1", "node": "S", "out_link": "S1-R1", "in_link": "R1-S1"},
-        ],
-    }
+        links += [_hop("T", "R1"), _hop("R3", "U")]
+    return Network(
+        hosts=["S", "D", *(("T", "U") if competing else ())],
+        routers=["R0", "R1", "R2", "R3"],
+        links=links,
+        addresses=[address("S.0", links[0]), address("S.1", links[3])],
+    )
 
 
-def mptcp(variant: str, coding: Mapping[str, Mapping[str, Any]], size_bytes: int | None) -> dict[str, Any]:
+def mptcp(variant: str, coding: Mapping[str, Coding], size_bytes: int | None) -> MptcpFlow:
     """The measured MPTCP connection of ``variant``: subflow i from S.i to D; ``coding`` by source address,
     used by every variant but ``lia``."""
     if variant not in _CC:
         raise ValueError(f"variant: unknown '{variant}'; allowed: {', '.join(VARIANTS)}")
-    conn: dict[str, Any] = {
-        "name": "measured",
-        "src_addrs": ["S.0", "S.1"],
-        "dst_addrs": ["D"],
-        "cc": {"type": _CC[variant]},
-        "tcp": dict(TCP),
-    }
-    if variant != "lia":
-        conn["coding"] = {src: dict(c) for src, c in coding.items()}
-    if size_bytes is not None:
-        conn["size_bytes"] = size_bytes
-    return conn
+    return MptcpFlow(
+        type="mptcp",
+        name="measured",
+        src=["S.0", "S.1"],
+        dst=["D"],
+        cc=CongestionControl(type=_CC[variant]),
+        tcp=TCP,
+        coding={} if variant == "lia" else dict(coding),
+        size=size_bytes,
+    )
 
 
-def wired_wireless(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
+def _coded(redundancy: float) -> dict[str, Coding]:
+    """Subflow 1 coded with window W and redundancy ``redundancy``."""
+    return {"S.1": Coding(window=WINDOW, redundancy=redundancy)}
+
+
+def wired_wireless(p: float, redundancy: float, variant: str, run: int) -> Scenario:
     """Figs. 9 and 10: the MPTCP connection and the TCP flow, 5 MB each, both from time 0, with the windowed
     throughput in bins of 1 s: the competition period is every whole bin before the first of them completes."""
-    cfg = fig8(p, competing=True)
-    cfg["seed"] = run
-    cfg["stop_time_ns"] = RUN_LIMIT_NS
-    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
-    cfg["tcp_flows"] = [
-        {
-            "name": "competing",
-            "src": "T",
-            "dst": "U",
-            "size_bytes": SIZE_BYTES,
-            "cc": {"type": "reno"},
-            "tcp": dict(TCP),
-        }
+    flows: list[Flow] = [
+        mptcp(variant, _coded(redundancy), SIZE_BYTES),
+        TcpFlow(name="competing", src="T", dst="U", size=SIZE_BYTES, cc=RENO, tcp=TCP),
     ]
-    cfg["throughput"] = {"interval_ns": BIN_NS}
-    cfg["stop_when_complete"] = ["measured", "competing"]
-    return cfg
+    return scenario_of(
+        fig8(p, competing=True),
+        seed=run,
+        duration_ns=RUN_LIMIT_NS,
+        flows=flows,
+        stop_when_complete=["measured", "competing"],
+        throughput=Throughput(interval=ns(BIN_NS)),
+    )
 
 
-def noncongested(p: float, redundancy: float, variant: str, run: int) -> CoreConfig:
+def noncongested(p: float, redundancy: float, variant: str, run: int) -> Scenario:
     """Fig. 14: the MPTCP connection alone, 5 MB."""
-    cfg = fig8(p, competing=False)
-    cfg["seed"] = run
-    cfg["stop_time_ns"] = NONCONGESTED_LIMIT_NS
-    cfg["mptcp_connections"] = [mptcp(variant, {"S.1": {"window": WINDOW, "redundancy": redundancy}}, SIZE_BYTES)]
-    cfg["stop_when_complete"] = ["measured"]
-    return cfg
+    return scenario_of(
+        fig8(p, competing=False),
+        seed=run,
+        duration_ns=NONCONGESTED_LIMIT_NS,
+        flows=[mptcp(variant, _coded(redundancy), SIZE_BYTES)],
+        stop_when_complete=["measured"],
+    )
 
 
 def _binned_kbps(raw: Mapping[str, Any], until_ns: float) -> dict[tuple[str, int | None], float]:
@@ -210,7 +231,7 @@ def _over_redundancy(
     name: str,
     figure: str,
     description: str,
-    build: Callable[[float, float, str, int], CoreConfig],
+    build: Callable[[float, float, str, int], Scenario],
     panels: tuple[Panel, ...],
     claims: tuple[str, ...],
     checks: tuple[Claim, ...],
@@ -305,31 +326,33 @@ def _noncongested(p: float, tag: str, panel: str) -> Experiment:
     )
 
 
-def sensed_loss(redundancy: float, variant: str, run: int) -> CoreConfig:
+SENSED_BOTTLENECK_PKTS = 20
+"""Ours (Eqs. 4–6 have no setting): a bottleneck queue short enough for congestion losses."""
+SENSED_LIMIT_NS = 60 * S
+
+
+def sensed_loss(redundancy: float, variant: str, run: int) -> Scenario:
     """Eqs. 4–6: two long TCP flows, A → B (``measured``: coded in ``tcp_nc``) and C → B (``competing``),
     through one 1 Mbit/s, 10 ms bottleneck R1 → R2 of 20 packets (access links 10 Mbit/s, 10 ms; base RTT
     60 ms), for 60 s. Only congestion loses packets."""
     if variant not in ("tcp", "tcp_nc"):
         raise ValueError(f"variant: unknown '{variant}'; allowed: tcp, tcp_nc")
-    links = [
-        *duplex("A", "R1", 10 * RATE_BPS, HOP_NS),
-        *duplex("C", "R1", 10 * RATE_BPS, HOP_NS),
-        *duplex("R1", "R2", RATE_BPS, HOP_NS, queue(20), queue(20)),
-        *duplex("R2", "B", 10 * RATE_BPS, HOP_NS),
-    ]
-    measured: dict[str, Any] = {"name": "measured", "src": "A", "dst": "B", "cc": {"type": "reno"}, "tcp": dict(TCP)}
-    if variant == "tcp_nc":
-        measured["coding"] = {"window": WINDOW, "redundancy": redundancy}
-    return {
-        "seed": run,
-        "stop_time_ns": 60 * S,
-        "nodes": hosts("A", "B", "C") + routers("R1", "R2"),
-        "links": links,
-        "tcp_flows": [
-            measured,
-            {"name": "competing", "src": "C", "dst": "B", "cc": {"type": "reno"}, "tcp": dict(TCP)},
+    network = Network(
+        hosts=["A", "B", "C"],
+        routers=["R1", "R2"],
+        links=[
+            duplex("A", "R1", 10 * RATE_BPS, HOP_NS),
+            duplex("C", "R1", 10 * RATE_BPS, HOP_NS),
+            duplex("R1", "R2", RATE_BPS, HOP_NS, drop_tail(SENSED_BOTTLENECK_PKTS)),
+            duplex("R2", "B", 10 * RATE_BPS, HOP_NS),
         ],
-    }
+    )
+    coding = Coding(window=WINDOW, redundancy=redundancy) if variant == "tcp_nc" else None
+    flows = [
+        TcpFlow(name="measured", src="A", dst="B", cc=RENO, tcp=TCP, coding=coding),
+        TcpFlow(name="competing", src="C", dst="B", cc=RENO, tcp=TCP),
+    ]
+    return scenario_of(network, seed=run, duration_ns=SENSED_LIMIT_NS, flows=flows)
 
 
 def sensed_loss_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -346,10 +369,14 @@ def sensed_loss_row(results: Results, config: Mapping[str, Any]) -> dict[str, An
     }
 
 
-# Fig. 11's mobile user, read onto Fig. 8's paths: subflow 0 is 4G (wireless loss 0.001, R = 1.05), subflow 1
-# WiFi (loss 0.05, R = 1.15), both coded with W = 6, the TCP flow on the WiFi path's wired bottleneck. The
-# user walks away from the access point at 20 s, is out of reach for 2 s at the farthest point and is back
-# at 32 s: the WiFi hop's loss rate climbs and falls in steps around a 2 s outage.
+# Fig. 11's mobile user, read onto Fig. 8's paths: subflow 0 is 4G, subflow 1 WiFi, both coded with W = 6, the
+# TCP flow on the WiFi path's wired bottleneck. The user walks away from the access point at 20 s, is out of
+# reach for 2 s at the farthest point and is back at 32 s: the WiFi hop's loss rate climbs and falls in steps
+# around a 2 s outage.
+LTE_LOSS, LTE_REDUNDANCY = 0.001, 1.05
+"""§V-B-2: "The wireless loss rate of 4G access network is 0.001; hence, the redundancy of sub0 is 1.05"."""
+WIFI_LOSS, WIFI_REDUNDANCY = 0.05, 1.15
+"""§V-B-2: "The wireless loss rate of WiFi is 0.05; therefore, the redundancy of sub1 is 1.15"."""
 WIFI_SCHEDULE: tuple[tuple[float, float | None], ...] = (
     (20.0, 0.10),
     (22.0, 0.20),
@@ -358,9 +385,10 @@ WIFI_SCHEDULE: tuple[tuple[float, float | None], ...] = (
     (27.0, 0.40),
     (28.0, 0.20),
     (30.0, 0.10),
-    (32.0, 0.05),
+    (32.0, WIFI_LOSS),
 )
-"""(time in s, WiFi loss rate from then; ``None``: the link is down)."""
+"""(time in s, WiFi loss rate from then; ``None``: the link is down). §V-B-2: worse from 20 s, out of reach for
+2 s, recovered at 32 s; the steps between are ours."""
 MOBILE_TIMES: tuple[float, ...] = tuple(float(t) for t in range(4, 45, 2))
 
 
@@ -379,32 +407,32 @@ def instant_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def mobile(until_s: float, variant: str, run: int) -> CoreConfig:
+def mobile(until_s: float, variant: str, run: int) -> Scenario:
     """Figs. 12 and 13: the run up to ``until_s`` seconds with one windowed-throughput bin, the last second
     (each x value is the same run stopped at that time: its row is the instantaneous throughput at t)."""
     if variant not in ("mptcp_nc", "couple_plus"):
         raise ValueError(f"variant: unknown '{variant}'; allowed: mptcp_nc, couple_plus")
-    cfg = fig8(0.05, competing=True)
-    for link in cfg["links"]:
-        if link["name"] == "R2-D":
-            link["loss"] = {"type": "bernoulli", "p": 0.001}
-    cfg["seed"] = run
-    cfg["stop_time_ns"] = round(until_s * S)
-    cfg["throughput"] = {"interval_ns": BIN_NS, "start_ns": round(until_s * S) - BIN_NS}
-    coding = {"S.0": {"window": WINDOW, "redundancy": 1.05}, "S.1": {"window": WINDOW, "redundancy": 1.15}}
-    cfg["mptcp_connections"] = [mptcp(variant, coding, None)]
-    cfg["tcp_flows"] = [{"name": "competing", "src": "T", "dst": "U", "cc": {"type": "reno"}, "tcp": dict(TCP)}]
-    changes: list[dict[str, Any]] = []
-    for at_s, loss in WIFI_SCHEDULE:
-        change: dict[str, Any] = {"at_ns": round(at_s * S), "link": "R3-D"}
-        if loss is None:
-            change["up"] = False
-        else:
-            change["up"] = True
-            change["loss"] = {"type": "bernoulli", "p": loss}
-        changes.append(change)
-    cfg["link_changes"] = changes
-    return cfg
+    until_ns = round(until_s * S)
+    # The changes the run reaches (a scenario ends before those after its duration).
+    changes = [
+        LinkChange(at=ns(round(at_s * S)), link="R3-D", up=False)
+        if loss is None
+        else LinkChange(at=ns(round(at_s * S)), link="R3-D", up=True, loss=Bernoulli(type="bernoulli", p=loss))
+        for at_s, loss in WIFI_SCHEDULE
+        if round(at_s * S) <= until_ns
+    ]
+    coding = {
+        "S.0": Coding(window=WINDOW, redundancy=LTE_REDUNDANCY),
+        "S.1": Coding(window=WINDOW, redundancy=WIFI_REDUNDANCY),
+    }
+    network = fig8(WIFI_LOSS, competing=True, p_path0=LTE_LOSS)
+    return scenario_of(
+        network.model_copy(update={"link_changes": changes}),
+        seed=run,
+        duration_ns=until_ns,
+        flows=[mptcp(variant, coding, None), TcpFlow(name="competing", src="T", dst="U", cc=RENO, tcp=TCP)],
+        throughput=Throughput(interval=ns(BIN_NS), start=ns(until_ns - BIN_NS)),
+    )
 
 
 MOBILE = Experiment(
@@ -420,7 +448,7 @@ MOBILE = Experiment(
     x_label="Time (s)",
     x_values=MOBILE_TIMES,
     quick_x_values=(20.0, 34.0),
-    build=mobile,
+    scenario=mobile,
     panels=(SUB0, SUB1, TCP_FLOW),
     checks=(
         Compare(
@@ -455,36 +483,30 @@ MOBILE = Experiment(
 # with probability 0.01 per packet and left with 0.95 (mean burst 1.05 packets), loss 1 in it and 0 outside,
 # about 1 % loss in all (R = 1.05 then covers it, as the paper chose). A 100 kbit/s UDP flow of 1000-byte
 # packets (12.5 per second) crosses it.
-GE_LOSS = {"type": "gilbert_elliott", "p_gb": 0.01, "p_bg": 0.95, "loss_good": 0.0, "loss_bad": 1.0}
+GE_LOSS = GilbertElliott(type="gilbert_elliott", p_gb=0.01, p_bg=0.95, loss_good=0.0, loss_bad=1.0)
+UDP_BPS = 100_000
+"""§V-A: "the transmission rate is limited to no more than 100 Kb/s"."""
+UDP_PACKET_BYTES = 1000
+"""Not given: 1000-byte datagrams, 12.5 a second at 100 kbit/s."""
 CYCLE_PACKETS = 21
-"""The redundant cycle at R = 1.05: 1.05/0.05 = 21 packets."""
-UDP_GAP_NS = 80 * MS
+"""§V-A: at R = 1.05 "the redundant cycle size is 21" packets (1.05/0.05)."""
+UDP_GAP_NS = UDP_PACKET_BYTES * 8 * S // UDP_BPS
+"""80 ms between packets."""
 
 
-def loss_pattern(cycles: int, variant: str, run: int) -> CoreConfig:
+def loss_pattern(cycles: int, variant: str, run: int) -> Scenario:
     """Fig. 7: the first ``cycles`` redundant cycles of 21 packets of the UDP flow (each x value is the same
     run cut after that many cycles, so that the losses per cycle are the steps of the cumulative count)."""
     if variant != "wifi_emulation":
         raise ValueError(f"variant: unknown '{variant}'; allowed: wifi_emulation")
-    link = {"name": "A-B", "from": "A", "to": "B", "rate_bps": RATE_BPS, "delay_ns": HOP_NS, "queue": queue(1000)}
     stop = cycles * CYCLE_PACKETS * UDP_GAP_NS
-    return {
-        "seed": run,
-        "stop_time_ns": stop + S,
-        "nodes": hosts("A", "B"),
-        "links": [{**link, "loss": dict(GE_LOSS)}, {**link, "name": "B-A", "from": "B", "to": "A"}],
-        "udp_flows": [
-            {
-                "name": "wifi",
-                "src": "A",
-                "dst": "B",
-                "packet_size_bytes": 1000,
-                "start_ns": 0,
-                "stop_ns": stop,
-                "pattern": {"type": "cbr", "rate_bps": 100_000},
-            }
-        ],
-    }
+    link = duplex("A", "B", RATE_BPS, HOP_NS, loss=GE_LOSS, reverse_loss=NoLoss())
+    return scenario_of(
+        Network(hosts=["A", "B"], links=[link]),
+        seed=run,
+        duration_ns=stop + S,
+        flows=[cbr("wifi", "A", "B", UDP_BPS, UDP_PACKET_BYTES, 0, stop)],
+    )
 
 
 def loss_pattern_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -505,7 +527,7 @@ LOSS_PATTERN = Experiment(
     x_label="Redundant cycles (21 packets each)",
     x_values=tuple(range(1, 61)),
     quick_x_values=(1, 10),
-    build=loss_pattern,
+    scenario=loss_pattern,
     panels=(Panel("lost_pkts", "Packets lost so far"),),
     claims=(
         "wifi_emulation: lost_pkts grows by at most 1 at 95 % or more of the cycles (Fig. 7: one lost packet per "
@@ -530,7 +552,7 @@ SENSED = Experiment(
     x_label="Redundancy R of the coded flow",
     x_values=(1.05, 1.1, 1.25, 1.5),
     quick_x_values=(1.25,),
-    build=sensed_loss,
+    scenario=sensed_loss,
     panels=(Panel("sensed_loss", "Loss rate sensed by the sender"), Panel("goodput_kbps", "Goodput (kbit/s)")),
     checks=(
         Compare(

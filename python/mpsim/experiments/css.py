@@ -9,39 +9,55 @@ The readings this module had to choose are listed in docs/reproduction.md.
 
 from __future__ import annotations
 
-from typing import Any
-
 from mpsim.experiments.base import (
     FCT,
     MS,
     RETX,
-    CoreConfig,
     Definition,
     Experiment,
     Panel,
     S,
-    add,
+    address,
     cbr,
+    drop_tail,
     duplex,
-    hosts,
-    queue,
-    routers,
     run_random,
+    scenario_of,
     transfer,
 )
 from mpsim.experiments.claims import Bound, Compare, Difference, Order, Ratio, Trend
-from mpsim.experiments.stacks import LISA_CREDIT_ONLY, gsam_on_path, legacy_ns3
+from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES, LISA_CREDIT_ONLY, PPP_FRAMING_BYTES, gsam_on_path, legacy_ns3
+from mpsim.scenario import Flow, Scenario, SlowStart
+from mpsim.topologies import Network
 
 PAPER = "CSS: Wang et al., Coupled Slow-Start, GLOBECOM 2017"
-PKT = 1400
+
+# The paper's setting, §IV-A.
+MSS = 1400
+"""§IV-A: "the packet size is set to 1400 bytes"."""
 ACCESS_BPS = 100_000_000
+"""§IV-A: "Bandwidth of other links is set to 100 Mbps"."""
+ACCESS_DELAY_NS = 10 * MS
+"""§IV-A: "their link delay is set to 10 ms"."""
 BOTTLENECK_BPS = 5_000_000
+"""§IV-A: "The bottleneck bandwidth is set to 5 Mbps"."""
+BOTTLENECK_DELAY_NS = 30 * MS
+"""§IV-A: "the link delay is set to 30 ms"; RTT 2·(10 + 30 + 10) = 100 ms."""
+BUFFER_PKTS = 47
+"""§IV-A: the drop-tail bottleneck buffer is the path's BDP, "about 47 packets"."""
 SSTHRESH_BYTES = 65_535
+"""§IV-A: "TCP's ssthresh is set to 65535 and con_ssthresh is equal to ssthresh" (bytes in ns-3)."""
+INITIAL_CWND = 10
+"""§III-B: subflows start with an initial window of 10 segments."""
+UDP_BPS = 500_000
+"""§IV-A: "A long-lived UDP background flow ... at constant rate of 500 Kbps"."""
+START_S = (2.0, 5.0)
+"""§IV-A: the short flow "will start randomly in the interval [2 sec, 5 sec]"."""
 
 # The paper's simulator is the legacy ns-3 MPTCP model it cites ([9]), for the single-path flows too, with
-# the paper's 1400-byte packets, IW 10 (§III-B) and ssthresh 65535 bytes; LISA beside it as the paper
+# the paper's 1400-byte packets, IW 10 and ssthresh 65535 bytes; LISA beside it as the paper
 # describes it (§I: the new subflow's IW is subtracted from an existing subflow's cwnd).
-TCP = legacy_ns3(PKT, 10, SSTHRESH_BYTES)
+TCP = legacy_ns3(MSS, INITIAL_CWND, SSTHRESH_BYTES)
 LISA = LISA_CREDIT_ONLY
 # Fig. 1(c): the second subflow starts about 0.25 s after the first, i.e. ~0.15 s after the first
 # subflow's handshake (one 100 ms RTT).
@@ -49,164 +65,161 @@ JOIN_DELAY_NS = 150 * MS
 RUN_LIMIT_NS = 70 * S
 
 
-WIRE_BYTES = PKT + 42
-"""A full segment on the wire: IP and TCP headers without options, ns-3's 2-byte PPP framing."""
+ACK_WIRE_BYTES = IP_TCP_HEADER_BYTES + PPP_FRAMING_BYTES
+"""An ACK on the wire: IP and TCP headers without options, ns-3's PPP framing."""
+WIRE_BYTES = MSS + ACK_WIRE_BYTES
+"""A full segment on the wire."""
 
 
-def _gsam(cfg: CoreConfig, buffer_pkts: int) -> dict[str, Any]:
+def _gsam(net: Network, buffer_pkts: int) -> SlowStart:
     """GSAM's K (its authors' reading) from the first subflow's path S0a → R1 → R2 → D0 (also R1a → R2a
     in the non-shared topology, of equal rate and delay)."""
-    names = {link["name"] for link in cfg["links"]}
+    names = {link.forward_name for link in net.links}
     route = ["S0a-R1", "R1-R2", "R2-D0"] if "R1-R2" in names else ["S0a-R1a", "R1a-R2a", "R2a-D0"]
-    return gsam_on_path(cfg["links"], route, buffer_pkts, BOTTLENECK_BPS, WIRE_BYTES, 42)
+    return gsam_on_path(net.links, route, buffer_pkts, BOTTLENECK_BPS, WIRE_BYTES, ACK_WIRE_BYTES)
 
 
-def shared(buffer_pkts: int) -> CoreConfig:
+def shared(buffer_pkts: int) -> Network:
     """Fig. 2(a): S0 (two interfaces), S2, S3 → R1 → 5 Mbit/s, 30 ms, B packets → R2 → D0, D2, D3.
 
     Access links 100 Mbit/s, 10 ms one way, so the base RTT is 2·(10 + 30 + 10) = 100 ms.
     """
     links = [
-        *duplex("S0a", "R1", ACCESS_BPS, 10 * MS),
-        *duplex("S0b", "R1", ACCESS_BPS, 10 * MS),
-        *duplex("S2", "R1", ACCESS_BPS, 10 * MS),
-        *duplex("S3", "R1", ACCESS_BPS, 10 * MS),
-        *duplex("R1", "R2", BOTTLENECK_BPS, 30 * MS, queue(buffer_pkts), queue(buffer_pkts)),
-        *duplex("R2", "D0", ACCESS_BPS, 10 * MS),
-        *duplex("R2", "D2", ACCESS_BPS, 10 * MS),
-        *duplex("R2", "D3", ACCESS_BPS, 10 * MS),
+        duplex("S0a", "R1", ACCESS_BPS, ACCESS_DELAY_NS, node="S0"),
+        duplex("S0b", "R1", ACCESS_BPS, ACCESS_DELAY_NS, node="S0"),
+        duplex("S2", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
+        duplex("S3", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
+        duplex("R1", "R2", BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, drop_tail(buffer_pkts)),
+        duplex("R2", "D0", ACCESS_BPS, ACCESS_DELAY_NS),
+        duplex("R2", "D2", ACCESS_BPS, ACCESS_DELAY_NS),
+        duplex("R2", "D3", ACCESS_BPS, ACCESS_DELAY_NS),
     ]
-    return {
-        "nodes": hosts("S0", "S2", "S3", "D0", "D2", "D3") + routers("R1", "R2"),
-        "links": [_rename_s0(link) for link in links],
-        "addresses": [
-            {"name": "S0.a", "node": "S0", "out_link": "S0a-R1", "in_link": "R1-S0a"},
-            {"name": "S0.b", "node": "S0", "out_link": "S0b-R1", "in_link": "R1-S0b"},
-        ],
-    }
+    return Network(
+        hosts=["S0", "S2", "S3", "D0", "D2", "D3"],
+        routers=["R1", "R2"],
+        links=links,
+        addresses=[address("S0.a", links[0]), address("S0.b", links[1])],
+    )
 
 
-def _rename_s0(link: dict[str, Any]) -> dict[str, Any]:
-    """S0's two interfaces are two links of the one host S0, named S0a-R1 and S0b-R1."""
-    for end in ("from", "to"):
-        if link[end] in ("S0a", "S0b"):
-            link[end] = "S0"
-    return link
-
-
-def nonshared(buffer_pkts: int) -> CoreConfig:
+def nonshared(buffer_pkts: int) -> Network:
     """Fig. 2(b): two disjoint 5 Mbit/s, 30 ms bottlenecks A (R1a→R2a) and B (R1b→R2b), each with a
     long-lived TCP flow and a 500 kbit/s UDP flow; the short transfer's subflow i uses path i."""
     links = []
     for p in ("a", "b"):
-        links += duplex(f"S0{p}", f"R1{p}", ACCESS_BPS, 10 * MS)
-        links += duplex(f"R1{p}", f"R2{p}", BOTTLENECK_BPS, 30 * MS, queue(buffer_pkts), queue(buffer_pkts))
-        links += duplex(f"R2{p}", "D0", ACCESS_BPS, 10 * MS)
+        links += [
+            duplex(f"S0{p}", f"R1{p}", ACCESS_BPS, ACCESS_DELAY_NS, node="S0"),
+            duplex(f"R1{p}", f"R2{p}", BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, drop_tail(buffer_pkts)),
+            duplex(f"R2{p}", "D0", ACCESS_BPS, ACCESS_DELAY_NS),
+        ]
     for h, p in (("1", "a"), ("2", "a"), ("3", "b"), ("4", "b")):
-        links += duplex(f"S{h}", f"R1{p}", ACCESS_BPS, 10 * MS)
-        links += duplex(f"R2{p}", f"D{h}", ACCESS_BPS, 10 * MS)
-    for link in links:
-        for end in ("from", "to"):
-            if link[end] in ("S0a", "S0b"):
-                link[end] = "S0"
-    return {
-        "nodes": hosts("S0", "S1", "S2", "S3", "S4", "D0", "D1", "D2", "D3", "D4")
-        + routers("R1a", "R2a", "R1b", "R2b"),
-        "links": links,
-        "addresses": [
-            {"name": "S0.a", "node": "S0", "out_link": "S0a-R1a", "in_link": "R1a-S0a"},
-            {"name": "S0.b", "node": "S0", "out_link": "S0b-R1b", "in_link": "R1b-S0b"},
-        ],
-    }
-
-
-def _background(cfg: CoreConfig, pairs_tcp: list[tuple[str, str]], pairs_udp: list[tuple[str, str]]) -> None:
-    for i, (s, d) in enumerate(pairs_tcp):
-        add(cfg, transfer("tcp", f"background-tcp{i}", [s], [d], None, 0, TCP))
-    cfg["udp_flows"] = [cbr(f"background-udp{i}", s, d, 500_000, PKT) for i, (s, d) in enumerate(pairs_udp)]
-
-
-def _short_transfer(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int, cfg: CoreConfig) -> None:
-    start = 2 * S + int(run_random(experiment, run).uniform(0.0, 3.0) * S)
-    add(
-        cfg,
-        transfer(
-            variant,
-            "measured",
-            ["S0.a", "S0.b"],
-            ["D0"],
-            size_pkts * PKT,
-            start,
-            TCP,
-            JOIN_DELAY_NS,
-            gsam=_gsam(cfg, buffer_pkts),
-            lisa=LISA,
-        ),
+        links += [
+            duplex(f"S{h}", f"R1{p}", ACCESS_BPS, ACCESS_DELAY_NS),
+            duplex(f"R2{p}", f"D{h}", ACCESS_BPS, ACCESS_DELAY_NS),
+        ]
+    return Network(
+        hosts=["S0", "S1", "S2", "S3", "S4", "D0", "D1", "D2", "D3", "D4"],
+        routers=["R1a", "R2a", "R1b", "R2b"],
+        links=links,
+        addresses=[address("S0.a", links[0]), address("S0.b", links[3])],
     )
-    cfg["stop_when_complete"] = ["measured"]
-    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
 
 
-def shared_run(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int) -> CoreConfig:
+def _background(pairs_tcp: list[tuple[str, str]], pairs_udp: list[tuple[str, str]]) -> list[Flow]:
+    """The long-lived background: a TCP flow on each of ``pairs_tcp``, a 500 kbit/s UDP flow on each of
+    ``pairs_udp``."""
+    tcp = [transfer("tcp", f"background-tcp{i}", [s], [d], None, 0, TCP) for i, (s, d) in enumerate(pairs_tcp)]
+    return [*tcp, *(cbr(f"background-udp{i}", s, d, UDP_BPS, MSS) for i, (s, d) in enumerate(pairs_udp))]
+
+
+def _short_transfer(
+    experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int, net: Network, background: list[Flow]
+) -> Scenario:
+    """A ``size_pkts`` transfer of ``variant`` from S0's two interfaces to D0 at a random start in [2 s, 5 s],
+    beside ``background``; the run ends when it completes."""
+    lo, hi = START_S
+    start = int(lo * S) + int(run_random(experiment, run).uniform(0.0, hi - lo) * S)
+    measured = transfer(
+        variant,
+        "measured",
+        ["S0.a", "S0.b"],
+        ["D0"],
+        size_pkts * MSS,
+        start,
+        TCP,
+        JOIN_DELAY_NS,
+        gsam=_gsam(net, buffer_pkts),
+        lisa=LISA,
+    )
+    return scenario_of(
+        net,
+        seed=run,
+        duration_ns=start + RUN_LIMIT_NS,
+        flows=[*background, measured],
+        stop_when_complete=["measured"],
+    )
+
+
+def shared_run(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int) -> Scenario:
     """A ``size_pkts`` transfer over the shared bottleneck (Fig. 2a) of ``buffer_pkts``, with its background."""
-    cfg = {"seed": run, **shared(buffer_pkts)}
-    _background(cfg, [("S2", "D2")], [("S3", "D3")])
-    _short_transfer(experiment, variant, run, size_pkts, buffer_pkts, cfg)
-    return cfg
+    background = _background([("S2", "D2")], [("S3", "D3")])
+    return _short_transfer(experiment, variant, run, size_pkts, buffer_pkts, shared(buffer_pkts), background)
 
 
-def nonshared_run(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int) -> CoreConfig:
+def nonshared_run(experiment: str, variant: str, run: int, size_pkts: int, buffer_pkts: int) -> Scenario:
     """A ``size_pkts`` transfer over the two disjoint bottlenecks (Fig. 2b) of ``buffer_pkts``, with their
     background."""
-    cfg = {"seed": run, **nonshared(buffer_pkts)}
-    _background(cfg, [("S2", "D2"), ("S3", "D3")], [("S1", "D1"), ("S4", "D4")])
-    _short_transfer(experiment, variant, run, size_pkts, buffer_pkts, cfg)
-    return cfg
+    background = _background([("S2", "D2"), ("S3", "D3")], [("S1", "D1"), ("S4", "D4")])
+    return _short_transfer(experiment, variant, run, size_pkts, buffer_pkts, nonshared(buffer_pkts), background)
 
 
-BUFFER_PKTS = 47
 FILE_SIZES = (50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)
+"""§IV-B, Fig. 3: "file size varying from 50 packets (70KB) to 1000 packets (1.4MB)"."""
 QUICK_FILE_SIZES = (50, 200, 400, 700, 1000)
 BUFFER_FILE_PKTS = 400
-"""The file of the buffer sweeps (Figs. 5, 6)."""
+"""§IV-B, §IV-C: the buffer sweeps (Figs. 5, 6) run "with the file size of 400 packets (560KB)"."""
 
 SUM_CWND = Panel("sum_cwnd_pkts", "Sum of cwnd at completion (packets)")
 
 
 LONG_FLOW_PKTS = 4000
+"""§IV-B, Fig. 4: "the long-lived TCP flow [transfers] a file of 4000 packets (5.6MB)"."""
 SHORT_FLOWS = 80
+"""§IV-B, Fig. 4: "we start 80 TCP or MPTCP short flows in sequence"."""
 SHORT_FLOW_PKTS = 200
+"""§IV-B, Fig. 4: "Each short flow transfers a file of 200 packets (280KB)"."""
 SHORT_GAP_MEAN_S = 1.2
+"""§IV-B, Fig. 4: the gaps between start-ups "are uniformly distributed and the average is 1.2s"."""
+LONGLIVED_LIMIT_NS = 300 * S
 
 
-def longlived_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> CoreConfig:
+def longlived_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> Scenario:
     """Fig. 4: a 4000-packet TCP flow from S2 while 80 short 200-packet transfers of the variant
     start in sequence with gaps uniform on [0, 2.4 s] (mean 1.2 s); the long flow's time is reported."""
-    cfg: CoreConfig = {"seed": run, **shared(buffer_pkts)}
-    add(cfg, transfer("tcp", "measured", ["S2"], ["D2"], LONG_FLOW_PKTS * PKT, 0, TCP))
-    cfg["udp_flows"] = [cbr("background-udp", "S3", "D3", 500_000, PKT)]
+    net = shared(buffer_pkts)
+    flows: list[Flow] = [
+        transfer("tcp", "measured", ["S2"], ["D2"], LONG_FLOW_PKTS * MSS, 0, TCP),
+        cbr("background-udp", "S3", "D3", UDP_BPS, MSS),
+    ]
     rng = run_random(experiment, run)
     t = 0.0
     for k in range(SHORT_FLOWS):
-        add(
-            cfg,
+        flows.append(
             transfer(
                 variant,
                 f"short{k}",
                 ["S0.a", "S0.b"],
                 ["D0"],
-                SHORT_FLOW_PKTS * PKT,
+                SHORT_FLOW_PKTS * MSS,
                 int(t * S),
                 TCP,
                 JOIN_DELAY_NS,
-                gsam=_gsam(cfg, buffer_pkts),
+                gsam=_gsam(net, buffer_pkts),
                 lisa=LISA,
-            ),
+            )
         )
         t += rng.uniform(0.0, 2 * SHORT_GAP_MEAN_S)
-    cfg["stop_when_complete"] = ["measured"]
-    cfg["stop_time_ns"] = 300 * S
-    return cfg
+    return scenario_of(net, seed=run, duration_ns=LONGLIVED_LIMIT_NS, flows=flows, stop_when_complete=["measured"])
 
 
 SCHEMES = ("tcp", "mptcp", "lisa", "css")
@@ -224,7 +237,7 @@ EXPERIMENTS = [
         "numbers sent and acknowledged against time of TCP and of each MPTCP subflow (traces-200), completion "
         "time and retransmissions over 10 runs",
         x_name="file_size_pkts",
-        x_label="File size (packets of 1400 B)",
+        x_label=f"File size (packets of {MSS} B)",
         x_values=(200,),
         quick_x_values=(200,),
         definition=Definition(shared_run, axis="size_pkts", fixed={"buffer_pkts": BUFFER_PKTS}),
@@ -258,7 +271,7 @@ EXPERIMENTS = [
         figure="Fig. 3 (a, b), §IV-B",
         description="Shared 5 Mbit/s bottleneck, buffer 47 packets: completion time and retransmissions vs file size",
         x_name="file_size_pkts",
-        x_label="File size (packets of 1400 B)",
+        x_label=f"File size (packets of {MSS} B)",
         x_values=FILE_SIZES,
         quick_x_values=QUICK_FILE_SIZES,
         definition=Definition(shared_run, axis="size_pkts", fixed={"buffer_pkts": BUFFER_PKTS}),
@@ -308,6 +321,7 @@ EXPERIMENTS = [
         description="Shared bottleneck, 400-packet file: completion time, retransmissions, sum of cwnd vs buffer",
         x_name="buffer_pkts",
         x_label="Bottleneck buffer (packets)",
+        # §IV-B: "we vary the bottleneck buffer size from 20 to 130".
         x_values=tuple(range(20, 131, 5)),
         quick_x_values=(20, 30, 47, 70, 100, 130),
         definition=Definition(shared_run, axis="buffer_pkts", fixed={"size_pkts": BUFFER_FILE_PKTS}),
@@ -342,6 +356,7 @@ EXPERIMENTS = [
         description="Completion time of a 4000-packet TCP flow while 80 short transfers of each scheme come and go",
         x_name="buffer_pkts",
         x_label="Bottleneck buffer (packets)",
+        # §IV-B: "bottleneck buffer size varying from 20 to 95 packets".
         x_values=tuple(range(20, 96, 5)),
         quick_x_values=(20, 45, 70, 95),
         definition=Definition(longlived_run, axis="buffer_pkts"),
@@ -380,6 +395,7 @@ EXPERIMENTS = [
         description="Two disjoint 5 Mbit/s bottlenecks, 400-packet file: completion, retransmissions, cwnd vs buffer",
         x_name="buffer_pkts",
         x_label="Bottleneck buffer (packets)",
+        # §IV-C: "we vary the bottleneck buffer size from 20 to 70 packets".
         x_values=tuple(range(20, 71, 5)),
         quick_x_values=(20, 35, 50, 65, 70),
         definition=Definition(nonshared_run, axis="buffer_pkts", fixed={"size_pkts": BUFFER_FILE_PKTS}),
@@ -414,7 +430,7 @@ EXPERIMENTS = [
         figure="Fig. 7 (a, b), §IV-C",
         description="Two disjoint bottlenecks, buffer 47 packets: completion time and retransmissions vs file size",
         x_name="file_size_pkts",
-        x_label="File size (packets of 1400 B)",
+        x_label=f"File size (packets of {MSS} B)",
         x_values=FILE_SIZES,
         quick_x_values=QUICK_FILE_SIZES,
         definition=Definition(nonshared_run, axis="size_pkts", fixed={"buffer_pkts": BUFFER_PKTS}),

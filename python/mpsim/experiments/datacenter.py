@@ -14,41 +14,58 @@ The stack is the paper's (Linux 3.14 with MPTCP v0.89); every queue of the fat t
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from mpsim.experiments.base import MS, CoreConfig, Definition, Experiment, S, add, kilobytes, run_random, transfer
+from mpsim.experiments.base import (
+    MS,
+    Definition,
+    Experiment,
+    directed,
+    kilobytes,
+    ns,
+    run_random,
+    scenario_of,
+    transfer,
+)
 from mpsim.experiments.claims import Compare
-from mpsim.experiments.lisa import CWND_SS, FCT, R_SS, RETX
-from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES, LINUX_3_14_LIA, LINUX_3_14_LISA, gsam_k_ns, linux_3_14
-from mpsim.topologies import fat_tree
+from mpsim.experiments.lisa import (
+    CWND_SS,
+    FCT,
+    JOIN_JITTER,
+    JOIN_RTTS,
+    LONG_FILE_BYTES,
+    PACKET_BYTES,
+    PAPER,
+    R_SS,
+    RETX,
+    RUN_LIMIT_NS,
+    START_JITTER_NS,
+    TCP,
+)
+from mpsim.experiments.stacks import LINUX_3_14_LIA, LINUX_3_14_LISA, gsam, gsam_k_ns
+from mpsim.scenario import Scenario
+from mpsim.topologies import Address, FatTree, Link, Network, Route, fat_tree
 
-PAPER = "LISA: Barik et al., LISA: A Linked Slow-Start Algorithm for MPTCP, ICC 2016"
 K = 4
+"""§IV-B: "a 4-ary fat tree with up to 16 nodes"."""
 HOSTS = K**3 // 4
 LINK_BPS = 50_000_000
+"""§IV-B: "the core links have a link capacity of 50Mbps" (every link here)."""
 RTT_NS = 5 * MS
+"""§IV-B: "RTT is set to 5ms"."""
 LINK_DELAY_NS = -(-RTT_NS // 12)
 """Between pods a packet crosses 6 links each way: 12 delays of 416 667 ns make the 5 ms RTT."""
 SUBFLOWS = 8
-MSS = 1460
-TCP = linux_3_14(MSS)
-JOIN_RTTS = 3
-START_SPREAD_NS = 10 * MS
-LONG_FILE_BYTES = 2_000_000
-RUN_LIMIT_NS = 60 * S
+"""§IV-B: "we set the number of subflows to 8"."""
 POOLED_BUFFERS = (10, 25, 40)
-"""§IV-B: the "good, medium and bad" queue sizes of Fig. 9(c, d), 10 runs of each."""
+"""§V-B: the "good, medium and bad" queue sizes of Fig. 9(c, d), 10 runs of each."""
 
 
-def topology(buffer_pkts: int) -> CoreConfig:
+def topology(buffer_pkts: int) -> FatTree:
     """The 4-ary fat tree (the ``fat_tree`` preset) with B-packet drop-tail queues on every link."""
-    net = fat_tree(K, rate=f"{LINK_BPS}bps", delay=f"{LINK_DELAY_NS}ns", buffer=f"{buffer_pkts}pkt").expand()
-    return {
-        "nodes": [{"name": h} for h in net.hosts] + [{"name": r, "kind": "router"} for r in net.routers],
-        "links": [d for link in net.links for d in link.to_core()],
-    }
+    return fat_tree(K, rate=LINK_BPS, delay=ns(LINK_DELAY_NS), buffer=f"{buffer_pkts}pkt")
 
 
 def derangement(experiment: str, run: int) -> list[int]:
@@ -62,31 +79,36 @@ def derangement(experiment: str, run: int) -> list[int]:
             return dst
 
 
-def shortest_paths(links: Sequence[Mapping[str, Any]], src: str, dst: str) -> list[list[str]]:
-    """Every shortest path from node ``src`` to node ``dst``, as the names of its links, in a fixed order."""
-    out_links: dict[str, list[Mapping[str, Any]]] = {}
-    for link in links:
-        out_links.setdefault(link["from"], []).append(link)
-    hops = {dst: 0}
+Hops = Mapping[str, tuple[str, str, Link]]
+"""A network's one-way links by name, each with its two ends (:func:`mpsim.experiments.base.directed`)."""
+
+
+def shortest_paths(hops: Hops, src: str, dst: str) -> list[list[str]]:
+    """Every shortest path from node ``src`` to node ``dst`` over the one-way links ``hops``, as the names of
+    its links, in a fixed order."""
+    out_links: dict[str, list[str]] = {}
+    into: dict[str, list[str]] = {}
+    for name, (a, b, _) in hops.items():
+        out_links.setdefault(a, []).append(name)
+        into.setdefault(b, []).append(name)
+    distance = {dst: 0}
     queue = deque([dst])
-    into: dict[str, list[Mapping[str, Any]]] = {}
-    for link in links:
-        into.setdefault(link["to"], []).append(link)
     while queue:
         node = queue.popleft()
-        for link in into.get(node, []):
-            if link["from"] not in hops:
-                hops[link["from"]] = hops[node] + 1
-                queue.append(link["from"])
+        for name in into.get(node, []):
+            a = hops[name][0]
+            if a not in distance:
+                distance[a] = distance[node] + 1
+                queue.append(a)
 
     def walk(node: str) -> list[list[str]]:
         if node == dst:
             return [[]]
         return [
-            [link["name"], *rest]
-            for link in sorted(out_links[node], key=lambda lk: lk["name"])
-            if hops.get(link["to"], -1) == hops[node] - 1
-            for rest in walk(link["to"])
+            [name, *rest]
+            for name in sorted(out_links[node])
+            if distance.get(hops[name][1], -1) == distance[node] - 1
+            for rest in walk(hops[name][1])
         ]
 
     return walk(src)
@@ -96,49 +118,56 @@ def host(i: int) -> str:
     return f"h{i + 1}"
 
 
-def chosen_paths(cfg: CoreConfig, experiment: str, run: int, src: int, dst: int) -> list[list[str]]:
+@functools.cache
+def tree_links() -> Hops:
+    """The tree's one-way links by name with their ends, which its rates, delays and queues do not change."""
+    return directed(fat_tree(K).expand())
+
+
+@functools.cache
+def _shortest_paths(src: str, dst: str) -> list[list[str]]:
+    return shortest_paths(tree_links(), src, dst)
+
+
+def chosen_paths(experiment: str, run: int, src: int, dst: int) -> list[list[str]]:
     """The paths (link names) of the 8 subflows from host ``src`` to host ``dst``: each drawn uniformly
     from the shortest paths, by the run's stream for that pair."""
-    paths = shortest_paths(cfg["links"], host(src), host(dst))
+    paths = _shortest_paths(host(src), host(dst))
     rng = run_random(experiment, run, "paths", src)
     return [rng.choice(paths) for _ in range(SUBFLOWS)]
 
 
-def _pin(cfg: CoreConfig, address: str, path: Sequence[str]) -> None:
-    """Routes for ``address`` along ``path``: at each node of it, the path's next link."""
-    by_name = {link["name"]: link for link in cfg["links"]}
-    for name in path:
-        cfg.setdefault("routes", []).append({"node": by_name[name]["from"], "dst": address, "via": [name]})
+def _pin(hops: Hops, address: str, path: Sequence[str]) -> list[Route]:
+    """Routes for ``address`` along ``path`` (one-way links of ``hops``): at each node of it, the path's next
+    link."""
+    return [Route(node=hops[name][0], dst=address, via=[name]) for name in path]
 
 
-def _gsam(buffer_pkts: int) -> dict[str, Any]:
-    """GSAM's K (its authors' reading) for the 5 ms inter-pod RTT, 50 Mbit/s links and B-packet queues."""
-    wire = MSS + IP_TCP_HEADER_BYTES
-    return {"k_ns": gsam_k_ns(buffer_pkts, wire, LINK_BPS, RTT_NS)}
-
-
-def build(experiment: str, variant: str, run: int, size_bytes: int, buffer_pkts: int | None = None) -> CoreConfig:
+def build(experiment: str, variant: str, run: int, size_bytes: int, buffer_pkts: int | None = None) -> Scenario:
     """One run: every host sends ``size_bytes`` to its partner in the run's derangement, through queues of
     ``buffer_pkts`` (the run's of the pooled buffers when not given)."""
     if buffer_pkts is None:
         buffer_pkts = POOLED_BUFFERS[(run - 1) % len(POOLED_BUFFERS)]
-    cfg: CoreConfig = {"seed": run, **topology(buffer_pkts)}
-    addresses = []
+    hops = tree_links()
+    # GSAM's K (its authors' reading) for the inter-pod RTT, the links' rate and the B-packet queues.
+    threshold = gsam(gsam_k_ns(buffer_pkts, PACKET_BYTES, LINK_BPS, RTT_NS))
+    addresses: list[Address] = []
+    routes: list[Route] = []
+    flows = []
     for i, d in enumerate(derangement(experiment, run)):
         receiver = host(d)
         rng = run_random(experiment, run, "start", i)
-        start = int(rng.uniform(0.0, START_SPREAD_NS))
-        join_delay = round(JOIN_RTTS * RTT_NS * (1.0 + rng.uniform(-0.25, 0.25))) - RTT_NS
+        start = int(rng.uniform(0.0, START_JITTER_NS))
+        join_delay = round(JOIN_RTTS * RTT_NS * (1.0 + rng.uniform(-JOIN_JITTER, JOIN_JITTER))) - RTT_NS
         dsts = [f"{receiver}.{k}" for k in range(1, SUBFLOWS + 1)]
-        link_in = next(lk["name"] for lk in cfg["links"] if lk["to"] == receiver)
-        link_out = next(lk["name"] for lk in cfg["links"] if lk["from"] == receiver)
+        link_in = next(name for name, (_, b, _) in hops.items() if b == receiver)
+        link_out = next(name for name, (a, _, _) in hops.items() if a == receiver)
         addresses += [
-            {"name": a, "node": receiver, "out_link": link_out, "in_link": link_in} for a in (f"{receiver}.0", *dsts)
+            Address(name=a, node=receiver, out_link=link_out, in_link=link_in) for a in (f"{receiver}.0", *dsts)
         ]
-        for address, path in zip(dsts, chosen_paths(cfg, experiment, run, i, d), strict=True):
-            _pin(cfg, address, path)
-        add(
-            cfg,
+        for dst_address, path in zip(dsts, chosen_paths(experiment, run, i, d), strict=True):
+            routes += _pin(hops, dst_address, path)
+        flows.append(
             transfer(
                 variant,
                 f"measured{i:02d}",
@@ -148,15 +177,19 @@ def build(experiment: str, variant: str, run: int, size_bytes: int, buffer_pkts:
                 start,
                 TCP,
                 join_delay,
-                gsam=_gsam(buffer_pkts),
+                gsam=threshold,
                 lisa=LINUX_3_14_LISA,
                 coupled=LINUX_3_14_LIA,
-            ),
+            )
         )
-    cfg["addresses"] = addresses
-    cfg["stop_when_complete"] = [f"measured{i:02d}" for i in range(HOSTS)]
-    cfg["stop_time_ns"] = RUN_LIMIT_NS
-    return cfg
+    return scenario_of(
+        Network(addresses=addresses, routes=routes),
+        seed=run,
+        duration_ns=RUN_LIMIT_NS,
+        flows=flows,
+        stop_when_complete=[f"measured{i:02d}" for i in range(HOSTS)],
+        topology=topology(buffer_pkts),
+    )
 
 
 SETTING = (

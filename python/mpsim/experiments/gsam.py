@@ -28,32 +28,36 @@ from mpsim.experiments.base import (
     KB,
     MS,
     RETX,
-    CoreConfig,
     Definition,
     Experiment,
     Panel,
     S,
-    add,
+    address,
     cbr,
+    drop_tail,
     duplex,
     experiment_metrics,
     flows_of,
-    hosts,
-    queue,
-    routers,
+    ns,
     run_random,
+    scenario_of,
     transfer,
 )
 from mpsim.experiments.claims import Bound, Claim, Compare, Order, Ratio, Trend
+from mpsim.experiments.lisa import JOIN_RTTS
 from mpsim.experiments.stacks import (
     IP_TCP_HEADER_BYTES,
     LINUX_3_14_LIA,
     LISA_CREDIT_ONLY,
+    PPP_FRAMING_BYTES,
+    gsam,
     gsam_k_ns,
     gsam_on_path,
     legacy_ns3,
     linux_3_14,
 )
+from mpsim.scenario import Flow, Scenario, SlowStart, TcpOptions
+from mpsim.topologies import Address, Bernoulli, Codel, Link, Network, Queue
 
 PAPER = "GSAM: Dong et al., Tuning the Aggressive Slow-Start Behavior of MPTCP for Short Flows, IEEE Access 2019"
 RUN_LIMIT_NS = 120 * S
@@ -70,18 +74,6 @@ RTO_SUBFLOWS = Panel("rto_subflows", "Subflows that timed out, per connection")
 FIRST_RTO = Panel("first_rto_s", "First timeout since the first SYN (s)")
 
 
-def _rename(links: list[dict[str, Any]], nodes: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Interfaces of one host are links of that host: ``S2a-R1`` runs from node ``S2``."""
-    for link in links:
-        for end in ("from", "to"):
-            link[end] = nodes.get(link[end], link[end])
-    return links
-
-
-def _link(links: Sequence[Mapping[str, Any]], name: str) -> Mapping[str, Any]:
-    return next(link for link in links if link["name"] == name)
-
-
 def _starts(experiment: str, run: int, salt: str, n: int) -> list[int]:
     """Start times of ``n`` transfers started together, U[0, 10 ms] each. Flow i's start depends on the
     run only, so it is the same for every variant and every x (also every NCF ≥ i + 1)."""
@@ -91,16 +83,24 @@ def _starts(experiment: str, run: int, salt: str, n: int) -> list[int]:
 
 # ============================================================================ ns-3 part (§II, Figs. 1–9)
 
-NS3_BOTTLENECK_BPS = 5_000_000
-NS3_BOTTLENECK_DELAY_NS = 73 * MS
-NS3_ACCESS_BPS = 100_000_000
-NS3_ACCESS_DELAY_NS = 1 * MS
-NS3_BUFFER_PKTS = 50
-NS3_MSS = 536
-NS3_WIRE_BYTES = NS3_MSS + IP_TCP_HEADER_BYTES + 2
-"""536-byte payload, IP + TCP headers without options, ns-3's 2-byte PPP framing (the `ns3` profile)."""
-NS3_FILE_BYTES = 55 * KB
 NS3_BASE_RTT_NS = 150 * MS
+"""§II, Fig. 2: "a common bottleneck of 5Mbps with the RTT of 150ms"."""
+NS3_BOTTLENECK_BPS = 5_000_000
+"""§II, Fig. 2: "a common bottleneck of 5Mbps"."""
+NS3_ACCESS_BPS = 100_000_000
+"""Not given (Fig. 1): the access links 100 Mbit/s, never the constraint."""
+NS3_ACCESS_DELAY_NS = 1 * MS
+"""Not given: 1 ms one way on each access link."""
+NS3_BOTTLENECK_DELAY_NS = NS3_BASE_RTT_NS // 2 - 2 * NS3_ACCESS_DELAY_NS
+"""73 ms: the base RTT is 2·(1 + 73 + 1) ms."""
+NS3_BUFFER_PKTS = 50
+"""§II, Fig. 1: "the router buffer size is 50 packets"."""
+NS3_MSS = 536
+"""Not in the paper: ns-3's default segment size, which the authors' ns-3 code keeps (docs/reproduction.md)."""
+NS3_WIRE_BYTES = NS3_MSS + IP_TCP_HEADER_BYTES + PPP_FRAMING_BYTES
+"""536-byte payload, IP + TCP headers without options, ns-3's PPP framing (the `ns3` profile)."""
+NS3_FILE_BYTES = 55 * KB
+"""§II, Fig. 1: "two concurrent flows with the size of 55KB"."""
 NS3_IW = 1
 """The old ns-3 MPTCP model's initial window, in segments (Fig. 8), for every experiment but Fig. 9's sweep."""
 
@@ -112,24 +112,24 @@ def ns3_k_ns(buffer_pkts: int) -> int:
     return gsam_k_ns(buffer_pkts, NS3_WIRE_BYTES, NS3_BOTTLENECK_BPS, NS3_BASE_RTT_NS)
 
 
-def ns3_tcp(iw: int) -> dict[str, Any]:
+def ns3_tcp(iw: int) -> TcpOptions:
     """The legacy ns-3 MPTCP model (Fig. 8 shows its subflow constructor) with the authors' 536-byte segments
     and IW ``iw`` (1 in Fig. 2, Fig. 8)."""
     return legacy_ns3(NS3_MSS, iw)
 
 
-def ns3_topology(buffer_pkts: int = NS3_BUFFER_PKTS) -> CoreConfig:
+def ns3_topology(buffer_pkts: int = NS3_BUFFER_PKTS) -> Network:
     """Fig. 1: server S → R1 → (5 Mbit/s, 73 ms, 50 packets) → R2 → client C; access links 100 Mbit/s,
     1 ms, so the base RTT is 2·(1 + 73 + 1) = 150 ms. All N subflows (ndiffports) take this one path."""
-    buf = queue(buffer_pkts)
-    return {
-        "nodes": hosts("S", "C") + routers("R1", "R2"),
-        "links": [
-            *duplex("S", "R1", NS3_ACCESS_BPS, NS3_ACCESS_DELAY_NS),
-            *duplex("R1", "R2", NS3_BOTTLENECK_BPS, NS3_BOTTLENECK_DELAY_NS, buf, buf),
-            *duplex("R2", "C", NS3_ACCESS_BPS, NS3_ACCESS_DELAY_NS),
+    return Network(
+        hosts=["S", "C"],
+        routers=["R1", "R2"],
+        links=[
+            duplex("S", "R1", NS3_ACCESS_BPS, NS3_ACCESS_DELAY_NS),
+            duplex("R1", "R2", NS3_BOTTLENECK_BPS, NS3_BOTTLENECK_DELAY_NS, drop_tail(buffer_pkts)),
+            duplex("R2", "C", NS3_ACCESS_BPS, NS3_ACCESS_DELAY_NS),
         ],
-    }
+    )
 
 
 def _ns3_run(
@@ -141,18 +141,16 @@ def _ns3_run(
     file_bytes: int = NS3_FILE_BYTES,
     buffer_pkts: int = NS3_BUFFER_PKTS,
     traced: bool = False,
-) -> CoreConfig:
+) -> Scenario:
     """Two concurrent transfers of ``variant`` (55 KB each unless ``file_bytes`` says otherwise) from S to
     C, each over ``subflows`` subflows, through a ``buffer_pkts`` bottleneck buffer (50 unless said);
     with ``traced`` every subflow's window and timeouts are recorded."""
-    cfg: CoreConfig = {"seed": run, **ns3_topology(buffer_pkts)}
     tcp = ns3_tcp(iw)
     # LISA in ns-3: credit bounds (min(3, IW), IW): with IW 1 each new subflow takes one
     # packet from a donor of at least 2 and otherwise starts alone with 1, the paper's §II account.
-    lisa = {**LISA_CREDIT_ONLY, "max_credit_segments": iw, "min_credit_segments": min(3, iw)}
-    names = []
-    for i, start in enumerate(_starts(experiment, run, "transfers", 2)):
-        kind, flow = transfer(
+    lisa = SlowStart(type="lisa", **LISA_CREDIT_ONLY.params, max_credit_segments=iw, min_credit_segments=min(3, iw))
+    flows = [
+        transfer(
             variant,
             f"measured{i}",
             ["S"],
@@ -162,18 +160,14 @@ def _ns3_run(
             tcp,
             # The joins leave as soon as subflow 0 is established, one RTT after its SYN.
             join_delay_ns=0,
-            gsam={"k_ns": ns3_k_ns(buffer_pkts)},
+            gsam=gsam(ns3_k_ns(buffer_pkts)),
             lisa=lisa,
+            subflows=subflows,
+            trace=traced,
         )
-        if kind == "mptcp_connections":
-            flow["path_manager"] = {"type": "ndiffports", "subflows": subflows}
-        if traced:
-            flow["trace"] = True
-        add(cfg, (kind, flow))
-        names.append(flow["name"])
-    cfg["stop_when_complete"] = names
-    cfg["stop_time_ns"] = RUN_LIMIT_NS
-    return cfg
+        for i, start in enumerate(_starts(experiment, run, "transfers", 2))
+    ]
+    return _finish(ns3_topology(buffer_pkts), run, flows)
 
 
 def rto_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,17 +204,29 @@ NS3_MANY_SUBFLOWS = 8
 # ============================================================================ Linux testbed (§V, Fig. 11)
 
 BOTTLENECK_BPS = 5_000_000
+"""§V-B-1, Fig. 12: "the bottleneck bandwidth is 5Mbps"."""
 NONSHARED_BOTTLENECK_BPS = 100_000_000
-BOTTLENECK_DELAY_NS = 18 * MS
-ACCESS_BPS = 1_000_000_000
-ACCESS_DELAY_NS = 1 * MS
-LOSS = {"type": "bernoulli", "p": 1e-4}
-"""WANem's 0.01 % random loss, on both directions of the bottleneck (WANem is two-way)."""
-MSS = 1400
-WIRE_BYTES = MSS + IP_TCP_HEADER_BYTES
-ACK_WIRE_BYTES = IP_TCP_HEADER_BYTES
+"""§V-B-3: "the bandwidth is 100Mbps" on each path of Fig. 11c."""
 BASE_RTT_NS = 40 * MS
-JOIN_DELAY_NS = 2 * BASE_RTT_NS
+"""§V-B-1, Fig. 12: "the RTT is 40ms" (every path of the testbed)."""
+ACCESS_BPS = 1_000_000_000
+"""§V-A: "two Gigabit network interface cards"."""
+ACCESS_DELAY_NS = 1 * MS
+"""Not given: 1 ms one way on every link but the bottleneck."""
+BOTTLENECK_DELAY_NS = BASE_RTT_NS // 2 - 2 * ACCESS_DELAY_NS
+"""18 ms: the base RTT is 2·(1 + 18 + 1) ms."""
+LOSS_RATE = 1e-4
+"""§V-B-1, Fig. 12: "the loss rate is 0.01%"."""
+LOSS = Bernoulli(type="bernoulli", p=LOSS_RATE)
+"""WANem's random loss, on both directions of the bottleneck (§V-A: "a two-way bottleneck link")."""
+MSS = 1400
+"""Not stated: §V-B-3's "bandwidth delay product is about 360 packets" (100 Mbit/s × 40 ms) counts packets of
+about 1400 B."""
+WIRE_BYTES = MSS + IP_TCP_HEADER_BYTES
+"""A full segment on the wire, without timestamps."""
+ACK_WIRE_BYTES = IP_TCP_HEADER_BYTES
+"""An ACK on the wire, without timestamps."""
+JOIN_DELAY_NS = (JOIN_RTTS - 1) * BASE_RTT_NS
 """The second subflow's SYN leaves 3 RTTs after the first's (as LISA §III measured on Linux):
 one RTT of handshake, then this delay."""
 
@@ -229,126 +235,103 @@ TCP = linux_3_14(MSS)
 wire without timestamps, as the paper's arithmetic (360 packets = 100 Mbit/s × 40 ms) assumes."""
 
 DEFAULT_BUFFER_PKTS = 20
+"""Figs. 15–21: "the router buffer size is 20 packets" wherever another setting varies."""
 DEFAULT_FILE_KB = 80
+"""Figs. 19–21: "the flow size is 80KB"."""
 DEFAULT_NCF = 5
+"""Figs. 15, 18, 21: "the number of concurrent flows is 5"."""
 
 
-def shared(
-    bottleneck_queue: Mapping[str, Any],
-    competing: bool = False,
-    rate_bps: int = BOTTLENECK_BPS,
-    loss: Mapping[str, Any] = LOSS,
-) -> CoreConfig:
+def _interfaces(routers: tuple[str, str]) -> list[Link]:
+    """S2's two interfaces ``S2a`` and ``S2b`` (eth0, eth1), to the first and to the second router."""
+    return [duplex(f"S2{nic}", r, ACCESS_BPS, ACCESS_DELAY_NS, node="S2") for nic, r in zip("ab", routers, strict=True)]
+
+
+def _server(links: list[Link]) -> list[Address]:
+    return [address(f"S2.eth{i}", link) for i, link in enumerate(links)]
+
+
+def shared(bottleneck_queue: Queue, competing: bool = False, loss: Bernoulli = LOSS) -> Network:
     """Fig. 11a: S2.eth0 and S2.eth1 → R1 → (5 Mbit/s, 18 ms, queue, loss) → R2 → C2; with ``competing``
     Fig. 11b, which adds S1 → R1 and R2 → C1 for the regular TCP (or UDP) traffic. Access links 1 Gbit/s,
     1 ms, so the base RTT is 2·(1 + 18 + 1) = 40 ms on either interface."""
+    eth = _interfaces(("R1", "R1"))
     links = [
-        *duplex("S2a", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
-        *duplex("S2b", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
-        *duplex("R1", "R2", rate_bps, BOTTLENECK_DELAY_NS, bottleneck_queue, bottleneck_queue, loss),
-        *duplex("R2", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
+        *eth,
+        duplex("R1", "R2", BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, bottleneck_queue, loss=loss),
+        duplex("R2", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
     ]
-    nodes = hosts("S2", "C2")
+    hosts = ["S2", "C2"]
     if competing:
-        links += [*duplex("S1", "R1", ACCESS_BPS, ACCESS_DELAY_NS), *duplex("R2", "C1", ACCESS_BPS, ACCESS_DELAY_NS)]
-        nodes += hosts("S1", "C1")
-    return {
-        "nodes": nodes + routers("R1", "R2"),
-        "links": _rename(links, {"S2a": "S2", "S2b": "S2"}),
-        "addresses": [
-            {"name": "S2.eth0", "node": "S2", "out_link": "S2a-R1", "in_link": "R1-S2a"},
-            {"name": "S2.eth1", "node": "S2", "out_link": "S2b-R1", "in_link": "R1-S2b"},
-        ],
-    }
+        links += [duplex("S1", "R1", ACCESS_BPS, ACCESS_DELAY_NS), duplex("R2", "C1", ACCESS_BPS, ACCESS_DELAY_NS)]
+        hosts += ["S1", "C1"]
+    return Network(hosts=hosts, routers=["R1", "R2"], links=links, addresses=_server(eth))
 
 
-def nonshared(buffer_pkts: int) -> CoreConfig:
+def nonshared(buffer_pkts: int) -> Network:
     """Fig. 11c: two disjoint paths S2.eth_i → R_i → (100 Mbit/s, 18 ms, B packets, loss) → SW → C2.
     Access links (S2–R_i, and SW–C2, C2's one NIC) 1 Gbit/s, 1 ms: base RTT 40 ms per path, BDP
     100 Mbit/s × 40 ms = 357 segments of 1400 B. The SW–C2 link carries both paths but at 1 Gbit/s
     never queues (2 × 100 Mbit/s)."""
-    buf = queue(buffer_pkts)
-    links = [
-        *duplex("S2a", "R1", ACCESS_BPS, ACCESS_DELAY_NS),
-        *duplex("S2b", "R2", ACCESS_BPS, ACCESS_DELAY_NS),
-        *duplex("R1", "SW", NONSHARED_BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, buf, buf, LOSS),
-        *duplex("R2", "SW", NONSHARED_BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, buf, buf, LOSS),
-        *duplex("SW", "C2", ACCESS_BPS, ACCESS_DELAY_NS),
+    eth = _interfaces(("R1", "R2"))
+    bottlenecks = [
+        duplex(r, "SW", NONSHARED_BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, drop_tail(buffer_pkts), loss=LOSS)
+        for r in ("R1", "R2")
     ]
-    return {
-        "nodes": hosts("S2", "C2") + routers("R1", "R2", "SW"),
-        "links": _rename(links, {"S2a": "S2", "S2b": "S2"}),
-        "addresses": [
-            {"name": "S2.eth0", "node": "S2", "out_link": "S2a-R1", "in_link": "R1-S2a"},
-            {"name": "S2.eth1", "node": "S2", "out_link": "S2b-R2", "in_link": "R2-S2b"},
-        ],
-    }
+    links = [*eth, *bottlenecks, duplex("SW", "C2", ACCESS_BPS, ACCESS_DELAY_NS)]
+    return Network(hosts=["S2", "C2"], routers=["R1", "R2", "SW"], links=links, addresses=_server(eth))
 
 
-def _data_route(cfg: CoreConfig) -> list[str]:
+def _data_route(net: Network) -> list[str]:
     """The names of the links of the first subflow's path from S2 to C2, in order."""
-    names = {link["name"] for link in cfg["links"]}
+    names = {link.forward_name for link in net.links}
     return ["S2a-R1", "R1-SW", "SW-C2"] if "R1-SW" in names else ["S2a-R1", "R1-R2", "R2-C2"]
 
 
-def data_path(cfg: CoreConfig) -> list[Mapping[str, Any]]:
+def data_path(net: Network) -> list[Link]:
     """The links of the first subflow's path from S2 to C2, in order (for D, and for the tests)."""
-    return [_link(cfg["links"], n) for n in _data_route(cfg)]
+    by_name = {link.forward_name: link for link in net.links}
+    return [by_name[n] for n in _data_route(net)]
 
 
-def _gsam(cfg: CoreConfig, buffer_pkts: int, rate_bps: int) -> dict[str, Any]:
-    """GSAM's parameters for the subflows of ``cfg``: K from the subflow's bottleneck (B, C) and its
-    min RTT D (equal on every path of these topologies)."""
-    return gsam_on_path(cfg["links"], _data_route(cfg), buffer_pkts, rate_bps, WIRE_BYTES, ACK_WIRE_BYTES)
+def _gsam(net: Network, buffer_pkts: int, rate_bps: int) -> SlowStart:
+    """GSAM for the subflows of ``net``: K from the subflow's bottleneck (B, C) and its min RTT D (equal on
+    every path of these topologies)."""
+    return gsam_on_path(net.links, _data_route(net), buffer_pkts, rate_bps, WIRE_BYTES, ACK_WIRE_BYTES)
 
 
-def _multipath(
-    cfg: CoreConfig,
-    experiment: str,
-    variant: str,
-    run: int,
-    ncf: int,
-    size_bytes: int,
-    gsam: Mapping[str, Any],
-) -> list[str]:
+def _multipath(experiment: str, variant: str, run: int, ncf: int, size_bytes: int, threshold: SlowStart) -> list[Flow]:
     """NCF transfers ``measured0…`` of ``variant`` from S2 (both interfaces) to C2, started together."""
-    names = []
-    for i, start in enumerate(_starts(experiment, run, "multipath", ncf)):
-        name = f"measured{i}"
-        add(
-            cfg,
-            transfer(
-                variant,
-                name,
-                ["S2.eth0", "S2.eth1"],
-                ["C2"],
-                size_bytes,
-                start,
-                TCP,
-                JOIN_DELAY_NS,
-                gsam=gsam,
-                lisa=LISA_CREDIT_ONLY,
-                coupled=LINUX_3_14_LIA,
-            ),
+    return [
+        transfer(
+            variant,
+            f"measured{i}",
+            ["S2.eth0", "S2.eth1"],
+            ["C2"],
+            size_bytes,
+            start,
+            TCP,
+            JOIN_DELAY_NS,
+            gsam=threshold,
+            lisa=LISA_CREDIT_ONLY,
+            coupled=LINUX_3_14_LIA,
         )
-        names.append(name)
-    return names
+        for i, start in enumerate(_starts(experiment, run, "multipath", ncf))
+    ]
 
 
-def _competing_tcp(cfg: CoreConfig, experiment: str, run: int, ncf: int, size_bytes: int) -> list[str]:
+def _competing_tcp(experiment: str, run: int, ncf: int, size_bytes: int) -> list[Flow]:
     """NCF regular TCP (Reno, SACK) transfers ``competing0…`` from S1 to C1, started with the multipath ones."""
-    names = []
-    for i, start in enumerate(_starts(experiment, run, "competing", ncf)):
-        name = f"competing{i}"
-        add(cfg, transfer("tcp", name, ["S1"], ["C1"], size_bytes, start, TCP))
-        names.append(name)
-    return names
+    return [
+        transfer("tcp", f"competing{i}", ["S1"], ["C1"], size_bytes, start, TCP)
+        for i, start in enumerate(_starts(experiment, run, "competing", ncf))
+    ]
 
 
-def _finish(cfg: CoreConfig, names: list[str]) -> CoreConfig:
-    cfg["stop_when_complete"] = names
-    cfg["stop_time_ns"] = RUN_LIMIT_NS
-    return cfg
+def _finish(net: Network, run: int, flows: Sequence[Flow]) -> Scenario:
+    """The run of ``flows`` over ``net``: it ends when its TCP and MPTCP flows have completed."""
+    names = [f.name for f in flows if f.type != "udp"]
+    return scenario_of(net, seed=run, duration_ns=RUN_LIMIT_NS, flows=flows, stop_when_complete=names)
 
 
 def _shared_run(
@@ -359,20 +342,24 @@ def _shared_run(
     file_kb: int = DEFAULT_FILE_KB,
     ncf: int = DEFAULT_NCF,
     competing: bool = False,
-) -> CoreConfig:
-    cfg: CoreConfig = {"seed": run, **shared(queue(buffer_pkts), competing)}
-    gsam = _gsam(cfg, buffer_pkts, BOTTLENECK_BPS)
-    names = _multipath(cfg, experiment, variant, run, ncf, file_kb * KB, gsam)
+) -> Scenario:
+    net = shared(drop_tail(buffer_pkts), competing)
+    flows = _multipath(experiment, variant, run, ncf, file_kb * KB, _gsam(net, buffer_pkts, BOTTLENECK_BPS))
     if competing:
-        names += _competing_tcp(cfg, experiment, run, ncf, file_kb * KB)
-    return _finish(cfg, names)
+        flows += _competing_tcp(experiment, run, ncf, file_kb * KB)
+    return _finish(net, run, flows)
 
 
 UDP_STREAMS = 5
+"""Fig. 24: iperf's ``-P 5``, "5 parallel streams"."""
 UDP_RATE_BPS = 5_000_000
+"""Fig. 24: iperf's ``-b 5M``, per stream."""
 UDP_PAYLOAD_BYTES = 1470
+"""Fig. 24: "Sending 1470 byte datagrams"."""
 UDP_WIRE_BYTES = UDP_PAYLOAD_BYTES + 8 + 20
+"""A datagram on the wire: its UDP (8 B) and IP (20 B) headers."""
 UDP_FILE_BYTES = 80 * KB
+"""Fig. 24: iperf's ``-F /var/www/80k``, the 80 KB file each stream sends."""
 
 
 def udp_stream_stop_ns(start_ns: int) -> int:
@@ -383,24 +370,25 @@ def udp_stream_stop_ns(start_ns: int) -> int:
     return start_ns + (datagrams - 1) * gap_ns + 1
 
 
-def _udp_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> CoreConfig:
+def _udp_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> Scenario:
     """Fig. 25: five 80 KB multipath transfers S2 → C2 and five UDP streams S1 → C1 (iperf2 ``-P 5``:
     ``-b 5M`` per stream), all started together through the shared bottleneck of B packets."""
-    cfg: CoreConfig = {"seed": run, **shared(queue(buffer_pkts), competing=True)}
-    names = _multipath(
-        cfg, experiment, variant, run, DEFAULT_NCF, DEFAULT_FILE_KB * KB, _gsam(cfg, buffer_pkts, BOTTLENECK_BPS)
-    )
-    starts = _starts(experiment, run, "udp", UDP_STREAMS)
-    cfg["udp_flows"] = [
+    net = shared(drop_tail(buffer_pkts), competing=True)
+    threshold = _gsam(net, buffer_pkts, BOTTLENECK_BPS)
+    flows = _multipath(experiment, variant, run, DEFAULT_NCF, DEFAULT_FILE_KB * KB, threshold)
+    flows += [
         cbr(f"udp{i}", "S1", "C1", UDP_RATE_BPS, UDP_WIRE_BYTES, start, udp_stream_stop_ns(start))
-        for i, start in enumerate(starts)
+        for i, start in enumerate(_starts(experiment, run, "udp", UDP_STREAMS))
     ]
-    return _finish(cfg, names)
+    return _finish(net, run, flows)
 
 
 NONSHARED_BUFFER_PKTS = 200
+"""Figs. 22(b, c), 23: "the router buffer size is 200 packets"."""
 NONSHARED_FILE_KB = 100
+"""Figs. 22(a, c), 23: "the flow size is 100KB"."""
 NONSHARED_NCF = 30
+"""Figs. 22(a, b), 23: "there are 30 concurrent flows"."""
 
 
 def _nonshared_run(
@@ -410,50 +398,57 @@ def _nonshared_run(
     buffer_pkts: int = NONSHARED_BUFFER_PKTS,
     file_kb: int = NONSHARED_FILE_KB,
     ncf: int = NONSHARED_NCF,
-) -> CoreConfig:
-    cfg: CoreConfig = {"seed": run, **nonshared(buffer_pkts)}
-    gsam = _gsam(cfg, buffer_pkts, NONSHARED_BOTTLENECK_BPS)
-    return _finish(cfg, _multipath(cfg, experiment, variant, run, ncf, file_kb * KB, gsam))
+) -> Scenario:
+    net = nonshared(buffer_pkts)
+    threshold = _gsam(net, buffer_pkts, NONSHARED_BOTTLENECK_BPS)
+    return _finish(net, run, _multipath(experiment, variant, run, ncf, file_kb * KB, threshold))
 
 
 LOSS_NCF = 20
+"""Fig. 16: "20 concurrent flows"."""
 LOSS_FILE_KB = 300
+"""Fig. 16: "with the size of 300KB"."""
 
 
-def _loss_run(experiment: str, variant: str, run: int, loss_pct: float) -> CoreConfig:
+def _loss_run(experiment: str, variant: str, run: int, loss_pct: float) -> Scenario:
     """Fig. 16: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a), buffer 20 packets, with
     WANem's random loss at ``loss_pct`` per cent both ways."""
-    loss = {"type": "bernoulli", "p": loss_pct / 100}
-    cfg: CoreConfig = {"seed": run, **shared(queue(DEFAULT_BUFFER_PKTS), loss=loss)}
-    gsam = _gsam(cfg, DEFAULT_BUFFER_PKTS, BOTTLENECK_BPS)
-    return _finish(cfg, _multipath(cfg, experiment, variant, run, LOSS_NCF, LOSS_FILE_KB * KB, gsam))
+    net = shared(drop_tail(DEFAULT_BUFFER_PKTS), loss=Bernoulli(type="bernoulli", p=loss_pct / 100))
+    threshold = _gsam(net, DEFAULT_BUFFER_PKTS, BOTTLENECK_BPS)
+    return _finish(net, run, _multipath(experiment, variant, run, LOSS_NCF, LOSS_FILE_KB * KB, threshold))
 
 
 CODEL_NCF = 20
+"""Figs. 27, 29: "the number of concurrent flows is 20"."""
 CODEL_FILE_KB = 300
+"""Figs. 27, 29: "the flow size is 300KB"."""
 CODEL_TARGET_NS = 5 * MS
+"""RFC 8289's target; the paper varies only the interval and the limit."""
 
 
-def codel(limit_pkts: int, interval_ns: int) -> dict[str, Any]:
+def codel(limit_pkts: int, interval_ns: int) -> Codel:
     """RFC 8289 CoDel: target 5 ms, the given interval, ``limit_pkts`` as the hard tail-drop limit."""
-    return {"type": "codel", "target_ns": CODEL_TARGET_NS, "interval_ns": interval_ns, "limit_pkts": limit_pkts}
+    return Codel(type="codel", target=ns(CODEL_TARGET_NS), interval=ns(interval_ns), limit=f"{limit_pkts}pkt")
 
 
-def _codel_run(experiment: str, variant: str, run: int, limit_pkts: int, interval_ms: int) -> CoreConfig:
+def _codel_run(experiment: str, variant: str, run: int, limit_pkts: int, interval_ms: int) -> Scenario:
     """Figs. 27, 29: 20 transfers of 300 KB through the shared bottleneck (Fig. 11a) queued by CoDel;
     GSAM's B is the CoDel limit (the paper's "router buffer size (limit)")."""
-    cfg: CoreConfig = {"seed": run, **shared(codel(limit_pkts, interval_ms * MS))}
-    gsam = _gsam(cfg, limit_pkts, BOTTLENECK_BPS)
-    return _finish(cfg, _multipath(cfg, experiment, variant, run, CODEL_NCF, CODEL_FILE_KB * KB, gsam))
+    net = shared(codel(limit_pkts, interval_ms * MS))
+    threshold = _gsam(net, limit_pkts, BOTTLENECK_BPS)
+    return _finish(net, run, _multipath(experiment, variant, run, CODEL_NCF, CODEL_FILE_KB * KB, threshold))
 
 
 # ============================================================================ the catalogue
 
 BUFFERS = (5, 10, 15, 20, 25, 35, 50, 75, 100)
+"""§V-B: "The router buffer size also varies from 5 packets to 100 packets"."""
 QUICK_BUFFERS = (5, 10, 20, 35, 100)
 FILE_SIZES_KB = (50, 80, 100, 200, 300, 400, 500, 600, 800, 1000)
+"""§V-B: "the binary documents range from 50KB to 1MB"."""
 QUICK_FILE_SIZES_KB = (50, 80, 300, 1000)
 NCFS = tuple(range(1, 16))
+"""§V-B: "the number of concurrent MPTCP flows ranges from 1 to 15"."""
 QUICK_NCFS = (1, 5, 10, 15)
 
 SHARED_NOTE = "Shared bottleneck (Fig. 11a): 5 Mbit/s, RTT 40 ms, loss 0.01 % both ways; two subflows."

@@ -27,43 +27,52 @@ each experiment with the paper.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from mpsim.experiments.base import (
     KB,
     MS,
-    CoreConfig,
+    RENO,
     Definition,
     Experiment,
     Panel,
     S,
-    add,
+    address,
+    drop_tail,
     duplex,
-    hosts,
-    queue,
-    routers,
     run_random,
+    scenario_of,
     transfer,
 )
 from mpsim.experiments.claims import Compare, Ratio
 from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES, LINUX_3_14_LIA, LINUX_3_14_LISA, gsam_on_path, linux_3_14
+from mpsim.scenario import CongestionControl, Scenario, SlowStart
+from mpsim.topologies import Link, Network
 
 PAPER = "LISA: Barik et al., LISA: A Linked Slow-Start Algorithm for MPTCP, ICC 2016"
-MSS = 1460
-"""Payload of a full segment; 1500 B on the wire with the 40 B of IP and TCP headers."""
+PACKET_BYTES = 1500
+"""§III, footnote 2: "constant 1.5 KByte packet size": a full segment on the wire, headers included."""
+MSS = PACKET_BYTES - IP_TCP_HEADER_BYTES
+"""Payload of a full segment: 1460 B without timestamps."""
 ACCESS_BPS = 1_000_000_000
+"""Not given (§IV-A gives only the bottleneck): every other link 1 Gbit/s, never the constraint."""
 ACCESS_DELAY_NS = 1 * MS
+"""Not given: 1 ms one way on every other link."""
 BOTTLENECK_BPS = 5_000_000
-BOTTLENECK_DELAY_NS = 19 * MS
-BASE_RTT_NS = 2 * (ACCESS_DELAY_NS + BOTTLENECK_DELAY_NS)
-"""40 ms (§IV-A): 2·(1 + 19) ms without serialisation."""
+"""§IV-A: "The bottleneck capacity is set to 5 Mbps"."""
+BASE_RTT_NS = 40 * MS
+"""§IV-A: "RTT is set to 40 ms"."""
+BOTTLENECK_DELAY_NS = BASE_RTT_NS // 2 - ACCESS_DELAY_NS
+"""19 ms: the base RTT is 2·(1 + 19) ms without serialisation."""
 
 TCP = linux_3_14(MSS)
 """Linux 3.14 with MPTCP v0.89, the emulator's kernel: the stack's settings with the paper's 1500-byte packets."""
 
 JOIN_RTTS = 3
+"""§III: "we measured 3 RTTs before the second subflow begins with its IW"."""
 JOIN_JITTER = 0.25
+"""The join's timing noise, ours: the second SYN 3 RTTs · (1 + U[−0.25, 0.25]) after the first."""
 START_JITTER_NS = 10 * MS
+"""The connection's timing noise, ours: it starts at U[0, 10 ms]."""
 POOLED_BUFFERS = (9, 17, 30)
 """§V-A: the "good, medium and bad" buffers of Fig. 6(a, b), pooled in Figs. 6(c, d), 7(a), 8(c)."""
 
@@ -73,8 +82,10 @@ RUN_LIMIT_NS = 60 * S
 """Every run ends when the measured transfer (and the competing flow, if any) completes; this cap is never
 reached (``incomplete`` would count it)."""
 FILE_SIZES_KB = (50, 100, 200, 300, 400, 500, 600, 700, 800, 900)
+"""§V-A: "file transfers with sizes ranging from 50 KB to 900 KB"."""
 QUICK_FILE_SIZES_KB = (50, 200, 300, 500, 900)
 BUFFERS = tuple(range(1, 35))
+"""§IV-A: "We vary the bottleneck queue size from 1 up to 34 packets (twice the path's BDP)"."""
 QUICK_BUFFERS = (1, 4, 8, 12, 17, 24, 34)
 
 
@@ -86,23 +97,10 @@ def pooled_buffer(run: int) -> int:
 # ---------------------------------------------------------------------------------------------- topologies
 
 
-def _nic(host: str, nic: str, peer: str, rate_bps: int, delay_ns: int, queue_out: int = 1000) -> list[dict[str, Any]]:
-    """The links of interface ``host.nic`` to ``peer`` (named ``host.nic-peer`` and ``peer-host.nic``)."""
-    links = duplex(f"{host}.{nic}", peer, rate_bps, delay_ns, queue(queue_out), queue(1000))
-    for link in links:
-        for end in ("from", "to"):
-            if link[end] == f"{host}.{nic}":
-                link[end] = host
-    return links
-
-
-def _address(host: str, nic: str, peer: str) -> dict[str, Any]:
-    return {
-        "name": f"{host}.{nic}",
-        "node": host,
-        "out_link": f"{host}.{nic}-{peer}",
-        "in_link": f"{peer}-{host}.{nic}",
-    }
+def _nic(host: str, nic: str, peer: str, rate_bps: int, delay_ns: int, queue_out: int = 1000) -> Link:
+    """Interface ``host.nic`` to ``peer`` (links ``host.nic-peer`` and ``peer-host.nic``): ``queue_out``
+    packets towards the peer, 1000 back."""
+    return duplex(f"{host}.{nic}", peer, rate_bps, delay_ns, drop_tail(queue_out), drop_tail(1000), node=host)
 
 
 def shared(
@@ -111,52 +109,51 @@ def shared(
     bottleneck_delay_ns: int = BOTTLENECK_DELAY_NS,
     competing_host: bool = False,
     bottleneck_bps: int = BOTTLENECK_BPS,
-) -> CoreConfig:
+) -> Network:
     """Fig. 3: Server.eth0 and Server.eth1 (1 Gbit/s) → router Rc → Client over the client's 5 Mbit/s
     downlink, the shared bottleneck with a drop-tail queue of ``buffer_pkts``. The ACK direction and every
     other queue hold 1000 packets (never the constraint). With ``competing_host``, a host H (1 Gbit/s, 1 ms
     to Rc) sends the competing TCP flow of Fig. 7(a) through the same downlink."""
+    nics = ("eth0", "eth1")
+    eth = [_nic("Server", nic, "Rc", ACCESS_BPS, delay) for nic, delay in zip(nics, eth_delays_ns, strict=True)]
     links = [
-        *_nic("Server", "eth0", "Rc", ACCESS_BPS, eth_delays_ns[0]),
-        *_nic("Server", "eth1", "Rc", ACCESS_BPS, eth_delays_ns[1]),
-        *duplex("Rc", "Client", bottleneck_bps, bottleneck_delay_ns, queue(buffer_pkts), queue(1000)),
+        *eth,
+        duplex("Rc", "Client", bottleneck_bps, bottleneck_delay_ns, drop_tail(buffer_pkts), drop_tail(1000)),
     ]
     names = ["Server", "Client"]
     if competing_host:
-        links += duplex("H", "Rc", ACCESS_BPS, ACCESS_DELAY_NS)
+        links.append(duplex("H", "Rc", ACCESS_BPS, ACCESS_DELAY_NS))
         names.append("H")
-    return {
-        "nodes": hosts(*names) + routers("Rc"),
-        "links": links,
-        "addresses": [_address("Server", "eth0", "Rc"), _address("Server", "eth1", "Rc")],
-    }
+    return Network(
+        hosts=names,
+        routers=["Rc"],
+        links=links,
+        addresses=[address(f"Server.{nic}", link) for nic, link in zip(nics, eth, strict=True)],
+    )
 
 
-def nonshared(buffer_pkts: int) -> CoreConfig:
+def nonshared(buffer_pkts: int) -> Network:
     """Fig. 4: Server.eth_i → R_i over a 5 Mbit/s, 19 ms server uplink with a drop-tail queue of
     ``buffer_pkts`` (the two bottlenecks, one per subflow), then R_i → Client at 1 Gbit/s, 1 ms."""
     links = []
+    addresses = []
     for i, nic in ((1, "eth0"), (2, "eth1")):
-        links += _nic("Server", nic, f"R{i}", BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, queue_out=buffer_pkts)
-        links += duplex(f"R{i}", "Client", ACCESS_BPS, ACCESS_DELAY_NS)
-    return {
-        "nodes": hosts("Server", "Client") + routers("R1", "R2"),
-        "links": links,
-        "addresses": [_address("Server", "eth0", "R1"), _address("Server", "eth1", "R2")],
-    }
+        uplink = _nic("Server", nic, f"R{i}", BOTTLENECK_BPS, BOTTLENECK_DELAY_NS, queue_out=buffer_pkts)
+        links += [uplink, duplex(f"R{i}", "Client", ACCESS_BPS, ACCESS_DELAY_NS)]
+        addresses.append(address(f"Server.{nic}", uplink))
+    return Network(hosts=["Server", "Client"], routers=["R1", "R2"], links=links, addresses=addresses)
 
 
 # ---------------------------------------------------------------------------------------------- runs
 
 
-def _gsam(cfg: CoreConfig, buffer_pkts: int) -> dict[str, Any]:
+def _gsam(net: Network, buffer_pkts: int) -> SlowStart:
     """GSAM's K (its authors' reading) from the first subflow's path (Server.eth0 → … → Client) and its
     bottleneck, the path's slowest link."""
-    names = {link["name"] for link in cfg["links"]}
+    names = {link.forward_name for link in net.links}
     route = ["Server.eth0-Rc", "Rc-Client"] if "Rc-Client" in names else ["Server.eth0-R1", "R1-Client"]
-    wire = MSS + IP_TCP_HEADER_BYTES
-    rate = min(link["rate_bps"] for link in cfg["links"] if link["name"] in route)
-    return gsam_on_path(cfg["links"], route, buffer_pkts, rate, wire, IP_TCP_HEADER_BYTES)
+    rate = min(link.rate for link in net.links if link.forward_name in route)
+    return gsam_on_path(net.links, route, buffer_pkts, rate, PACKET_BYTES, IP_TCP_HEADER_BYTES)
 
 
 def timing(experiment: str, run: int, rtt1_ns: int = BASE_RTT_NS) -> tuple[int, int]:
@@ -168,19 +165,24 @@ def timing(experiment: str, run: int, rtt1_ns: int = BASE_RTT_NS) -> tuple[int, 
     return start, syn_to_syn - rtt1_ns
 
 
-def _measured(
-    cfg: CoreConfig,
+def _run(
+    net: Network,
     experiment: str,
     variant: str,
     run: int,
     size_bytes: int,
     buffer_pkts: int,
     rtt1_ns: int = BASE_RTT_NS,
-) -> int:
-    """Adds the measured transfer Server → Client; returns its start time."""
+    *,
+    cc: CongestionControl | None = None,
+    subflows: int | None = None,
+    competing_offset_ns: int | None = None,
+) -> Scenario:
+    """The measured transfer Server → Client over ``net`` (``cc`` in place of its congestion control;
+    ``subflows`` all over the first interface, ndiffports); with ``competing_offset_ns`` a Reno flow
+    H → Client of the same size starts that long after it. The run ends when they complete."""
     start, join_delay = timing(experiment, run, rtt1_ns)
-    add(
-        cfg,
+    flows = [
         transfer(
             variant,
             "measured",
@@ -190,16 +192,25 @@ def _measured(
             start,
             TCP,
             join_delay,
-            gsam=_gsam(cfg, buffer_pkts),
+            gsam=_gsam(net, buffer_pkts),
             lisa=LINUX_3_14_LISA,
-            coupled=LINUX_3_14_LIA,
-        ),
+            coupled=cc or LINUX_3_14_LIA,
+            single_path=cc or RENO,
+            subflows=subflows,
+        )
+    ]
+    if competing_offset_ns is not None:
+        flows.append(transfer("tcp", "competing", ["H"], ["Client"], size_bytes, start + competing_offset_ns, TCP))
+    return scenario_of(
+        net,
+        seed=run,
+        duration_ns=start + RUN_LIMIT_NS,
+        flows=flows,
+        stop_when_complete=[f.name for f in flows],
     )
-    cfg["stop_when_complete"] = ["measured"]
-    return start
 
 
-TOPOLOGIES: dict[str, Callable[[int], CoreConfig]] = {"shared": shared, "nonshared": nonshared}
+TOPOLOGIES: dict[str, Callable[[int], Network]] = {"shared": shared, "nonshared": nonshared}
 """The two topologies of §V-A by name, each of a given bottleneck buffer: Fig. 5(a) and Fig. 5(b)."""
 
 
@@ -208,52 +219,40 @@ def _buffer(buffer_pkts: int | None, run: int) -> int:
     return pooled_buffer(run) if buffer_pkts is None else buffer_pkts
 
 
-def _slow_start_run(experiment: str, variant: str, run: int, topology: str, buffer_pkts: int) -> CoreConfig:
+def _slow_start_run(experiment: str, variant: str, run: int, topology: str, buffer_pkts: int) -> Scenario:
     """The long transfer of the slow-start experiments through ``topology`` with a ``buffer_pkts`` buffer."""
-    cfg: CoreConfig = {"seed": run, **TOPOLOGIES[topology](buffer_pkts)}
-    start = _measured(cfg, experiment, variant, run, LONG_FILE_BYTES, buffer_pkts)
-    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
-    return cfg
+    return _run(TOPOLOGIES[topology](buffer_pkts), experiment, variant, run, LONG_FILE_BYTES, buffer_pkts)
 
 
 def _file_run(
     experiment: str, variant: str, run: int, topology: str, size_kb: int, buffer_pkts: int | None = None
-) -> CoreConfig:
+) -> Scenario:
     """A ``size_kb`` transfer through ``topology``; the buffer is the run's pooled one unless given."""
     b = _buffer(buffer_pkts, run)
-    cfg: CoreConfig = {"seed": run, **TOPOLOGIES[topology](b)}
-    start = _measured(cfg, experiment, variant, run, size_kb * KB, b)
-    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
-    return cfg
+    return _run(TOPOLOGIES[topology](b), experiment, variant, run, size_kb * KB, b)
 
 
-def _competing_run(experiment: str, variant: str, run: int, size_kb: int) -> CoreConfig:
+def _competing_run(experiment: str, variant: str, run: int, size_kb: int) -> Scenario:
     """Fig. 7(a): a Reno flow H → Client of the same size starts U[0, 1 RTT] after the measured transfer."""
     b = pooled_buffer(run)
-    cfg: CoreConfig = {"seed": run, **shared(b, competing_host=True)}
-    start = _measured(cfg, experiment, variant, run, size_kb * KB, b)
     offset = int(run_random(experiment, run, "competing").uniform(0.0, BASE_RTT_NS))
-    add(cfg, transfer("tcp", "competing", ["H"], ["Client"], size_kb * KB, start + offset, TCP))
-    cfg["stop_when_complete"] = ["measured", "competing"]
-    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
-    return cfg
+    net = shared(b, competing_host=True)
+    return _run(net, experiment, variant, run, size_kb * KB, b, competing_offset_ns=offset)
 
 
 HETERO_ETH_DELAYS_NS = (95 * MS, 5 * MS)
+"""The server's interfaces one way: the paths' RTTs 2·(95 + 5) = 200 ms and 2·(5 + 5) = 20 ms."""
 HETERO_BOTTLENECK_DELAY_NS = 5 * MS
 HETERO_RTT1_NS = 2 * (HETERO_ETH_DELAYS_NS[0] + HETERO_BOTTLENECK_DELAY_NS)
-"""200 ms: the first subflow's path; the second's is 2·(5 + 5) = 20 ms."""
+"""§V-A: "the base RTT of the first connection ... is 200 ms while the other one is 20 ms" (2·(5 + 5))."""
 HETERO_FILE_KB = 500
+"""§V-A, Fig. 7(b): "We transfer a file of size 500 KB"."""
 
 
-def _hetero_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> CoreConfig:
+def _hetero_run(experiment: str, variant: str, run: int, buffer_pkts: int) -> Scenario:
     """Fig. 7(b): the 500 KB transfer over paths of 200 ms and 20 ms RTT sharing the bottleneck."""
-    b = buffer_pkts
-    topo = shared(b, eth_delays_ns=HETERO_ETH_DELAYS_NS, bottleneck_delay_ns=HETERO_BOTTLENECK_DELAY_NS)
-    cfg: CoreConfig = {"seed": run, **topo}
-    start = _measured(cfg, experiment, variant, run, HETERO_FILE_KB * KB, b, HETERO_RTT1_NS)
-    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
-    return cfg
+    net = shared(buffer_pkts, eth_delays_ns=HETERO_ETH_DELAYS_NS, bottleneck_delay_ns=HETERO_BOTTLENECK_DELAY_NS)
+    return _run(net, experiment, variant, run, HETERO_FILE_KB * KB, buffer_pkts, HETERO_RTT1_NS)
 
 
 FAVOURABLE_BUFFER_PKTS = 20
@@ -261,29 +260,24 @@ FAVOURABLE_BUFFER_PKTS = 20
 
 
 MOTIVATION_BPS = 2_500_000
+"""§II, Fig. 1: "a 2.5 Mbps shared bottleneck"."""
 MOTIVATION_DELAY_NS = 34 * MS
-"""Figs. 1–2: a 2.5 Mbit/s bottleneck and a 70 ms base RTT, 2·(1 + 34) ms."""
+"""Fig. 1: "the base RTT without queuing delay" is 70 ms, 2·(1 + 34) ms."""
 MOTIVATION_BUFFER_PKTS = 15
 """Not given: the path's BDP, 2.5 Mbit/s × 70 ms = 14.6 packets of 1500 B, as §IV's "common choice"."""
 MOTIVATION_FILE_BYTES = 300 * KB
+"""§II, Fig. 1: "a 300 KB file transfer"."""
 
 
-def _motivation_run(experiment: str, variant: str, run: int, subflows: int, cc: str | None = None) -> CoreConfig:
+def _motivation_run(experiment: str, variant: str, run: int, subflows: int, cc: str | None = None) -> Scenario:
     """Figs. 1–2: 300 KB from the server to the client over ``subflows`` subflows that all join at once after
     the first (ndiffports, footnote 4), through the shared 2.5 Mbit/s downlink; ``cc`` replaces the flow's
     congestion control (Fig. 1a's TCP is CUBIC)."""
     b = MOTIVATION_BUFFER_PKTS
-    topo = shared(b, bottleneck_delay_ns=MOTIVATION_DELAY_NS, bottleneck_bps=MOTIVATION_BPS)
-    cfg: CoreConfig = {"seed": run, **topo}
+    net = shared(b, bottleneck_delay_ns=MOTIVATION_DELAY_NS, bottleneck_bps=MOTIVATION_BPS)
     rtt1 = 2 * (ACCESS_DELAY_NS + MOTIVATION_DELAY_NS)
-    start = _measured(cfg, experiment, variant, run, MOTIVATION_FILE_BYTES, b, rtt1)
-    (flow,) = cfg.get("tcp_flows", []) + cfg.get("mptcp_connections", [])
-    if cc is not None:
-        flow["cc"] = {"type": cc}
-    if variant != "tcp":
-        flow["path_manager"] = {"type": "ndiffports", "subflows": subflows}
-    cfg["stop_time_ns"] = start + RUN_LIMIT_NS
-    return cfg
+    replaced = None if cc is None else CongestionControl(type=cc)
+    return _run(net, experiment, variant, run, MOTIVATION_FILE_BYTES, b, rtt1, cc=replaced, subflows=subflows)
 
 
 R_SS = Panel("r_ss", "Retransmissions before the last subflow leaves slow start, R_ss (packets)")

@@ -31,17 +31,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mpsim.engine import Results
-from mpsim.experiments.base import CoreConfig, Experiment, Panel, flows_of
+from mpsim.engine import Results, run_config
+from mpsim.experiments.base import Experiment, Panel, traced
 from mpsim.experiments.claims import Bound, Compare, Ratio, Trend
+from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES
 from mpsim.scenario import Scenario
 
 PAPER = "MPCubic: Le, Hong, Lee, MPCubic: An Extended Cubic TCP for Multiple Paths, 2011"
+MSS = 1000
+"""Sec. IV: "a 1000-byte data packet": the segment of the ``ns2`` profile every flow runs."""
 TCP: dict[str, Any] = {"profile": "ns2"}
-WIRE_BYTES = 1040
-"""A full ns2 segment on the wire: 1000 B of data and 40 B of IP and TCP headers."""
+WIRE_BYTES = MSS + IP_TCP_HEADER_BYTES
+"""A full segment on the wire: 1000 B of data and 40 B of IP and TCP headers."""
 BIN_S = 5
-"""The paper: "Data rates were sampled every 5 seconds"."""
+"""Sec. IV: "Data rates were sampled every 5 seconds"."""
 MULTIPATH = ("mpcubic", "unmpcubic")
 WITH_MPTCP = (*MULTIPATH, "lia", "olia", "balia")
 
@@ -80,8 +83,8 @@ def scenario(
     topology: Mapping[str, Any],
     flows: list[dict[str, Any]],
     **more: Any,
-) -> CoreConfig:
-    """The core configuration of one run: the rates binned from ``warmup_s`` to the end."""
+) -> Scenario:
+    """One run: the rates binned from ``warmup_s`` to the end."""
     return Scenario.from_dict(
         {
             "seed": run,
@@ -91,7 +94,7 @@ def scenario(
             "throughput": {"interval": f"{BIN_S}s", "start": f"{warmup_s}s"},
             **more,
         }
-    ).to_core()
+    )
 
 
 # ---------------------------------------------------------------------------------------------- metrics
@@ -143,7 +146,7 @@ def rates_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     row["epoch_s"] = statistics.fmean(epochs) if epochs else float("nan")
     row["retransmissions"] = statistics.fmean(r["retransmits_fast"] + r["retransmits_rto"] for r in first)
     row["rto_count"] = statistics.fmean(r["rto_count"] for r in first)
-    row["sum_cwnd_pkts"] = statistics.fmean(r["cwnd_bytes_at_end"] / 1000 for r in first)
+    row["sum_cwnd_pkts"] = statistics.fmean(r["cwnd_bytes_at_end"] / MSS for r in first)
     for link in results.links.to_pylist():
         if link["name"] in BOTTLENECKS:
             lost = link["dropped_overflow_pkts"] + link["dropped_red_pkts"] + link["dropped_loss_pkts"]
@@ -173,7 +176,7 @@ def _epoch_s(row: Mapping[str, Any], end_s: float) -> float:
 # ---------------------------------------------------------------------------------------------- experiments
 
 
-def _trajectory(k: int, variant: str, run: int) -> CoreConfig:
+def _trajectory(k: int, variant: str, run: int) -> Scenario:
     # Two MPCubic connections from S0 to D0 over four uncongested 100 Mbit/s links (100 ms one way) with
     # uniform random exogenous drops: "equal" on links 1 and 2 (p1 = p2 = 1e-4), "unequal" on 3 and 4
     # (p1 = 4e-4 > p2 = 1e-4). Links never queue: only the drops set the windows.
@@ -188,7 +191,7 @@ def _trajectory(k: int, variant: str, run: int) -> CoreConfig:
     return scenario(run, 300, 60, {**topology, "rates": ["100Mbps"] * 4}, flows, link_changes=changes)
 
 
-def _cycle(beta: float, variant: str, run: int) -> CoreConfig:
+def _cycle(beta: float, variant: str, run: int) -> Scenario:
     # Fig. 2(a) with drop-tail queues: two 10 Mbit/s links, 100 ms one way, 100-packet buffers (below
     # the 240-packet BDP, so each epoch ends in an overflow). ``cubic`` runs one Cubic flow on link 1 alone.
     topology = {"preset": "parallel_links", "rates": "10Mbps", "delays": "100ms", "buffer": "100pkt"}
@@ -199,7 +202,7 @@ def _cycle(beta: float, variant: str, run: int) -> CoreConfig:
     return scenario(run, 400, 50, {**topology, "rates": ["10Mbps", "10Mbps"]}, flows)
 
 
-def _shared(rate_mbps: int, variant: str, run: int) -> CoreConfig:
+def _shared(rate_mbps: int, variant: str, run: int) -> Scenario:
     # Fig. 2(b): the 2-path flow (both subflows over the one link) and one regular Cubic flow.
     topology = _one_link(rate_mbps * 1_000_000, 0.1)
     flows = [
@@ -222,7 +225,7 @@ def _one_link(rate_bps: int, delay_s: float) -> dict[str, Any]:
     }
 
 
-def _reno(rate_mbps: int, variant: str, run: int) -> CoreConfig:
+def _reno(rate_mbps: int, variant: str, run: int) -> Scenario:
     topology = _one_link(rate_mbps * 1_000_000, 0.016)
     flows = [
         _flow("measured", ["S0.1", "S0.2"], "D0", cc(variant)),
@@ -242,7 +245,7 @@ def _two_links(rates_bps: list[int], delays_s: list[float], background: list[int
     }
 
 
-def _vs_mptcp(rate_mbps: int, variant: str, run: int) -> CoreConfig:
+def _vs_mptcp(rate_mbps: int, variant: str, run: int) -> Scenario:
     # Fig. 5(b): the 2-path flow and a 2-path MPTCP (LIA) flow, both from S0's two addresses, on two
     # separate 10 Mbit/s, 16 ms links.
     topology = _two_links([rate_mbps * 1_000_000] * 2, [0.016] * 2, [0])
@@ -253,7 +256,7 @@ def _vs_mptcp(rate_mbps: int, variant: str, run: int) -> CoreConfig:
     return scenario(run, 120, 20, topology, flows)
 
 
-def _pooling(rate_mbps: int, variant: str, run: int) -> CoreConfig:
+def _pooling(rate_mbps: int, variant: str, run: int) -> Scenario:
     # Fig. 2(c): two 50 ms links, each with 15 Cubic flows (n = m = 15).
     topology = _two_links([rate_mbps * 1_000_000] * 2, [0.05] * 2, [15])
     flows = [
@@ -264,7 +267,7 @@ def _pooling(rate_mbps: int, variant: str, run: int) -> CoreConfig:
     return scenario(run, 120, 30, topology, flows)
 
 
-def _hetero(rate_mbps: int, variant: str, run: int) -> CoreConfig:
+def _hetero(rate_mbps: int, variant: str, run: int) -> Scenario:
     # Fig. 7: link 1 (x Mbit/s, 40 ms) with 12 Cubic flows, link 2 (0.8·x Mbit/s, 160 ms) with 6.
     rates = [rate_mbps * 1_000_000, rate_mbps * 800_000]
     topology = _two_links(rates, [0.04, 0.16], [12, 6])
@@ -274,7 +277,7 @@ def _hetero(rate_mbps: int, variant: str, run: int) -> CoreConfig:
     return scenario(run, 150, 50, topology, flows)
 
 
-def _triangle(link1_mbps: int, variant: str, run: int) -> CoreConfig:
+def _triangle(link1_mbps: int, variant: str, run: int) -> Scenario:
     # Fig. 2(d): 50 Mbit/s links of 20 ms one way (the paper gives no delay), link 1 at x Mbit/s.
     rates = [link1_mbps * 1_000_000, 50_000_000, 50_000_000]
     topology = {"preset": "triangle", "rates": rates, "delays": "20ms", "queue": adaptive_red(50_000_000, 0.04)}
@@ -299,7 +302,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Trade-off k",
         x_values=(0, 1, 2, 3, 4),
         quick_x_values=(3,),
-        build=_trajectory,
+        scenario=_trajectory,
         panels=(
             Panel("share2_sd_equal", "p1 = p2: sd of path 2's share"),
             Panel("share2_mean_unequal", "p1 > p2: path 2's share"),
@@ -344,7 +347,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="β_cubic",
         x_values=(0.7, 0.8),
         quick_x_values=(0.7,),
-        build=_cycle,
+        scenario=_cycle,
         panels=(Panel("epoch_s", "Mean congestion epoch (s)"),),
         checks=(
             Ratio(
@@ -368,7 +371,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Link rate (Mbit/s)",
         x_values=(50,),
         quick_x_values=(10,),
-        build=_shared,
+        scenario=_shared,
         panels=(RATE, RATIO),
         checks=(
             Bound(
@@ -391,7 +394,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Link rate (Mbit/s)",
         x_values=(10,),
         quick_x_values=(10,),
-        build=_reno,
+        scenario=_reno,
         panels=(RATE, RATIO),
         checks=(
             Bound(
@@ -414,7 +417,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Link rate (Mbit/s)",
         x_values=(10,),
         quick_x_values=(10,),
-        build=_vs_mptcp,
+        scenario=_vs_mptcp,
         panels=(RATE, RATIO),
         checks=(
             Bound(
@@ -437,7 +440,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Link rate (Mbit/s)",
         x_values=(100,),
         quick_x_values=(10,),
-        build=_pooling,
+        scenario=_pooling,
         panels=(RATE, RATIO),
         checks=(
             Bound(
@@ -460,7 +463,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Link 1 rate (Mbit/s)",
         x_values=(50, 25),
         quick_x_values=(25,),
-        build=_triangle,
+        scenario=_triangle,
         panels=(Panel("total_mbps", "Sum of A, B, C (Mbit/s)"), Panel("loss_pct_link1", "Loss rate on link 1 (%)")),
         claims=("Table I: MPCubic's throughput is spread more evenly over A, B, C than unMPCubic's.",),
         checks=(
@@ -491,7 +494,7 @@ EXPERIMENTS: list[Experiment] = [
         x_label="Link 1 rate (Mbit/s; link 2 at 0.8 of it)",
         x_values=(100,),
         quick_x_values=(10,),
-        build=_hetero,
+        scenario=_hetero,
         panels=(
             Panel("path1_mbps", "Path 1 rate (Mbit/s)"),
             Panel("path2_mbps", "Path 2 rate (Mbit/s)"),
@@ -517,14 +520,19 @@ EXPERIMENTS: list[Experiment] = [
 # ---------------------------------------------------------------------------------------------- time series
 
 
+def _named(name: str) -> Experiment:
+    """This paper's experiment called ``name``."""
+    found = {e.name: e for e in EXPERIMENTS}
+    if name not in found:
+        raise KeyError(f"unknown MPCubic experiment '{name}'; known: {', '.join(found)}")
+    return found[name]
+
+
 def rates_over_time(name: str, x: Any, variant: str, run: int, path: str | Path) -> list[Path]:
     """Runs one point of experiment ``name`` and draws the paper's kind of time series: the delivered
     rate of every measured flow, each of its subflows and the competing flows in 5 s bins (Figs. 4b–7)."""
-    from mpsim.engine import run_config
-    from mpsim.experiments import get
-
     series: dict[str, list[tuple[float, float]]] = {}
-    for r in run_config(get(name).build(x, variant, run)).throughput.to_pylist():
+    for r in run_config(_named(name).build(x, variant, run)).throughput.to_pylist():
         if r["flow"].startswith(("measured", "competing")):
             label = r["flow"] if r["subflow"] is None else f"{r['flow']} path {r['subflow'] + 1}"
             series.setdefault(label, []).append((r["start_s"], r["delivered_bps"] / 1e6))
@@ -534,16 +542,12 @@ def rates_over_time(name: str, x: Any, variant: str, run: int, path: str | Path)
 def windows_over_time(name: str, x: Any, variant: str, run: int, path: str | Path) -> list[Path]:
     """Runs one point of experiment ``name`` with the measured and competing flows traced and draws each
     subflow's congestion window (segments) against time (Figs. 3, 4a)."""
-    from mpsim.engine import run_config
-    from mpsim.experiments import get
-
-    cfg = get(name).build(x, variant, run)
-    for f in flows_of(cfg):
-        f["trace"] = f["name"].startswith(("measured", "competing"))
+    scenario = _named(name).scenario(x, variant, run)
+    scenario = traced(scenario, [f.name for f in scenario.flows if f.name.startswith(("measured", "competing"))])
     series: dict[str, list[tuple[float, float]]] = {}
-    for r in run_config(cfg).tcp_traces.to_pylist():
+    for r in run_config(scenario.to_core()).tcp_traces.to_pylist():
         label = f"{r['flow']} path {r['subflow'] + 1}"
-        series.setdefault(label, []).append((r["time_ns"] / 1e9, r["cwnd_bytes"] / 1000))
+        series.setdefault(label, []).append((r["time_ns"] / 1e9, r["cwnd_bytes"] / MSS))
     return _plot(series, "cwnd (segments)", f"{name}, {variant}, x = {x}, run {run}", path)
 
 

@@ -23,11 +23,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from mpsim.experiments.base import Experiment
-from mpsim.experiments.reproduce import Reproduction
 from mpsim.experiments.scorecard import VERDICTS, entry
 
-__all__ = ["Ran", "write_report"]
+__all__ = ["Ran", "Reproduction", "write_report"]
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """What reproducing one experiment wrote: its result table and its files under ``directory``."""
+
+    experiment: Experiment
+    directory: Path
+    table: pa.Table
+    files: tuple[Path, ...]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ import json
 import textwrap
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +24,7 @@ import pyarrow.parquet as pq
 from mpsim.engine import Results
 from mpsim.experiments import CATALOGUE, get, scorecard, timeseries
 from mpsim.experiments.base import Experiment, experiment_metrics
+from mpsim.experiments.report import Ran, Reproduction, write_report
 from mpsim.fingerprint import engine_id
 from mpsim.sweep import Point, axis_text, run_key, run_points
 
@@ -34,14 +34,6 @@ __all__ = ["Reproduction", "experiment_row", "reproduce", "reproduce_all"]
 def experiment_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     """The sweep runner's extractor for every experiment (a module-level function, so workers can run it)."""
     return experiment_metrics(results.raw, config)
-
-
-@dataclass(frozen=True)
-class Reproduction:
-    experiment: Experiment
-    directory: Path
-    table: pa.Table
-    files: tuple[Path, ...]
 
 
 def reproduce(
@@ -147,8 +139,6 @@ def reproduce_all(
     """Runs every experiment of the catalogue (or ``names``) and writes ``OUT/scorecard.json`` and
     ``OUT/scorecard.md`` (each claim's verdict on its table) and ``OUT/index.html``
     (:mod:`mpsim.experiments.report`, which names ``command``). Returns the scorecard and its files."""
-    from mpsim.experiments.report import Ran, write_report
-
     card: dict[str, Any] = {
         "mode": "quick" if quick else "full",
         "source": "mpsim reproduce --all" + (" --quick" if quick else "") + (f" --runs {runs}" if runs else ""),

@@ -15,10 +15,12 @@ papers describe it, and GSAM's threshold K as its authors compute it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from mpsim.experiments.base import MS, S
+from mpsim.experiments.base import MS, S, ns
+from mpsim.scenario import CongestionControl, SlowStart, TcpOptions
+from mpsim.topologies import Link
+from mpsim.units import SizeSpec
 
 # ============================================================================ the legacy ns-3 MPTCP model
 
@@ -27,74 +29,77 @@ LEGACY_NS3_WINDOW_BYTES = 65_535
 min(receive window, cwnd), 46 full segments of 1400 B. The CSS paper's Fig. 1: the send window "is constant
 in simulation"."""
 
-LEGACY_NS3: dict[str, Any] = {
+LEGACY_NS3 = TcpOptions(
     # ns-3's per-ACK growth, option sizes and PPP framing.
-    "profile": "ns3",
+    profile="ns3",
     # Plain Reno loss recovery: fast retransmit on the third duplicate ACK, no NewReno partial-ACK
     # retransmission, no SACK, no timestamps; a loss halves FlightSize (the model predates ns-3.44).
-    "recovery": "reno",
-    "sack": False,
-    "timestamps": False,
-    "loss_flight": "flight_size",
+    recovery="reno",
+    sack=False,
+    timestamps=False,
+    loss_flight="flight_size",
     # The model's receiver acknowledges every segment (docs/reproduction.md, "The paper's simulator, read").
-    "delayed_ack": False,
+    delayed_ack=False,
     # Its RTO is about 2·SRTT with no floor. With the papers' base RTTs of 100 and 150 ms a 200 ms floor
     # never binds on 2·SRTT, where ns-3's own 1 s would; the first RTO before any sample is 1 s.
-    "min_rto_ns": 200 * MS,
-    "initial_rto_ns": 1 * S,
-    "receive_window_bytes": LEGACY_NS3_WINDOW_BYTES,
-}
+    min_rto=ns(200 * MS),
+    initial_rto=ns(1 * S),
+    receive_window=LEGACY_NS3_WINDOW_BYTES,
+)
 """The legacy ns-3 MPTCP model as mpsim reproduces it. Not reproduced (docs/reproduction.md): its receiver
 withholding subflow ACKs behind a data-level gap, its RTO that halves cwnd and resends one segment, its
 ssthresh slip to 2·MSS, its round-robin scheduler."""
 
 
-def legacy_ns3(mss: int, initial_cwnd_segments: int, initial_ssthresh_bytes: int | None = None) -> dict[str, Any]:
+def legacy_ns3(mss: int, initial_cwnd_segments: int, initial_ssthresh_bytes: int | None = None) -> TcpOptions:
     """The legacy ns-3 MPTCP model's TCP options with a paper's segment size, IW and initial ssthresh."""
-    tcp = {**LEGACY_NS3, "mss": mss, "initial_cwnd_segments": initial_cwnd_segments}
-    if initial_ssthresh_bytes is not None:
-        tcp["initial_ssthresh_bytes"] = initial_ssthresh_bytes
-    return tcp
+    ssthresh = None if initial_ssthresh_bytes is None else SizeSpec(initial_ssthresh_bytes, "bytes")
+    return LEGACY_NS3.model_copy(
+        update={"mss": mss, "initial_cwnd": initial_cwnd_segments, "initial_ssthresh": ssthresh}
+    )
 
 
-LISA_CREDIT_ONLY: dict[str, Any] = {"ignore_acks": False}
+LISA_CREDIT_ONLY = SlowStart(type="lisa", ignore_acks=False)
 """LISA as the CSS (§I: the new subflow's IW is subtracted from an existing subflow's cwnd) and GSAM (§II:
 "subflow1 and subflow2 each takes 1 packet from subflow0") papers describe the LISA they compared, in ns-3
 and on GSAM's testbed alike: Alg. 1's credit without its ACKs to ignore."""
 
 # ============================================================================ Linux 3.14 with MPTCP v0.89
 
-LINUX_3_14: dict[str, Any] = {
+LINUX_3_14 = TcpOptions(
     # SACK with PRR, FACK, delayed early retransmit, the 3.x tail loss probe, F-RTO, IW 10, min RTO 200 ms.
-    "profile": "linux_3_14",
+    profile="linux_3_14",
     # No timestamps: a full segment is MSS + 40 B on the wire, as both papers' packet arithmetic assumes.
-    "timestamps": False,
+    timestamps=False,
     # The receiver ACKs every segment: quick-ACK in slow start (LISA footnote 3).
-    "delayed_ack": False,
-}
+    delayed_ack=False,
+)
 """Linux 3.14 with MPTCP v0.89 as the LISA paper's emulator and the GSAM paper's testbed ran it."""
 
-LINUX_3_14_LIA: dict[str, Any] = {"type": "lia", "flavour": "linux"}
+LINUX_3_14_LIA = CongestionControl(type="lia", flavour="linux")
 """MPTCP v0.89's default coupled congestion control, with the kernel's arithmetic."""
 
-LINUX_3_14_LISA: dict[str, Any] = {}
+LINUX_3_14_LISA = SlowStart(type="lisa")
 """LISA as its paper publishes it (Alg. 1 with the ACKs to ignore): the core's defaults."""
 
 
-def linux_3_14(mss: int) -> dict[str, Any]:
+def linux_3_14(mss: int) -> TcpOptions:
     """Linux 3.14's TCP options with a paper's segment size."""
-    return {**LINUX_3_14, "mss": mss}
+    return LINUX_3_14.model_copy(update={"mss": mss})
 
 
-STACKS: dict[str, dict[str, Any]] = {"legacy_ns3": LEGACY_NS3, "linux_3_14": LINUX_3_14}
+STACKS: dict[str, TcpOptions] = {"legacy_ns3": LEGACY_NS3, "linux_3_14": LINUX_3_14}
 """Every stack by the name an experiment declares in ``Experiment.stack``."""
 
-PAPER_SETTINGS = ("mss", "initial_cwnd_segments", "initial_ssthresh_bytes")
+PAPER_SETTINGS = ("mss", "initial_cwnd", "initial_ssthresh")
 """The TCP options a paper sets beside its stack's."""
 
 # ============================================================================ GSAM's threshold K
 
 IP_TCP_HEADER_BYTES = 40
+"""IPv4 and TCP headers without options: a full segment is MSS + 40 B on the wire without timestamps."""
+PPP_FRAMING_BYTES = 2
+"""The link-layer bytes of ns-3's point-to-point links on every packet (the ``ns3`` profile's framing)."""
 
 
 def gsam_k_ns(buffer_pkts: int, wire_bytes: int, rate_bps: int, d_ns: int) -> int:
@@ -108,27 +113,32 @@ def gsam_k_ns(buffer_pkts: int, wire_bytes: int, rate_bps: int, d_ns: int) -> in
     return d_ns // 2 + buffer_pkts * wire_bytes * 8 * S // (2 * rate_bps)
 
 
-def min_rtt_ns(path: Sequence[Mapping[str, Any]], data_wire: int, ack_wire: int) -> int:
+def gsam(k_ns: int) -> SlowStart:
+    """GSAM with the threshold ``k_ns`` (:func:`gsam_k_ns`)."""
+    return SlowStart(type="gsam", k_ns=k_ns)
+
+
+def min_rtt_ns(path: Sequence[Link], data_wire: int, ack_wire: int) -> int:
     """The smallest RTT a full segment can measure on ``path`` (its links in the data direction, each
     used back by an ACK on its reverse link of equal rate and delay): propagation both ways plus the
     serialisation of the segment forward and of its ACK back. This is what a sender's min_RTT converges to."""
     total = 0
     for link in path:
-        total += 2 * link["delay_ns"]
-        total += (data_wire + ack_wire) * 8 * S // link["rate_bps"]
+        total += 2 * link.delay
+        total += (data_wire + ack_wire) * 8 * S // link.rate
     return total
 
 
 def gsam_on_path(
-    links: Sequence[Mapping[str, Any]],
+    links: Sequence[Link],
     route: Sequence[str],
     buffer_pkts: int,
     rate_bps: int,
     wire_bytes: int,
     ack_wire_bytes: int,
-) -> dict[str, Any]:
-    """GSAM's settings for a subflow whose data takes the links named ``route`` (in order) through a
-    bottleneck of ``rate_bps`` with ``buffer_pkts``: K from the path's min RTT D."""
-    by_name = {link["name"]: link for link in links}
+) -> SlowStart:
+    """GSAM for a subflow whose data takes the links named ``route`` (in order, each a duplex link's forward
+    direction) through a bottleneck of ``rate_bps`` with ``buffer_pkts``: K from the path's min RTT D."""
+    by_name = {link.forward_name: link for link in links}
     d = min_rtt_ns([by_name[n] for n in route], wire_bytes, ack_wire_bytes)
-    return {"k_ns": gsam_k_ns(buffer_pkts, wire_bytes, rate_bps, d)}
+    return gsam(gsam_k_ns(buffer_pkts, wire_bytes, rate_bps, d))

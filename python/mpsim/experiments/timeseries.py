@@ -12,29 +12,39 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mpsim.engine import run_config
-from mpsim.experiments.base import CoreConfig, Experiment, flows_of
-from mpsim.tcp_options import flow_mss
+from mpsim.engine import Results, run_config
+from mpsim.experiments.base import Experiment, traced
+from mpsim.scenario import MptcpFlow, Scenario, TcpFlow, UdpFlow
 
 
-def traced(cfg: CoreConfig) -> dict[str, Any]:
-    """The first measured flow of ``cfg`` (by name), now traced."""
-    first = min((f for f in flows_of(cfg) if f["name"].startswith("measured")), key=lambda f: f["name"])
-    first["trace"] = True
-    return first
+def first_measured(scenario: Scenario) -> TcpFlow | MptcpFlow:
+    """The first measured transfer of ``scenario`` by name: the one a time-series figure draws."""
+    return min(
+        (f for f in scenario.flows if f.name.startswith("measured") and not isinstance(f, UdpFlow)),
+        key=lambda f: f.name,
+    )
+
+
+def _start_ns(results: Results, name: str) -> int:
+    """When the flow or connection ``name`` of a run sent its first SYN, as the run reports it."""
+    return int(
+        next(f["start_ns"] for f in results.raw["tcp_flows"] + results.raw["mptcp_connections"] if f["name"] == name)
+    )
 
 
 def samples(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, dict[str, list[float]]]:
     """Per subflow of the traced transfer: time (s since its start), cwnd (packets) and SRTT (ms)."""
-    cfg = exp.build(x, variant, run)
-    flow = traced(cfg)
-    name, mss = flow["name"], flow_mss(flow["tcp"])
+    scenario = exp.scenario(x, variant, run)
+    flow = first_measured(scenario)
+    name, mss = flow.name, flow.tcp.mss_bytes
+    results = run_config(traced(scenario, [name]).to_core())
+    start_ns = _start_ns(results, name)
     out: dict[int, dict[str, list[float]]] = {}
-    for r in run_config(cfg).tcp_traces.to_pylist():
+    for r in results.tcp_traces.to_pylist():
         if r["flow"] != name:
             continue
         s = out.setdefault(r["subflow"], {"time_s": [], "cwnd_pkts": [], "srtt_ms": []})
-        s["time_s"].append((r["time_ns"] - flow["start_ns"]) / 1e9)
+        s["time_s"].append((r["time_ns"] - start_ns) / 1e9)
         s["cwnd_pkts"].append(r["cwnd_bytes"] / mss)
         s["srtt_ms"].append(r["srtt_ns"] / 1e6)
     return out
@@ -65,19 +75,20 @@ def sequences(exp: Experiment, x: Any, variant: str, run: int = 1) -> dict[int, 
     """Per subflow of the traced transfer, from the core's segment trace: every segment sent (time in s since
     the transfer's start, first sequence number in packets, whether a retransmission) and every ACK (time,
     SND.UNA in packets, SND.UNA plus the send window min(cwnd, advertised window) in packets)."""
-    cfg = exp.build(x, variant, run)
-    flow = traced(cfg)
-    name, mss = flow["name"], flow_mss(flow["tcp"])
-    cfg.setdefault("trace", {})["segments"] = [name]
+    scenario = exp.scenario(x, variant, run)
+    flow = first_measured(scenario)
+    name, mss = flow.name, flow.tcp.mss_bytes
+    results = run_config(traced(scenario, [name], segments=[name]).to_core())
+    start_ns = _start_ns(results, name)
     out: dict[int, dict[str, list[Any]]] = {}
-    for r in run_config(cfg).segment_traces.to_pylist():
+    for r in results.segment_traces.to_pylist():
         if r["flow"] != name:
             continue
         s = out.setdefault(
             r["subflow"],
             {"sent_s": [], "seq_pkts": [], "retransmission": [], "ack_s": [], "una_pkts": [], "window_top_pkts": []},
         )
-        t = (r["time_ns"] - flow["start_ns"]) / 1e9
+        t = (r["time_ns"] - start_ns) / 1e9
         if r["event"] == "send" and r["payload_bytes"]:
             s["sent_s"].append(t)
             s["seq_pkts"].append((r["seq"] - 1) / mss)
@@ -117,12 +128,12 @@ def rto_times(exp: Experiment, x: Any, variant: str, run: int = 1) -> tuple[dict
     """The time of each retransmission timeout (s since the transfer's start) per (measured transfer, subflow),
     every subflow listed, from the core's ``rto_times`` table (the experiment traces the subflows it
     measures); and the end of the run, s."""
-    cfg = exp.build(x, variant, run)
-    measured = [f for f in flows_of(cfg) if f["name"].startswith("measured")]
-    starts = {f["name"]: f["start_ns"] for f in measured}
-    subflows = {f["name"]: f.get("path_manager", {}).get("subflows", 1) for f in measured}
+    scenario = exp.scenario(x, variant, run)
+    measured = [f for f in scenario.flows if f.name.startswith("measured") and not isinstance(f, UdpFlow)]
+    subflows = {f.name: getattr(f, "subflows", None) or 1 for f in measured}
     out: dict[tuple[str, int], list[float]] = {(name, k): [] for name, n in subflows.items() for k in range(n)}
-    results = run_config(cfg)
+    results = run_config(scenario.to_core())
+    starts = {name: _start_ns(results, name) for name in subflows}
     for r in results.rto_times.to_pylist():
         if r["flow"] in starts:
             out.setdefault((r["flow"], r["subflow"]), []).append((r["time_ns"] - starts[r["flow"]]) / 1e9)

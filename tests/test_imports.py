@@ -1,0 +1,86 @@
+"""The Python package's modules import one another without a cycle: every import counts, also those inside a
+function or under ``TYPE_CHECKING``, since deferring an import hides a cycle without removing it."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+from pathlib import Path
+
+import mpsim
+
+PACKAGE = Path(mpsim.__file__).resolve().parent
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_module(name: str) -> bool:
+    """Whether ``name`` is a module of the package (the compiled core ``mpsim._core`` too)."""
+    parent = name.rpartition(".")[0]
+    in_package = parent in MODULES and MODULES[parent].name == "__init__.py"
+    return name in MODULES or (in_package and importlib.util.find_spec(name) is not None)
+
+
+def imported(name: str, path: Path) -> set[str]:
+    """The package's modules that module ``name`` imports: ``from a.b import c`` names ``a.b.c`` when that
+    is a module, else ``a.b``."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            for alias in node.names:
+                out.add(f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}") else base)
+    return {m for m in out if m in MODULES and m != name}
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A cycle of ``graph`` as the modules along it (the first repeated at the end), or none."""
+    state: dict[str, str] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = "done"
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_every_module_of_the_package_is_seen_and_imports() -> None:
+    assert {"mpsim", "mpsim.scenario", "mpsim.experiments", "mpsim.experiments.reproduce"} <= set(MODULES)
+    for name in MODULES:
+        importlib.import_module(name)
+
+
+def test_the_import_graph_of_the_package_has_no_cycle() -> None:
+    graph = {name: imported(name, path) for name, path in MODULES.items()}
+    assert graph["mpsim.experiments.report"] >= {"mpsim.experiments.scorecard"}
+    assert cycle(graph) == [], " -> ".join(cycle(graph))
+
+
+def test_a_cycle_is_found_and_named() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) == []
