@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict
+from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict, ValidationError
 from pydantic_core import PydanticCustomError
 
 from mpsim import units
+from mpsim.errors import ScenarioError, did_you_mean, problems_from_validation
 from mpsim.units import Buffer, SizeSpec
 
 
 class Model(BaseModel):
-    """Base of every scenario model: unknown keys are errors, Python names work beside aliases."""
+    """Base of every scenario model: unknown keys are errors, Python names work beside aliases, and a value
+    assigned to a field is checked as one read from a file (``scenario.duration = "abc"`` raises)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False, validate_assignment=True)
 
-
-def did_you_mean(word: str, allowed: Iterable[str]) -> str:
-    """`` did you mean 'lia'?`` when a close match exists, else the empty string."""
-    close = difflib.get_close_matches(word, list(allowed), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as e:
+            raise ScenarioError(problems_from_validation(e, type(self))) from None
 
 
 def unknown_name(kind: str, name: object, allowed: Iterable[str]) -> PydanticCustomError:
@@ -125,5 +126,28 @@ Packets = Annotated[int, PlainValidator(_wrap(_packets))]
 PacketsFloat = Annotated[float, PlainValidator(_wrap(_packets_float))]
 Probability = Annotated[float, PlainValidator(_wrap(units.parse_probability))]
 """A probability in [0, 1], or a percentage string such as ``"0.01%"``."""
+
+
+def loss_probability(value: object) -> float:
+    """A packet's loss probability: a number in [0, 1) or a percentage.
+
+    ``loss = 1`` is refused rather than read as every packet lost: it is far more often a
+    percentage written without its sign, and a link that loses everything is a link change.
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 1:
+        found = f"{value!r} is a bare number, a loss of every packet" if value == 1 else units.out_of_range(value)
+        raise units.UnitError(
+            f'{found}; for a loss of {value} %, write "{value}%" or {value / 100!r} '
+            '(allowed: a number in [0, 1) or a percentage up to "100%")'
+        )
+    return units.parse_probability(value)
+
+
+LossProbability = Annotated[
+    float,
+    PlainValidator(_wrap(loss_probability)),
+    PlainSerializer(lambda p: "100%" if p >= 1 else p),
+]
+"""A loss probability in [0, 1), or a percentage string up to ``"100%"``."""
 Flag = Annotated[bool, Strict()]
 """``true`` or ``false`` (no strings such as ``"yes"``)."""

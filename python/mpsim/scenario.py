@@ -32,9 +32,9 @@ from pydantic_core import PydanticCustomError
 
 from mpsim import tcp_options
 from mpsim._core import ConfigError, algorithms_json
-from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
+from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, unknown_name
 from mpsim.engine import Progress, Results, encode_config, estimate_config, run_encoded
-from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
+from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, did_you_mean, problems_from_validation
 from mpsim.tcp_options import profile_mss
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
 from mpsim.units import SizeSpec, UnitError, format_time, parse_time

@@ -27,6 +27,7 @@ __all__ = [
     "format_rate",
     "format_size",
     "format_time",
+    "out_of_range",
     "parse_buffer",
     "parse_probability",
     "parse_rate",
@@ -185,8 +186,13 @@ def parse_probability(value: object) -> float:
     else:
         p = float(_number(value, "a probability"))
     if not 0.0 <= p <= 1.0:
-        raise UnitError(f"must be a probability in [0, 1], got {value!r}")
+        raise UnitError(out_of_range(value))
     return p
+
+
+def out_of_range(value: object) -> str:
+    """What is wrong with a probability outside [0, 1]."""
+    return f"must be a probability in [0, 1], got {value!r}"
 
 
 def _format(value: int, units: dict[str, int], preferred: tuple[str, ...]) -> str:

@@ -165,7 +165,7 @@ def register(app: typer.Typer) -> None:
         """Run one scenario and print its results (nothing if it is stopped)."""
         import mpsim
         from mpsim import ConfigError
-        from mpsim._types import did_you_mean
+        from mpsim.errors import did_you_mean
 
         limit_s = wall_seconds(time_limit)
         if max_rows is not None and max_rows < 1:
