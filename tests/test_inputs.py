@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import mpsim
 from mpsim import ConfigError, Scenario, ScenarioError
 from mpsim.cli import main
 from mpsim.topologies import SharedBottleneck
+from mpsim.units import SizeSpec
 
 BASE: dict[str, Any] = {"duration": "2s", "topology": {"preset": "dumbbell", "pairs": 1}}
 FLOW: dict[str, Any] = {"name": "a", "type": "tcp", "src": "S1", "dst": "D1", "size": "50pkt"}
@@ -336,3 +338,31 @@ def test_an_unknown_table_name_lists_the_tables() -> None:
     with pytest.raises(ConfigError, match=r"^table: unknown table 'seed' \(allowed: "):
         results.to_polars("seed")
     assert results.to_pandas("flows")["name"].tolist() == ["a"]
+
+
+BARE = (
+    'duration = 20\n[topology]\npreset = "shared_bottleneck"\ndelay = 30\nbottleneck = 5000000\naccess_delay = 0\n'
+    '[[flows]]\nname = "a"\ntype = "tcp"\nsrc = "S0.1"\ndst = "D0"\nsize = 280000\nstart = 1.5\n'
+)
+
+
+def test_a_bare_number_for_a_time_rate_or_size_in_a_file_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "bare.toml"
+    path.write_text(BARE)
+    status, _, err = cli(capsys, monkeypatch, "validate", str(path))
+    assert status == 2
+    assert err.splitlines() == [
+        'error: duration: 20 is a bare number; write a duration with its unit, e.g. "20ms" or "20s"',
+        'error: topology.bottleneck: 5000000 is a bare number; write a rate with its unit, e.g. "5000000Mbps" or '
+        '"5000000bps"',
+        'error: topology.delay: 30 is a bare number; write a duration with its unit, e.g. "30ms" or "30s"',
+        'error: flows[0].start: 1.5 is a bare number; write a duration with its unit, e.g. "1.5ms" or "1.5s"',
+        'error: flows[0].size: 280000 is a bare number; write a size with its unit, e.g. "280000B" or "280000pkt"',
+    ]
+    with pytest.raises(ScenarioError, match=r"^duration: 20 is a bare number; "):
+        mpsim.load(path)
+    # From Python a number keeps its stated unit (s, bit/s, bytes); 0 needs none anywhere.
+    s = Scenario.from_dict(tomllib.loads(BARE))
+    assert (s.duration, s.flows[0].size) == (20 * 10**9, SizeSpec(280_000, "bytes"))

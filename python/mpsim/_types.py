@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict, ValidationError
@@ -111,14 +113,56 @@ def _packets_float(value: object) -> float:
     return float(value)
 
 
-Rate = Annotated[int, PlainValidator(_wrap(_positive(units.parse_rate, "rate"))), PlainSerializer(units.format_rate)]
-"""A positive rate in bit/s, written ``"5Mbps"`` or as a number of bit/s."""
-Duration = Annotated[int, PlainValidator(_wrap(units.parse_time)), PlainSerializer(units.format_time)]
-"""A time >= 0 in ns, written ``"30ms"`` or as a number of seconds."""
-PositiveDuration = Annotated[
-    int, PlainValidator(_wrap(_positive(units.parse_time, "duration"))), PlainSerializer(units.format_time)
+_UNITS_WRITTEN: ContextVar[bool] = ContextVar("units_written", default=False)
+"""Whether the scenario being validated was written in a file, where a time, rate or size must carry its
+unit: ``delay = 30`` there is a slip, not 30 seconds. (Scenario's own ``__init__`` keeps pydantic's
+validation context from reaching the fields, hence a context variable.)"""
+
+
+@contextmanager
+def units_written() -> Iterator[None]:
+    """Within it, a time, rate or size given as a bare number other than 0 is refused."""
+    token = _UNITS_WRITTEN.set(True)
+    try:
+        yield
+    finally:
+        _UNITS_WRITTEN.reset(token)
+
+
+def _with_unit(parse: Callable[[object], Any], kind: str, units_suggested: tuple[str, str]) -> Callable[..., Any]:
+    """``parse`` checked as :func:`_wrap` does; then, within :func:`units_written`, a bare number is refused."""
+    checked = _wrap(parse)
+
+    def validate(value: object) -> Any:
+        parsed = checked(value)
+        bare = isinstance(value, int | float) and not isinstance(value, bool) and value != 0
+        if bare and _UNITS_WRITTEN.get():
+            first, second = units_suggested
+            raise PydanticCustomError(
+                "bare_number",
+                f'{value!r} is a bare number; write a {kind} with its unit, e.g. "{value}{first}" or "{value}{second}"',
+            )
+        return parsed
+
+    return validate
+
+
+Rate = Annotated[
+    int,
+    PlainValidator(_with_unit(_positive(units.parse_rate, "rate"), "rate", ("Mbps", "bps"))),
+    PlainSerializer(units.format_rate),
 ]
-Size = Annotated[SizeSpec, PlainValidator(_wrap(_size_positive)), PlainSerializer(str)]
+"""A positive rate in bit/s, written ``"5Mbps"`` or (from Python) as a number of bit/s."""
+time_with_unit = _with_unit(units.parse_time, "duration", ("ms", "s"))
+"""A time in ns as :data:`Duration` reads it (for fields that take other forms besides)."""
+Duration = Annotated[int, PlainValidator(time_with_unit), PlainSerializer(units.format_time)]
+"""A time >= 0 in ns, written ``"30ms"`` or (from Python) as a number of seconds."""
+PositiveDuration = Annotated[
+    int,
+    PlainValidator(_with_unit(_positive(units.parse_time, "duration"), "duration", ("ms", "s"))),
+    PlainSerializer(units.format_time),
+]
+Size = Annotated[SizeSpec, PlainValidator(_with_unit(_size_positive, "size", ("B", "pkt"))), PlainSerializer(str)]
 """A positive size in bytes (``"280KB"``) or in full segments (``"200pkt"``)."""
 BufferSize = Annotated[Buffer, PlainValidator(_wrap(_buffer_positive)), PlainSerializer(str)]
 """A positive queue capacity in packets (``"47pkt"``, or a plain number) or bytes (``"64KB"``)."""

@@ -6,7 +6,8 @@ or raises :class:`UnitError` saying what was wrong and what is allowed. Decimal 
 binary ones are spelled ``KiB``, ``MiB``, ``GiB``.
 
 Plain numbers are taken in a stated unit: bit/s for rates, seconds for durations, bytes for sizes,
-packets for buffers, so ``rate = 5000000``, ``delay = 0.03``, ``size = 280000``, ``buffer = 47``.
+packets for buffers, so ``rate=5000000``, ``delay=0.03``, ``size=280000``, ``buffer=47`` from Python.
+A scenario file refuses them for rates, times and sizes (``mpsim._types.units_written``).
 """
 
 from __future__ import annotations
