@@ -17,7 +17,7 @@ from mpsim.units import Buffer, SizeSpec
 
 class Model(BaseModel):
     """Base of every scenario model: unknown keys are errors, Python names work beside aliases, and a value
-    assigned to a field is checked as one read from a file (``scenario.duration = "abc"`` raises)."""
+    assigned to a field is checked as when the model is built (``scenario.duration = "abc"`` raises)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False, validate_assignment=True)
 
