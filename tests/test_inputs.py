@@ -366,3 +366,15 @@ def test_a_bare_number_for_a_time_rate_or_size_in_a_file_is_refused(
     # From Python a number keeps its stated unit (s, bit/s, bytes); 0 needs none anywhere.
     s = Scenario.from_dict(tomllib.loads(BARE))
     assert (s.duration, s.flows[0].size) == (20 * 10**9, SizeSpec(280_000, "bytes"))
+
+
+def test_a_bare_number_in_a_sweep_file_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    sweep.write_text('base = "base.toml"\nseeds = [1]\n[axes]\n"topology.delay" = ["10ms", 30]\n')
+    status, _, err = cli(capsys, monkeypatch, "validate", str(sweep))
+    assert status == 2
+    assert err == (
+        "error: topology.delay (at base, topology.delay = 30): 30 is a bare number; write a duration with its "
+        'unit, e.g. "30ms" or "30s"\n'
+    )
