@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ import pytest
 import mpsim
 from mpsim import ConfigError, Scenario, ScenarioError
 from mpsim.cli import main
+from mpsim.topologies import SharedBottleneck
+from mpsim.units import SizeSpec
 
 BASE: dict[str, Any] = {"duration": "2s", "topology": {"preset": "dumbbell", "pairs": 1}}
 FLOW: dict[str, Any] = {"name": "a", "type": "tcp", "src": "S1", "dst": "D1", "size": "50pkt"}
@@ -252,3 +255,126 @@ def test_keys_that_break_lines_stay_on_one_line(key: str) -> None:
         mpsim.run_config(cfg)
     assert len(str(info.value).splitlines()) == 1
     assert str(info.value).startswith("trace.")
+
+
+# ---------------------------------------------------------------------------------------------- slips that used to run
+
+SHARED: dict[str, Any] = {"duration": "2s", "topology": {"preset": "shared_bottleneck", "paths": 2}}
+LOSS_ALLOWED = '(allowed: a number in [0, 1) or a percentage up to "100%")'
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (
+            {**SHARED, "topology": {**SHARED["topology"], "loss": 1}},
+            f'topology.loss: 1 is a bare number, a loss of every packet; for a loss of 1 %, write "1%" or 0.01 '
+            f"{LOSS_ALLOWED}",
+        ),
+        (
+            {**SHARED, "topology": {"preset": "non_shared", "paths": 2, "per_path": [{"loss": 2.5}, {}]}},
+            "topology.per_path[0].loss: must be a probability in [0, 1], got 2.5; for a loss of 2.5 %, write "
+            f'"2.5%" or 0.025 {LOSS_ALLOWED}',
+        ),
+        (
+            {
+                "duration": "2s",
+                "hosts": ["A", "B"],
+                "links": [{"from": "A", "to": "B", "rate": "1Mbps", "loss": {"type": "bernoulli", "p": 1}}],
+            },
+            f'links[0].loss.p: 1 is a bare number, a loss of every packet; for a loss of 1 %, write "1%" or 0.01 '
+            f"{LOSS_ALLOWED}",
+        ),
+    ],
+)
+def test_a_bare_loss_of_one_or_more_is_refused(data: dict[str, Any], expected: str) -> None:
+    assert message(data) == expected
+
+
+@pytest.mark.parametrize(("loss", "p"), [(0.5, 0.5), (0, 0.0), ("1%", 0.01), ("100%", 1.0)])
+def test_a_loss_below_one_or_in_percent_is_a_probability(loss: Any, p: float) -> None:
+    s = Scenario.from_dict({**SHARED, "topology": {**SHARED["topology"], "loss": loss}}, check=False)
+    assert isinstance(s.topology, SharedBottleneck) and s.topology.loss is not None
+    assert s.topology.loss.to_core() == {"type": "bernoulli", "p": p}
+    assert Scenario(**s.model_dump()).to_core() == s.to_core()
+
+
+def test_the_cli_refuses_a_bare_loss_of_one_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "loss.toml"
+    path.write_text('duration = "2s"\n[topology]\npreset = "shared_bottleneck"\nloss = 1\n')
+    status, _, err = cli(capsys, monkeypatch, "validate", str(path))
+    assert status == 2
+    assert err == (
+        f'error: topology.loss: 1 is a bare number, a loss of every packet; for a loss of 1 %, write "1%" or 0.01 '
+        f"{LOSS_ALLOWED}\n"
+    )
+
+
+def test_a_field_assigned_from_python_is_checked_at_assignment() -> None:
+    s = Scenario.from_dict({**BASE, "flows": [FLOW]})
+    with pytest.raises(ScenarioError) as info:
+        s.duration = "abc"  # type: ignore[assignment]
+    assert (
+        str(info.value) == "duration: cannot read 'abc' as a time; write a number and a unit (ns, us, µs, ms, s, min)"
+    )
+    with pytest.raises(ScenarioError) as info:
+        s.flows[0].cc = "lai"  # type: ignore[assignment]
+    assert str(info.value) == f"cc: unknown algorithm 'lai'; did you mean 'lia'? (allowed: {CC_ALLOWED})"
+    s.duration = "5s"  # type: ignore[assignment]
+    assert s.duration == 5 * 10**9
+    assert s.to_core()["stop_time_ns"] == 5 * 10**9
+
+
+def test_an_unknown_table_name_lists_the_tables() -> None:
+    results = mpsim.run({**BASE, "flows": [FLOW]})
+    with pytest.raises(ConfigError) as info:
+        results.to_pandas("flow")
+    assert (
+        str(info.value)
+        == f"table: unknown table 'flow'; did you mean 'flows'? (allowed: {', '.join(mpsim._core.TABLES)})"
+    )
+    with pytest.raises(ConfigError, match=r"^table: unknown table 'seed' \(allowed: "):
+        results.to_polars("seed")
+    assert results.to_pandas("flows")["name"].tolist() == ["a"]
+
+
+BARE = (
+    'duration = 20\n[topology]\npreset = "shared_bottleneck"\ndelay = 30\nbottleneck = 5000000\naccess_delay = 0\n'
+    '[[flows]]\nname = "a"\ntype = "tcp"\nsrc = "S0.1"\ndst = "D0"\nsize = 280000\nstart = 1.5\n'
+)
+
+
+def test_a_bare_number_for_a_time_rate_or_size_in_a_file_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "bare.toml"
+    path.write_text(BARE)
+    status, _, err = cli(capsys, monkeypatch, "validate", str(path))
+    assert status == 2
+    assert err.splitlines() == [
+        'error: duration: 20 is a bare number; write a duration with its unit, e.g. "20ms" or "20s"',
+        'error: topology.bottleneck: 5000000 is a bare number; write a rate with its unit, e.g. "5000000Mbps" or '
+        '"5000000bps"',
+        'error: topology.delay: 30 is a bare number; write a duration with its unit, e.g. "30ms" or "30s"',
+        'error: flows[0].start: 1.5 is a bare number; write a duration with its unit, e.g. "1.5ms" or "1.5s"',
+        'error: flows[0].size: 280000 is a bare number; write a size with its unit, e.g. "280000B" or "280000pkt"',
+    ]
+    with pytest.raises(ScenarioError, match=r"^duration: 20 is a bare number; "):
+        mpsim.load(path)
+    # From Python a number keeps its stated unit (s, bit/s, bytes); 0 needs none anywhere.
+    s = Scenario.from_dict(tomllib.loads(BARE))
+    assert (s.duration, s.flows[0].size) == (20 * 10**9, SizeSpec(280_000, "bytes"))
+
+
+def test_a_bare_number_in_a_sweep_file_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sweep: Path
+) -> None:
+    sweep.write_text('base = "base.toml"\nseeds = [1]\n[axes]\n"topology.delay" = ["10ms", 30]\n')
+    status, _, err = cli(capsys, monkeypatch, "validate", str(sweep))
+    assert status == 2
+    assert err == (
+        "error: topology.delay (at base, topology.delay = 30): 30 is a bare number; write a duration with its "
+        'unit, e.g. "30ms" or "30s"\n'
+    )

@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict
+from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict, ValidationError
 from pydantic_core import PydanticCustomError
 
 from mpsim import units
+from mpsim.errors import ScenarioError, did_you_mean, problems_from_validation
 from mpsim.units import Buffer, SizeSpec
 
 
 class Model(BaseModel):
-    """Base of every scenario model: unknown keys are errors, Python names work beside aliases."""
+    """Base of every scenario model: unknown keys are errors, Python names work beside aliases, and a value
+    assigned to a field is checked as when the model is built (``scenario.duration = "abc"`` raises)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False, validate_assignment=True)
 
-
-def did_you_mean(word: str, allowed: Iterable[str]) -> str:
-    """`` did you mean 'lia'?`` when a close match exists, else the empty string."""
-    close = difflib.get_close_matches(word, list(allowed), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as e:
+            raise ScenarioError(problems_from_validation(e, type(self))) from None
 
 
 def unknown_name(kind: str, name: object, allowed: Iterable[str]) -> PydanticCustomError:
@@ -110,14 +113,56 @@ def _packets_float(value: object) -> float:
     return float(value)
 
 
-Rate = Annotated[int, PlainValidator(_wrap(_positive(units.parse_rate, "rate"))), PlainSerializer(units.format_rate)]
-"""A positive rate in bit/s, written ``"5Mbps"`` or as a number of bit/s."""
-Duration = Annotated[int, PlainValidator(_wrap(units.parse_time)), PlainSerializer(units.format_time)]
-"""A time >= 0 in ns, written ``"30ms"`` or as a number of seconds."""
-PositiveDuration = Annotated[
-    int, PlainValidator(_wrap(_positive(units.parse_time, "duration"))), PlainSerializer(units.format_time)
+_UNITS_WRITTEN: ContextVar[bool] = ContextVar("units_written", default=False)
+"""Whether the scenario being validated was written in a file, where a time, rate or size must carry its
+unit: ``delay = 30`` there is a slip, not 30 seconds. (Scenario's own ``__init__`` keeps pydantic's
+validation context from reaching the fields, hence a context variable.)"""
+
+
+@contextmanager
+def units_written() -> Iterator[None]:
+    """Within it, a time, rate or size given as a bare number other than 0 is refused."""
+    token = _UNITS_WRITTEN.set(True)
+    try:
+        yield
+    finally:
+        _UNITS_WRITTEN.reset(token)
+
+
+def _with_unit(parse: Callable[[object], Any], kind: str, units_suggested: tuple[str, str]) -> Callable[..., Any]:
+    """``parse`` checked as :func:`_wrap` does; then, within :func:`units_written`, a bare number is refused."""
+    checked = _wrap(parse)
+
+    def validate(value: object) -> Any:
+        parsed = checked(value)
+        bare = isinstance(value, int | float) and not isinstance(value, bool) and value != 0
+        if bare and _UNITS_WRITTEN.get():
+            first, second = units_suggested
+            raise PydanticCustomError(
+                "bare_number",
+                f'{value!r} is a bare number; write a {kind} with its unit, e.g. "{value}{first}" or "{value}{second}"',
+            )
+        return parsed
+
+    return validate
+
+
+Rate = Annotated[
+    int,
+    PlainValidator(_with_unit(_positive(units.parse_rate, "rate"), "rate", ("Mbps", "bps"))),
+    PlainSerializer(units.format_rate),
 ]
-Size = Annotated[SizeSpec, PlainValidator(_wrap(_size_positive)), PlainSerializer(str)]
+"""A positive rate in bit/s, written ``"5Mbps"`` or (from Python) as a number of bit/s."""
+time_with_unit = _with_unit(units.parse_time, "duration", ("ms", "s"))
+"""A time in ns as :data:`Duration` reads it (for fields that take other forms besides)."""
+Duration = Annotated[int, PlainValidator(time_with_unit), PlainSerializer(units.format_time)]
+"""A time >= 0 in ns, written ``"30ms"`` or (from Python) as a number of seconds."""
+PositiveDuration = Annotated[
+    int,
+    PlainValidator(_with_unit(_positive(units.parse_time, "duration"), "duration", ("ms", "s"))),
+    PlainSerializer(units.format_time),
+]
+Size = Annotated[SizeSpec, PlainValidator(_with_unit(_size_positive, "size", ("B", "pkt"))), PlainSerializer(str)]
 """A positive size in bytes (``"280KB"``) or in full segments (``"200pkt"``)."""
 BufferSize = Annotated[Buffer, PlainValidator(_wrap(_buffer_positive)), PlainSerializer(str)]
 """A positive queue capacity in packets (``"47pkt"``, or a plain number) or bytes (``"64KB"``)."""
@@ -125,5 +170,28 @@ Packets = Annotated[int, PlainValidator(_wrap(_packets))]
 PacketsFloat = Annotated[float, PlainValidator(_wrap(_packets_float))]
 Probability = Annotated[float, PlainValidator(_wrap(units.parse_probability))]
 """A probability in [0, 1], or a percentage string such as ``"0.01%"``."""
+
+
+def loss_probability(value: object) -> float:
+    """A packet's loss probability: a number in [0, 1) or a percentage.
+
+    ``loss = 1`` is refused rather than read as every packet lost: it is far more often a
+    percentage written without its sign, and a link that loses everything is a link change.
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 1:
+        found = f"{value!r} is a bare number, a loss of every packet" if value == 1 else units.out_of_range(value)
+        raise units.UnitError(
+            f'{found}; for a loss of {value} %, write "{value}%" or {value / 100!r} '
+            '(allowed: a number in [0, 1) or a percentage up to "100%")'
+        )
+    return units.parse_probability(value)
+
+
+LossProbability = Annotated[
+    float,
+    PlainValidator(_wrap(loss_probability)),
+    PlainSerializer(lambda p: "100%" if p >= 1 else p),
+]
+"""A loss probability in [0, 1), or a percentage string up to ``"100%"``."""
 Flag = Annotated[bool, Strict()]
 """``true`` or ``false`` (no strings such as ``"yes"``)."""

@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from mpsim._core import TABLES, ConfigError, Run, check_json, stored_run
 from mpsim._core import run as run_core
-from mpsim.errors import check_shape
+from mpsim.errors import check_shape, did_you_mean
 
 __all__ = ["Progress", "Results", "encode_config", "estimate_config", "run_config", "run_encoded", "validate_config"]
 
@@ -257,15 +257,23 @@ class Results:
         """
         return self._table("flows")
 
+    def _named_table(self, name: str) -> pa.Table:
+        """One table by name; raises :class:`mpsim.ConfigError` listing the tables for any other name."""
+        if name not in TABLES:
+            raise ConfigError(
+                f"table: unknown table {name!r}{did_you_mean(str(name), TABLES)} (allowed: {', '.join(TABLES)})"
+            )
+        return self._table(name)
+
     def to_pandas(self, table: str = "flows") -> Any:
         """One table as a pandas DataFrame."""
-        return getattr(self, table).to_pandas()
+        return self._named_table(table).to_pandas()
 
     def to_polars(self, table: str = "flows") -> Any:
         """One table as a polars DataFrame."""
         import polars as pl
 
-        return pl.from_arrow(getattr(self, table))
+        return pl.from_arrow(self._named_table(table))
 
     def link(self, name: str) -> dict[str, Any]:
         """The counters of one link by name."""

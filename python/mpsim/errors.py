@@ -7,6 +7,7 @@ did-you-mean among the fields of the table they were found in.
 
 from __future__ import annotations
 
+import difflib
 import re
 import types
 import typing
@@ -18,9 +19,22 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from mpsim._core import ConfigError
-from mpsim._types import did_you_mean
 
-__all__ = ["MAX_NESTING", "Problem", "ScenarioError", "check_shape", "format_path", "problems_from_validation"]
+__all__ = [
+    "MAX_NESTING",
+    "Problem",
+    "ScenarioError",
+    "check_shape",
+    "did_you_mean",
+    "format_path",
+    "problems_from_validation",
+]
+
+
+def did_you_mean(word: str, allowed: Iterable[str]) -> str:
+    """`` did you mean 'lia'?`` when a close match exists, else the empty string."""
+    close = difflib.get_close_matches(word, list(allowed), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 @dataclass(frozen=True)

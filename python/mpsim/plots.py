@@ -22,8 +22,8 @@ import pyarrow as pa
 
 from mpsim import units
 from mpsim._core import ConfigError
-from mpsim._types import did_you_mean
 from mpsim.engine import Results
+from mpsim.errors import did_you_mean
 from mpsim.store import META_COLUMNS, RunStore
 
 __all__ = [

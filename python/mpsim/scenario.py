@@ -14,7 +14,7 @@ import json
 import random
 import tomllib
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -32,12 +32,22 @@ from pydantic_core import PydanticCustomError
 
 from mpsim import tcp_options
 from mpsim._core import ConfigError, algorithms_json
-from mpsim._types import Duration, Flag, Model, PositiveDuration, Rate, Size, did_you_mean, unknown_name
+from mpsim._types import (
+    Duration,
+    Flag,
+    Model,
+    PositiveDuration,
+    Rate,
+    Size,
+    time_with_unit,
+    units_written,
+    unknown_name,
+)
 from mpsim.engine import Progress, Results, encode_config, estimate_config, run_encoded
-from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, problems_from_validation
+from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, did_you_mean, problems_from_validation
 from mpsim.tcp_options import profile_mss
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
-from mpsim.units import SizeSpec, UnitError, format_time, parse_time
+from mpsim.units import SizeSpec, format_time
 
 __all__ = [
     "CC_ALGORITHMS",
@@ -158,19 +168,13 @@ def _start(value: Any) -> int | UniformStart:
                 "a random start is written {uniform = [earliest, latest]}, got {value}",
                 {"value": repr(value)},
             )
-        try:
-            lo, hi = (parse_time(v) for v in value["uniform"])
-        except UnitError as e:
-            raise PydanticCustomError("unit", str(e)) from None
+        lo, hi = (int(time_with_unit(v)) for v in value["uniform"])
         if hi < lo:
             raise PydanticCustomError(
                 "start", "uniform start: the latest is before the earliest, got {v}", {"v": value}
             )
         return UniformStart(lo, hi)
-    try:
-        return parse_time(value)
-    except UnitError as e:
-        raise PydanticCustomError("unit", str(e)) from None
+    return int(time_with_unit(value))
 
 
 def _start_text(value: int | UniformStart) -> str | dict[str, list[str]]:
@@ -517,13 +521,14 @@ class Scenario(Model):
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> Scenario:
+    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True, from_file: bool = False) -> Scenario:
         """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`. With
         ``check=False`` only the fields are validated: :func:`run` checks the rest in its one call into the
-        core."""
+        core. With ``from_file`` (data read from a scenario file) a time, rate or size must carry its unit."""
         check_shape(data)
         try:
-            scenario = cls.model_validate(dict(data))
+            with units_written() if from_file else nullcontext():
+                scenario = cls.model_validate(dict(data))
         except ValidationError as e:
             raise ScenarioError(problems_from_validation(e, cls)) from None
         if check:
@@ -532,7 +537,7 @@ class Scenario(Model):
 
     @classmethod
     def from_toml(cls, path: str | Path, *, check: bool = True) -> Scenario:
-        return cls.from_dict(read_toml(path), check=check)
+        return cls.from_dict(read_toml(path), check=check, from_file=True)
 
     # ------------------------------------------------------------------ checks
 

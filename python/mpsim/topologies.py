@@ -17,6 +17,7 @@ from mpsim._types import (
     BufferSize,
     Duration,
     Flag,
+    LossProbability,
     Model,
     Packets,
     PacketsFloat,
@@ -24,6 +25,7 @@ from mpsim._types import (
     Probability,
     Rate,
     Size,
+    loss_probability,
 )
 from mpsim.units import Buffer, SizeSpec, format_rate, format_time
 
@@ -161,7 +163,7 @@ class Bernoulli(Model):
     """Each packet lost independently with probability ``p``."""
 
     type: Literal["bernoulli"]
-    p: Probability
+    p: LossProbability
 
     def to_core(self) -> dict[str, Any]:
         return {"type": "bernoulli", "p": self.p}
@@ -189,7 +191,7 @@ class GilbertElliott(Model):
 def _loss_shorthand(value: Any) -> Any:
     """``loss = 0.01`` or ``loss = "1%"`` is Bernoulli loss; ``loss = "none"`` is none."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return {"type": "bernoulli", "p": value}
+        return {"type": "bernoulli", "p": loss_probability(value)}
     if isinstance(value, str):
         return {"type": "bernoulli", "p": value} if value.strip()[:1].isdigit() else {"type": value}
     return value

@@ -6,7 +6,8 @@ or raises :class:`UnitError` saying what was wrong and what is allowed. Decimal 
 binary ones are spelled ``KiB``, ``MiB``, ``GiB``.
 
 Plain numbers are taken in a stated unit: bit/s for rates, seconds for durations, bytes for sizes,
-packets for buffers, so ``rate = 5000000``, ``delay = 0.03``, ``size = 280000``, ``buffer = 47``.
+packets for buffers, so ``rate=5000000``, ``delay=0.03``, ``size=280000``, ``buffer=47`` from Python.
+A scenario file refuses them for rates, times and sizes (``mpsim._types.units_written``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "format_rate",
     "format_size",
     "format_time",
+    "out_of_range",
     "parse_buffer",
     "parse_probability",
     "parse_rate",
@@ -185,8 +187,13 @@ def parse_probability(value: object) -> float:
     else:
         p = float(_number(value, "a probability"))
     if not 0.0 <= p <= 1.0:
-        raise UnitError(f"must be a probability in [0, 1], got {value!r}")
+        raise UnitError(out_of_range(value))
     return p
+
+
+def out_of_range(value: object) -> str:
+    """What is wrong with a probability outside [0, 1]."""
+    return f"must be a probability in [0, 1], got {value!r}"
 
 
 def _format(value: int, units: dict[str, int], preferred: tuple[str, ...]) -> str:

@@ -165,7 +165,7 @@ def register(app: typer.Typer) -> None:
         """Run one scenario and print its results (nothing if it is stopped)."""
         import mpsim
         from mpsim import ConfigError
-        from mpsim._types import did_you_mean
+        from mpsim.errors import did_you_mean
 
         limit_s = wall_seconds(time_limit)
         if max_rows is not None and max_rows < 1:
@@ -225,7 +225,7 @@ def register(app: typer.Typer) -> None:
         if _is_sweep(data):
             _validate_sweep(file, resolved, said)
             return
-        scenario = mpsim.Scenario.from_dict(data, check=False)
+        scenario = mpsim.Scenario.from_dict(data, check=False, from_file=True)
         events, rows = scenario.check()
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
