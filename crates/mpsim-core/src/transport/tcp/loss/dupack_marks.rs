@@ -15,17 +15,17 @@ pub fn next_to_mark(board: &Scoreboard) -> Option<usize> {
     (1..board.segs.len()).find(|&i| board.segs[i].flags & SACKED == 0)
 }
 
-/// An ACK of new data found a mark on the new head: a duplicate ACK's
-/// mark cannot be right about the first unacknowledged segment. ns-3's
-/// `DiscardUpTo` moves the mark to the lowest unmarked segment above it
-/// (returned, to be marked by the caller) and deems the head lost (done by
-/// the caller after marking).
-pub fn take_mark_off_head(board: &mut Scoreboard) -> Option<Option<usize>> {
+/// After an ACK of new data, whether the new head carried a mark, now
+/// taken off: a duplicate ACK's mark cannot be right about the first
+/// unacknowledged segment. ns-3's `DiscardUpTo` then moves the mark to the
+/// lowest unmarked segment above it and deems the head lost (the caller's
+/// part, which marks through the sender).
+pub fn take_mark_off_head(board: &mut Scoreboard) -> bool {
     if board.segs.front().is_none_or(|s| s.flags & SACKED == 0) {
-        return None;
+        return false;
     }
     board.unmark_sacked(0);
-    Some(next_to_mark(board))
+    true
 }
 
 /// After a timeout ns-3 forgets the guesses and resends everything

@@ -21,8 +21,8 @@ struct AckFacts {
     delivered: u64,
     /// Whether it counts as a duplicate ACK under the stack's rule.
     is_dupack: bool,
-    /// `pipe` in data octets before the ACK's own guessed mark (ns-3's PRR
-    /// without SACK).
+    /// `pipe` in data octets before the ACK's own guessed mark, which
+    /// ns-3's PRR reads without SACK; 0 where nothing reads it.
     pipe_before_marks: u64,
     /// Whether the window was in use, for growth (RFC 7661).
     cwnd_limited: bool,
@@ -48,18 +48,26 @@ impl TcpSender {
         if !self.accept(hdr, now, ccs, r, ss, out) {
             return;
         }
-        let a = self.read_ack(hdr, now, params, ccs, r, cc);
+        let cx = &mut Step {
+            now,
+            params,
+            ccs,
+            r,
+            cc,
+        };
+        let a = self.read_ack(cx, hdr);
         let reorder_at = self.find_losses(now, params);
-        ccs[r].snd_una = self.snd_una;
-        ccs[r].snd_nxt = self.snd_nxt;
-        ccs[r].delivered_bytes = a.delivered;
+        let sf = &mut cx.ccs[r];
+        sf.snd_una = self.snd_una;
+        sf.snd_nxt = self.snd_nxt;
+        sf.delivered_bytes = a.delivered;
         if self.fin_end.is_some_and(|e| self.snd_una >= e) {
             self.complete(now);
             return;
         }
-        self.respond(&a, now, params, ccs, r, cc, ss, out);
+        self.respond(cx, &a, ss, out);
         self.rearm_timers(&a, reorder_at, now, params, out);
-        ccs[r].bytes_in_flight = self.pipe();
+        cx.ccs[r].bytes_in_flight = self.pipe();
     }
 
     /// Whether the segment is an ACK the established sender processes; a
@@ -106,15 +114,8 @@ impl TcpSender {
     /// SACK blocks (or, without SACK, ns-3's guessed marks), SND.UNA, the
     /// loss probe's outcome, whether the ACK is a duplicate one, and what
     /// it delivered.
-    fn read_ack<C: CongestionAvoidance>(
-        &mut self,
-        hdr: &TcpHeader,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
-    ) -> AckFacts {
+    fn read_ack<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>, hdr: &TcpHeader) -> AckFacts {
+        let (now, params, r) = (cx.now, cx.params, cx.r);
         let feed = SackFeed::of(params);
         let ack = hdr.ack.min(self.snd_nxt);
         let prior_una = self.snd_una;
@@ -124,7 +125,7 @@ impl TcpSender {
             || if params.cwnd_limited_at_send {
                 self.limited_at_send
             } else {
-                self.cwnd_full || prior_in_flight + self.mss as u64 >= ccs[r].cwnd
+                self.cwnd_full || prior_in_flight + self.mss as u64 >= cx.ccs[r].cwnd
             };
 
         // RTT sample: RFC 7323 §4 from the echoed timestamp of an ACK that
@@ -140,7 +141,7 @@ impl TcpSender {
                 })
             };
             if let Some(rtt) = sample {
-                self.take_rtt_sample(rtt, &mut ccs[r]);
+                self.take_rtt_sample(rtt, &mut cx.ccs[r]);
             }
         }
         if hdr.ts_val > self.ts_recent {
@@ -163,7 +164,7 @@ impl TcpSender {
         self.acked_retransmission = false;
         if newly_acked > 0 {
             self.advance_una(ack, now, rack);
-            ccs[r].bytes_acked += newly_acked;
+            cx.ccs[r].bytes_acked += newly_acked;
         }
         // Acknowledged cumulatively but delivered before, by an earlier SACK.
         let acked_sacked = sacked_before_una - self.board.sacked_bytes;
@@ -171,15 +172,13 @@ impl TcpSender {
             // A duplicate ACK's mark cannot be right about the first
             // unacknowledged segment: ns-3's `DiscardUpTo` moves the mark to
             // the lowest unmarked segment above it and deems the head lost.
-            if let Some(next) = dupack_marks::take_mark_off_head(&mut self.board) {
-                if let Some(i) = next {
-                    self.mark_sacked(i, now, rack, keep_retrans);
-                }
+            if dupack_marks::take_mark_off_head(&mut self.board) {
+                self.mark_lowest_unmarked(now, rack, keep_retrans);
                 self.board.mark_lost(0);
             }
         }
         if feed == SackFeed::Blocks && params.tlp {
-            self.process_tlp_ack(hdr, ack, prior_una, prior_sacked, now, params, ccs, r, cc);
+            self.process_tlp_ack(cx, hdr, ack, prior_una, prior_sacked);
         }
 
         // Duplicate ACK: acknowledges nothing new while data is outstanding
@@ -200,7 +199,11 @@ impl TcpSender {
         }
         // ns-3 reads pipe for PRR before the ACK's own guessed mark
         // (`BytesInFlight` in `ReceivedAck`, then `AddRenoSack` in `DupAck`).
-        let pipe_before_marks = self.data_pipe();
+        let pipe_before_marks = if feed != SackFeed::Blocks && RecoveryKind::of(params) == RecoveryKind::PrrNs3 {
+            self.data_pipe()
+        } else {
+            0
+        };
         // Without SACK, a duplicate ACK says one more segment above the
         // hole arrived: ns-3 marks the lowest unmarked one (during limited
         // transmit and recovery).
@@ -225,7 +228,7 @@ impl TcpSender {
         };
         if self.frto.is_some() {
             let dup = newly_acked == 0 && hdr.payload_bytes == 0;
-            self.frto_on_ack(&mut ccs[r], newly_acked, newly_sacked, dup);
+            self.frto_on_ack(&mut cx.ccs[r], newly_acked, newly_sacked, dup);
         }
         AckFacts {
             ack,
@@ -265,18 +268,14 @@ impl TcpSender {
     /// What the ACK does to the window: the end of a timeout's recovery, an
     /// ACK during fast recovery (its end, or the recovery's own rules), the
     /// start of fast recovery, or growth.
-    #[allow(clippy::too_many_arguments)]
     fn respond<C: CongestionAvoidance, S: SlowStart>(
         &mut self,
+        cx: &mut Step<'_, C>,
         a: &AckFacts,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
         ss: &mut S,
         out: &mut impl SenderOutput,
     ) {
+        let (now, params, r) = (cx.now, cx.params, cx.r);
         // RTO loss recovery ends when everything outstanding at the RTO is acknowledged.
         let mut growth = a.newly_acked;
         if self.in_rto_recovery && self.snd_una >= self.rto_recover {
@@ -291,41 +290,32 @@ impl TcpSender {
             // the holes left are found by new duplicate ACKs or the RTO.
             let reno_exit = params.recovery == Recovery::Reno && a.newly_acked > 0;
             if self.snd_una >= rec.point || reno_exit {
-                self.exit_recovery(a, now, params, ccs, r, cc, ss);
+                self.exit_recovery(cx, a, ss);
             } else {
-                self.recovery_ack(a, now, params, &mut ccs[r], out);
+                self.recovery_ack(a, now, params, &mut cx.ccs[r], out);
             }
         } else if self.should_enter_recovery(params, a.is_dupack) {
-            self.fast_retransmit(now, params, ccs, r, cc, a.delivered, out);
+            self.fast_retransmit(cx, a.delivered, out);
         } else if growth > 0 && !(a.is_dupack && params.dupack_rule == DupAckRule::NewSack) {
             // An ACK that both advances SND.UNA and SACKs new data is a
             // duplicate ACK under ns-3's rule; it leaves ns-3 in CA_DISORDER,
             // where `TcpSocketBase::ProcessAck` does not grow the window.
-            self.grow(now, ccs, r, cc, ss, growth, a.cwnd_limited);
+            self.grow(cx, ss, growth, a.cwnd_limited);
         }
     }
 
     /// Full ACK: leave recovery with cwnd = ssthresh (RFC 6582 §3.2 step 3
     /// option 2, RFC 6937 §3, Linux and ns-3 alike); ns-3 then grows the
     /// window from there with the same ACK.
-    #[allow(clippy::too_many_arguments)]
-    fn exit_recovery<C: CongestionAvoidance, S: SlowStart>(
-        &mut self,
-        a: &AckFacts,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
-        ss: &mut S,
-    ) {
+    fn exit_recovery<C: CongestionAvoidance, S: SlowStart>(&mut self, cx: &mut Step<'_, C>, a: &AckFacts, ss: &mut S) {
+        let (now, params, r) = (cx.now, cx.params, cx.r);
         self.recovery = None;
-        let sf = &mut ccs[r];
+        let sf = &mut cx.ccs[r];
         sf.cwnd = sf.ssthresh.max(self.mss as u64);
         sf.in_recovery = false;
-        cc.on_recovery_exit(ccs, r, now);
+        cx.cc.on_recovery_exit(cx.ccs, r, now);
         if params.grow_on_recovery_exit {
-            self.grow(now, ccs, r, cc, ss, a.newly_acked, a.cwnd_limited);
+            self.grow(cx, ss, a.newly_acked, a.cwnd_limited);
         }
     }
 
@@ -535,19 +525,13 @@ impl TcpSender {
 
     /// A congestion event on subflow `r`: counted, slow start left, and the
     /// congestion avoidance's new ssthresh from the current flight.
-    pub(super) fn loss_event<C: CongestionAvoidance>(
-        &mut self,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
-    ) -> u64 {
-        ccs[r].loss_events += 1;
-        if ccs[r].in_slow_start() {
-            self.note_slow_start_exit(now, ccs[r].cwnd);
+    pub(super) fn loss_event<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>) -> u64 {
+        let (now, params, r) = (cx.now, cx.params, cx.r);
+        cx.ccs[r].loss_events += 1;
+        if cx.ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, cx.ccs[r].cwnd);
         }
-        ccs[r].left_slow_start = true;
+        cx.ccs[r].left_slow_start = true;
         // ns-3 `EnterRecovery` without SACK counts the head, which it has
         // just marked lost, as still in flight: pipe + 1 MSS.
         let head_in_flight = if !params.sack && params.loss_flight == LossFlight::Pipe {
@@ -555,8 +539,8 @@ impl TcpSender {
         } else {
             0
         };
-        ccs[r].bytes_in_flight = self.loss_flight(params, ccs[r].cwnd) + head_in_flight;
-        cc.ssthresh_after_loss(ccs, r, now)
+        cx.ccs[r].bytes_in_flight = self.loss_flight(params, cx.ccs[r].cwnd) + head_in_flight;
+        cx.cc.ssthresh_after_loss(cx.ccs, r, now)
     }
 
     /// What a loss halves ([`LossFlight`]), with the window at the loss.
@@ -605,18 +589,14 @@ impl TcpSender {
     /// unacknowledged segment at once, whatever cwnd and the flight allow
     /// (RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC 6675 §5 (4.3)); PRR's
     /// window on entry, pipe + 1 MSS, already has room for it.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn fast_retransmit<C: CongestionAvoidance>(
         &mut self,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
+        cx: &mut Step<'_, C>,
         delivered: u64,
         out: &mut impl SenderOutput,
     ) {
-        self.enter_recovery(now, params, ccs, r, cc, delivered);
+        let (now, params) = (cx.now, cx.params);
+        self.enter_recovery(cx, delivered);
         if RecoveryKind::of(params).resends_head_on_entry() {
             self.retransmit_head(now, out);
         }
@@ -624,16 +604,8 @@ impl TcpSender {
 
     /// Enters fast recovery: the head deemed lost, the congestion
     /// avoidance's new ssthresh, and the recovery's window on entry.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn enter_recovery<C: CongestionAvoidance>(
-        &mut self,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
-        delivered: u64,
-    ) {
+    pub(super) fn enter_recovery<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>, delivered: u64) {
+        let (params, r) = (cx.params, cx.r);
         if SackFeed::of(params) == SackFeed::DupAckMarks {
             // ns-3 `EnterRecovery` without SACK: `MarkHeadAsLost`.
             self.board.mark_lost(0);
@@ -649,9 +621,9 @@ impl TcpSender {
         // retransmissions are fast ones from here, and a later RTO halves
         // ssthresh again (a new loss event).
         self.in_rto_recovery = false;
-        let ssthresh = self.loss_event(now, params, ccs, r, cc);
-        ccs[r].ssthresh = ssthresh;
-        ccs[r].in_recovery = true;
+        let ssthresh = self.loss_event(cx);
+        cx.ccs[r].ssthresh = ssthresh;
+        cx.ccs[r].in_recovery = true;
         let mut rec = RecoveryState {
             point: self.snd_nxt,
             prr_delivered: 0,
@@ -668,7 +640,7 @@ impl TcpSender {
         }
         let pipe = self.pipe();
         let safe = self.acked_retransmission;
-        let sf = &mut ccs[r];
+        let sf = &mut cx.ccs[r];
         sf.cwnd = recovery::entry_cwnd(kind, params, &mut rec, sf, pipe, pipe_at_entry, delivered, safe);
         self.recovery = Some(rec);
     }
@@ -676,39 +648,36 @@ impl TcpSender {
     /// Window growth for an ACK of new data outside recovery: slow start
     /// first, the remainder to congestion avoidance (htsim's `tcp.cpp` →
     /// `mtcp.cpp` split; Linux ≥ 4.x `tcp_slow_start` returns the remainder).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn grow<C: CongestionAvoidance, S: SlowStart>(
         &mut self,
-        now: SimTime,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
+        cx: &mut Step<'_, C>,
         ss: &mut S,
         acked: u64,
         cwnd_limited: bool,
     ) {
+        let (now, r) = (cx.now, cx.r);
         let mut rest = acked;
-        if ccs[r].in_slow_start() {
+        if cx.ccs[r].in_slow_start() {
             if cwnd_limited {
-                rest = ss.on_ack(ccs, r, acked, now);
+                rest = ss.on_ack(cx.ccs, r, acked, now);
             } else {
                 // No growth, but the strategy still sees the ACK (HyStart++
                 // counts its rounds and RTT samples on every ACK).
-                ss.on_ack_without_growth(ccs, r, now);
+                ss.on_ack_without_growth(cx.ccs, r, now);
             }
-            if !ccs[r].in_slow_start() {
-                self.note_slow_start_exit(now, ccs[r].cwnd);
-                ccs[r].left_slow_start = true;
-                ss.on_exit(ccs, r, now);
+            if !cx.ccs[r].in_slow_start() {
+                self.note_slow_start_exit(now, cx.ccs[r].cwnd);
+                cx.ccs[r].left_slow_start = true;
+                ss.on_exit(cx.ccs, r, now);
             }
         }
-        if cwnd_limited && rest > 0 && !ccs[r].in_slow_start() {
+        if cwnd_limited && rest > 0 && !cx.ccs[r].in_slow_start() {
             let info = AckInfo {
                 now,
                 acked_bytes: rest,
                 cwnd_limited,
             };
-            cc.on_ack(ccs, r, &info);
+            cx.cc.on_ack(cx.ccs, r, &info);
         }
     }
 }

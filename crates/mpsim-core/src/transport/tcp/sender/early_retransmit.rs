@@ -8,18 +8,15 @@ impl TcpSender {
     /// retransmission goes, and recovery starts.
     pub(super) fn on_early_retransmit_timeout<C: CongestionAvoidance>(
         &mut self,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
+        cx: &mut Step<'_, C>,
         out: &mut impl SenderOutput,
     ) {
+        let r = cx.r;
         if self.recovery.is_some() || self.in_rto_recovery {
             return;
         }
-        self.fast_retransmit(now, params, ccs, r, cc, 0, out);
-        ccs[r].bytes_in_flight = self.pipe();
+        self.fast_retransmit(cx, 0, out);
+        cx.ccs[r].bytes_in_flight = self.pipe();
     }
 
     /// RFC 5827 §3.1–3.2: with fewer than four segments outstanding and no

@@ -40,6 +40,18 @@ use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::{TcpFlags, TcpHeader};
 
 use frto::{Frto, RtoUndo};
+
+/// What a step of an ACK's or a timeout's processing works on besides the
+/// sender: the time, the flow's settings, the congestion state of the
+/// connection's subflows (the sender's is `r`) and their congestion
+/// avoidance.
+pub(super) struct Step<'a, C> {
+    pub now: SimTime,
+    pub params: &'a TcpParams,
+    pub ccs: &'a mut [SubflowCc],
+    pub r: usize,
+    pub cc: &'a mut C,
+}
 use timers::AuxTimer;
 
 /// A piece of data a segment carries.

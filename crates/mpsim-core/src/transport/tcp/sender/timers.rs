@@ -54,7 +54,6 @@ impl TcpSender {
     }
 
     /// The timer event fired.
-    #[allow(clippy::too_many_arguments)]
     pub fn on_timer<C: CongestionAvoidance>(
         &mut self,
         now: SimTime,
@@ -71,12 +70,19 @@ impl TcpSender {
         if !expired {
             return;
         }
+        let cx = &mut Step {
+            now,
+            params,
+            ccs,
+            r,
+            cc,
+        };
         if let Some((at, kind)) = self.aux_timer {
             if at <= now && self.state == SenderState::Established {
                 self.aux_timer = None;
                 match kind {
-                    AuxTimer::Reorder => self.on_reorder_timeout(now, params, ccs, r, cc),
-                    AuxTimer::EarlyRetransmit => self.on_early_retransmit_timeout(now, params, ccs, r, cc, out),
+                    AuxTimer::Reorder => self.on_reorder_timeout(cx),
+                    AuxTimer::EarlyRetransmit => self.on_early_retransmit_timeout(cx, out),
                     AuxTimer::Probe => {
                         // One probe per tail-loss episode (RFC 8985 §7.3);
                         // then the RTO runs afresh.
@@ -97,21 +103,15 @@ impl TcpSender {
                 self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
                 self.send_syn(now, params, out);
             }
-            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(now, params, ccs, r, cc, out),
+            SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(cx, out),
             _ => {}
         }
     }
 
     /// RFC 8985 §6.3 (Linux `tcp_rack_reo_timeout`): the reordering window
     /// of some segments ran out: they are lost, and recovery starts.
-    pub(super) fn on_reorder_timeout<C: CongestionAvoidance>(
-        &mut self,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
-    ) {
+    pub(super) fn on_reorder_timeout<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>) {
+        let (now, params, r) = (cx.now, cx.params, cx.r);
         let again = self.rack.detect_losses(
             &mut self.board,
             now,
@@ -120,10 +120,10 @@ impl TcpSender {
             params.dupack_threshold,
         );
         if self.recovery.is_none() && !self.in_rto_recovery && self.board.lost_bytes > 0 {
-            self.enter_recovery(now, params, ccs, r, cc, 0);
+            self.enter_recovery(cx, 0);
         }
         self.aux_timer = again.map(|t| (t, AuxTimer::Reorder));
-        ccs[r].bytes_in_flight = self.pipe();
+        cx.ccs[r].bytes_in_flight = self.pipe();
     }
 
     /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1 eq. (4): ssthresh from the flight
@@ -131,34 +131,27 @@ impl TcpSender {
     /// from the first unacknowledged segment. Every segment not SACKed is
     /// marked lost (RFC 6675 §5.1), so they are resent in order as the
     /// window reopens.
-    pub(super) fn on_rto<C: CongestionAvoidance>(
-        &mut self,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
-        out: &mut impl SenderOutput,
-    ) {
+    pub(super) fn on_rto<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>, out: &mut impl SenderOutput) {
+        let (now, params, r) = (cx.now, cx.params, cx.r);
         self.stats.rto_count += 1;
         if params.frto {
-            self.frto_on_rto(&ccs[r]);
+            self.frto_on_rto(&cx.ccs[r]);
         }
-        ccs[r].loss_events += 1;
-        if ccs[r].in_slow_start() {
-            self.note_slow_start_exit(now, ccs[r].cwnd);
+        cx.ccs[r].loss_events += 1;
+        if cx.ccs[r].in_slow_start() {
+            self.note_slow_start_exit(now, cx.ccs[r].cwnd);
         }
-        ccs[r].left_slow_start = true;
+        cx.ccs[r].left_slow_start = true;
         // A second timeout of the same data does not halve ssthresh again
         // from the already-collapsed flight (RFC 5681 §3.1 note on eq. (4)).
         if !self.in_rto_recovery {
-            ccs[r].bytes_in_flight = self.loss_flight(params, ccs[r].cwnd);
-            ccs[r].ssthresh = cc.ssthresh_after_loss(ccs, r, now);
+            cx.ccs[r].bytes_in_flight = self.loss_flight(params, cx.ccs[r].cwnd);
+            cx.ccs[r].ssthresh = cx.cc.ssthresh_after_loss(cx.ccs, r, now);
         }
-        ccs[r].cwnd = self.mss as u64;
-        ccs[r].in_recovery = false;
-        ccs[r].ca_credit = 0;
-        cc.on_rto(ccs, r, now);
+        cx.ccs[r].cwnd = self.mss as u64;
+        cx.ccs[r].in_recovery = false;
+        cx.ccs[r].ca_credit = 0;
+        cx.cc.on_rto(cx.ccs, r, now);
         self.recovery = None;
         self.in_rto_recovery = true;
         self.tlp_high_seq = None;
@@ -179,6 +172,6 @@ impl TcpSender {
         }
         self.rtt.back_off();
         self.restart_timer(now, out);
-        ccs[r].bytes_in_flight = self.pipe();
+        cx.ccs[r].bytes_in_flight = self.pipe();
     }
 }

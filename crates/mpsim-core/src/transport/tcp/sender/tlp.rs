@@ -10,19 +10,15 @@ impl TcpSender {
     /// outstanding probe repaired a loss. Without DSACK a probe that
     /// retransmitted the last segment counts as repairing one when the ACK
     /// goes beyond it; a pure duplicate ACK says both copies arrived.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn process_tlp_ack<C: CongestionAvoidance>(
         &mut self,
+        cx: &mut Step<'_, C>,
         hdr: &TcpHeader,
         ack: u64,
         prior_una: u64,
         prior_sacked: u64,
-        now: SimTime,
-        params: &TcpParams,
-        ccs: &mut [SubflowCc],
-        r: usize,
-        cc: &mut C,
     ) {
+        let (now, r) = (cx.now, cx.r);
         let Some(high) = self.tlp_high_seq else { return };
         if ack < high {
             return;
@@ -32,10 +28,10 @@ impl TcpSender {
         } else if ack > high {
             // The probe repaired a loss: reduce as for one (CWR).
             self.tlp_high_seq = None;
-            let ssthresh = self.loss_event(now, params, ccs, r, cc);
-            ccs[r].ssthresh = ssthresh;
-            ccs[r].cwnd = ssthresh.max(self.mss as u64);
-            cc.on_recovery_exit(ccs, r, now);
+            let ssthresh = self.loss_event(cx);
+            cx.ccs[r].ssthresh = ssthresh;
+            cx.ccs[r].cwnd = ssthresh.max(self.mss as u64);
+            cx.cc.on_recovery_exit(cx.ccs, r, now);
         } else if ack == prior_una && self.board.sacked_bytes == prior_sacked && hdr.payload_bytes == 0 {
             self.tlp_high_seq = None;
         }
