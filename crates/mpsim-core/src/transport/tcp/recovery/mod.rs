@@ -102,24 +102,21 @@ pub struct RecoveryAck {
 }
 
 /// The congestion window on entering recovery with the new `ssthresh`,
-/// after the head was deemed lost. `entry` is the episode just begun.
-#[allow(clippy::too_many_arguments)]
+/// after the head was deemed lost; `ack` is the ACK that started the
+/// episode `entry`.
 pub fn entry_cwnd(
     kind: RecoveryKind,
     params: &TcpParams,
     entry: &mut RecoveryState,
     sf: &SubflowCc,
-    pipe: u64,
-    pipe_ns3: u64,
-    delivered: u64,
-    safe: bool,
+    ack: &RecoveryAck,
 ) -> u64 {
     let mss = params.mss as u64;
     match kind {
         RecoveryKind::Reno | RecoveryKind::NewReno => reno::entry_cwnd(sf.ssthresh, params.dupack_threshold, mss),
         RecoveryKind::Sack => rfc6675::entry_cwnd(sf.ssthresh),
-        RecoveryKind::Prr => prr::entry_cwnd(pipe, mss),
-        RecoveryKind::PrrNs3 => prr_ns3::entry_cwnd(entry, sf, pipe_ns3, delivered, safe, mss),
+        RecoveryKind::Prr => prr::entry_cwnd(ack.pipe, mss),
+        RecoveryKind::PrrNs3 => prr_ns3::entry_cwnd(entry, sf, ack, mss),
     }
 }
 

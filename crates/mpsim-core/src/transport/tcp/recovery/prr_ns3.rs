@@ -12,8 +12,8 @@ use crate::cc::SubflowCc;
 /// one for PRR's accounting. With nothing delivered (no pipe to credit a
 /// duplicate ACK against) it leaves cwnd as it was; the head is resent
 /// regardless, as ns-3's `EnterRecovery` step (4.3) does.
-pub fn entry_cwnd(rec: &mut RecoveryState, sf: &SubflowCc, pipe: u64, delivered: u64, safe: bool, mss: u64) -> u64 {
-    cwnd(rec, sf.ssthresh, pipe, delivered, true, safe, mss).unwrap_or(sf.cwnd)
+pub fn entry_cwnd(rec: &mut RecoveryState, sf: &SubflowCc, ack: &RecoveryAck, mss: u64) -> u64 {
+    cwnd(rec, sf.ssthresh, ack.pipe_ns3, ack.delivered, ack.dup, ack.safe, mss).unwrap_or(sf.cwnd)
 }
 
 /// ns-3 `TcpSocketBase::ProcessAck`: a duplicate ACK runs `DoRecovery`

@@ -641,7 +641,18 @@ impl TcpSender {
         let pipe = self.pipe();
         let safe = self.acked_retransmission;
         let sf = &mut cx.ccs[r];
-        sf.cwnd = recovery::entry_cwnd(kind, params, &mut rec, sf, pipe, pipe_at_entry, delivered, safe);
+        // The ACK that starts the episode, as the recovery reads it: a
+        // duplicate one for ns-3's PRR accounting (`EnterRecovery`); no
+        // entry rule reads what it acknowledged.
+        let ack = RecoveryAck {
+            newly_acked: 0,
+            delivered,
+            dup: true,
+            pipe,
+            pipe_ns3: pipe_at_entry,
+            safe,
+        };
+        sf.cwnd = recovery::entry_cwnd(kind, params, &mut rec, sf, &ack);
         self.recovery = Some(rec);
     }
 
