@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mpsim import docs, tcp_options
-from mpsim.scenario import CORE_NAMES, TcpOptions
+from mpsim.scenario import CORE_NAMES, TcpFlow, TcpOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,10 +68,14 @@ def test_every_option_of_the_model_reaches_the_core_under_the_cores_name() -> No
 
 
 def test_the_profiles_segment_sizes_are_the_cores() -> None:
-    for profile in tcp_options.profiles():
-        assert tcp_options.profile_mss(profile) == tcp_options.profile_params(profile)["mss"]
-    assert tcp_options.flow_mss({"profile": "ns2"}) == 1000
+    """1400-byte segments in every stack but ns-2's `Agent/TCP/Sack1`, which the MPCubic paper ran with
+    `packetSize_` 1000 (crates/mpsim-core/src/transport/tcp/stacks/), and a size in packets counted in them."""
+    expected = {"linux": 1400, "linux_3_14": 1400, "ns3": 1400, "rfc": 1400, "ns2": 1000}
+    assert {p: tcp_options.profile_mss(p) for p in tcp_options.profiles()} == expected
     assert tcp_options.flow_mss({"mss": 1448}) == 1448
+    for profile, mss in expected.items():
+        flow = TcpFlow(name="f", src="S0", dst="D0", size="10pkt", tcp=TcpOptions(profile=profile))
+        assert flow.size is not None and flow.size.to_bytes(flow.tcp.mss_bytes) == 10 * mss
 
 
 def test_the_options_table_of_the_docs_is_generated_from_the_core() -> None:
