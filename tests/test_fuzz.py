@@ -31,7 +31,7 @@ NAMES = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
 # one added there is drawn here without a word changed.
 CC = st.sampled_from(list(CC_ALGORITHMS))
 SLOW_START = st.sampled_from(list(SLOW_STARTS))
-SCHEDULER = st.sampled_from(get_args(MptcpFlow.model_fields["scheduler"].annotation))
+SCHEDULER = st.sampled_from([None, *get_args(get_args(MptcpFlow.model_fields["scheduler"].annotation)[0])])
 SIZE = st.one_of(
     st.integers(1, 2000).map(lambda n: f"{n}pkt"),
     st.integers(1, 3000).map(lambda n: f"{n}KB"),

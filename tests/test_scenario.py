@@ -193,7 +193,7 @@ INVALID: list[tuple[str, Mutation, str]] = [
     (
         "unknown key",
         _set("flows", 0, "sizee", value="1MB"),
-        "flows[0].sizee: unknown field 'sizee'; did you mean 'size'? (allowed: name, start, src, dst, size,",
+        "flows[0].sizee: unknown field 'sizee'; did you mean 'size'? (allowed: name, start, initiator, src, dst, size,",
     ),
     (
         "unknown flow type",

@@ -219,12 +219,13 @@ class TcpOptions(Model):
     partial_ack_retransmit: Flag | None = None
     emulate_sack: Flag | None = None
     dupack_rule: Literal["rfc6675", "new_sack"] | None = None
-    prr_variant: Literal["rfc6937", "ns3"] | None = None
+    prr_variant: Literal["rfc6937", "ns3", "linux"] | None = None
     loss_flight: Literal["flight_size", "capped_flight_size", "pipe", "cwnd"] | None = None
     delayed_ack: Flag | None = None
     delack_segments: int | None = Field(None, ge=1)
     delack_timeout: PositiveDuration | None = None
     quickack_segments: int | None = Field(None, ge=0)
+    quickack_window_growth: Flag | None = None
     min_rto: PositiveDuration | None = None
     initial_rto: PositiveDuration | None = None
     rwnd: Size | None = None
@@ -242,6 +243,9 @@ class TcpOptions(Model):
     hystart_linux: bool | dict[str, Any] | None = None
     """``true`` for the kernel's constants, a table overriding some (``{ack_train = false}``), ``false`` for
     none."""
+    mptcp_join: Literal["established", "linux"] | None = None
+    """MPTCP: ``established`` (the joins leave at the first subflow's SYN-ACK and send from their own) or
+    ``linux`` (Linux 6.x: at the full establishment, data after MP_JOIN's fourth packet)."""
 
     @property
     def mss_bytes(self) -> int:
@@ -300,7 +304,13 @@ class _FlowBase(Model):
     """When the first packet (SYN) is sent: ``"2s"`` or ``{uniform = ["2s", "5s"]}``."""
 
 
-class TcpFlow(_FlowBase):
+class _TransferBase(_FlowBase):
+    initiator: Literal["sender", "receiver"] = "sender"
+    """Which end connects: ``sender`` (an upload, a bulk sender) or ``receiver`` (a download: the client
+    connects, the server sends once it has accepted; MPTCP's path manager runs at the client)."""
+
+
+class TcpFlow(_TransferBase):
     """A single-path TCP transfer from ``src`` to ``dst`` (addresses or node names)."""
 
     type: Literal["tcp"] = "tcp"
@@ -333,7 +343,7 @@ class SubflowEvent(Model):
     """Which of several subflows on that pair to remove (``ndiffports``)."""
 
 
-class MptcpFlow(_FlowBase):
+class MptcpFlow(_TransferBase):
     """An MPTCP connection from ``src`` to ``dst``: addresses, lists of them, or node names (a node
     stands for all its addresses)."""
 
@@ -349,10 +359,11 @@ class MptcpFlow(_FlowBase):
     """``fullmesh``: one subflow per (source, destination) address pair; ``ndiffports``: ``subflows``
     subflows over the first pair. ``ndiffports`` when ``subflows`` is given, else ``fullmesh``."""
     subflows: int | None = Field(None, ge=1, le=64)
-    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger", "blest", "ecf"] = "minrtt"
+    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger", "blest", "ecf"] | None = None
     """``minrtt`` (the out-of-tree Linux MPTCP's default), ``roundrobin``, ``redundant``, ``linger``
     (upstream Linux's default: data waits in the queue of the subflow that would drain it first), ``blest`` or
-    ``ecf`` (docs/algorithms.md)."""
+    ``ecf`` (docs/algorithms.md); left out, the profile's: ``linger`` under ``linux``, ``minrtt`` under the
+    others."""
     join_delay: Duration = 0
     rcv_buffer: Size | None = None
     tcp: TcpOptions = TcpOptions()
@@ -689,6 +700,7 @@ def _tcp_core(f: TcpFlow, name: str, start: int, addrs_of: Mapping[str, list[str
         "src": _one_address(f.src, addrs_of),
         "dst": _one_address(f.dst, addrs_of),
         "start_ns": start,
+        "initiator": f.initiator,
         "tcp": f.tcp.to_core(),
         "trace": trace,
     }
@@ -715,8 +727,8 @@ def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list
         "dst_addrs": _many_addresses(f.dst, addrs_of),
         "start_ns": start,
         "path_manager": {"type": pm, "subflows": f.subflows} if pm == "ndiffports" else {"type": pm},
+        "initiator": f.initiator,
         "join_delay_ns": f.join_delay,
-        "scheduler": f.scheduler,
         "tcp": f.tcp.to_core(),
         "trace": trace,
     }
@@ -724,6 +736,8 @@ def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list
         out["size_bytes"] = f.size.to_bytes(f.tcp.mss_bytes)
     if f.cc is not None:
         out["cc"] = f.cc.to_core()
+    if f.scheduler is not None:
+        out["scheduler"] = f.scheduler
     if f.slow_start is not None:
         out["slow_start"] = f.slow_start.to_core()
     if f.rcv_buffer is not None:

@@ -108,7 +108,7 @@ def _positive(field: str, value: float) -> None:
         raise CellError(f"cell.{field}: must be positive, got {value!r}")
 
 
-def grid() -> list[Cell]:
+def validation_grid() -> list[Cell]:
     """TCP and 2-subflow MPTCP × Reno and CUBIC × shared and separate bottlenecks × four sizes, on a
     5 Mbit/s bottleneck with a 100 ms RTT (the separate variant's second path: 200 ms), 47 packets of
     buffer, client-sent (``up``), 10 runs each: 32 cells."""
@@ -125,3 +125,65 @@ def grid() -> list[Cell]:
         for proto in PROTOS
         for size in GRID_SIZES_BYTES
     ]
+
+
+WIDE_RUNS = 8
+"""Runs per cell of the wide grid: the kernel's run-to-run spread is part of the reference."""
+
+# (variant, cc, rate Mbit/s, RTT ms, path-2 RTT ms, buffer packets, direction, sizes in bytes). The buffer
+# counts packets waiting (mpsim's convention) and is the stated fraction of the bandwidth-delay product of
+# path 1 in 1500-byte packets; the second path's RTT is 2-6 times the first's.
+_BIG = (50_000, 400_000, 2_000_000, 8_000_000)
+_SMALL_RATE = (50_000, 200_000, 700_000, 2_000_000)
+_PAPER = GRID_SIZES_BYTES
+WIDE_GROUPS: tuple[tuple[Variant, CcName, float, float, float | None, int, Direction, tuple[int, ...]], ...] = (
+    ("shared", "reno", 10, 20, None, 8, "down", _BIG),  # 0.5 BDP
+    ("shared", "cubic", 10, 20, None, 17, "up", _BIG),  # 1 BDP
+    ("shared", "cubic", 20, 50, None, 21, "down", _BIG),  # 0.25 BDP
+    ("shared", "reno", 20, 50, None, 167, "up", _BIG),  # 2 BDP
+    ("shared", "cubic", 50, 10, None, 42, "down", _BIG),  # 1 BDP
+    ("shared", "reno", 50, 10, None, 21, "up", _BIG),  # 0.5 BDP
+    ("shared", "cubic", 5, 200, None, 42, "down", _SMALL_RATE),  # 0.5 BDP
+    ("shared", "reno", 5, 200, None, 83, "down", _SMALL_RATE),  # 1 BDP
+    ("separate", "reno", 10, 20, 80, 17, "down", _BIG),  # 1 BDP, 4x
+    ("separate", "cubic", 10, 20, 40, 8, "up", _BIG),  # 0.5 BDP, 2x
+    ("separate", "cubic", 20, 30, 180, 50, "down", _BIG),  # 1 BDP, 6x
+    ("separate", "reno", 20, 50, 150, 21, "down", _BIG),  # 0.25 BDP, 3x
+    ("separate", "cubic", 50, 10, 30, 83, "up", _BIG),  # 2 BDP, 3x
+    ("separate", "reno", 50, 10, 60, 42, "down", _BIG),  # 1 BDP, 6x
+    ("separate", "cubic", 5, 50, 100, 42, "down", _SMALL_RATE),  # 2 BDP, 2x
+    ("separate", "reno", 5, 100, 200, 21, "down", _SMALL_RATE),  # 0.5 BDP, 2x
+    ("shared", "cubic", 5, 100, None, 42, "down", _PAPER),  # the validation grid's, downloaded
+    ("separate", "cubic", 5, 100, 200, 42, "down", _PAPER),
+    ("shared", "reno", 5, 100, None, 42, "down", _PAPER),
+    ("shared", "cubic", 20, 100, None, 167, "up", _BIG),  # 1 BDP
+)
+
+
+def wide_grid() -> list[Cell]:
+    """Beyond the validation grid: 20 settings of rate (5-50 Mbit/s), RTT (10-200 ms; the separate
+    variant's second path 2-6 times the first's), buffer (a quarter to twice the BDP), congestion
+    control, bottleneck variant and direction (14 downloads, 6 uploads), each with TCP and 2-subflow
+    MPTCP at four sizes from 50 kB to 8 MB, 8 runs each: 160 cells."""
+    return [
+        Cell(
+            variant=variant,
+            proto=proto,
+            cc=cc,
+            size_bytes=size,
+            rate_mbit=float(rate),
+            rtt_ms=float(rtt),
+            rtt2_ms=None if rtt2 is None else float(rtt2),
+            buffer_pkts=buffer,
+            direction=direction,
+            runs=WIDE_RUNS,
+        )
+        for variant, cc, rate, rtt, rtt2, buffer, direction, sizes in WIDE_GROUPS
+        for proto in PROTOS
+        for size in sizes
+    ]
+
+
+def grid() -> list[Cell]:
+    """Every cell with a kernel reference: the validation grid then the wide grid (192 cells)."""
+    return validation_grid() + wide_grid()

@@ -15,18 +15,19 @@ implies; everything else is the profile's, so a change of the profile shows in t
   with timestamps, 1424 per MPTCP data segment (the DSS option takes 24 bytes). mpsim's wire size
   is MSS + 40 + 12 (timestamps), + 20 on MPTCP data segments (its DSS), so a TCP segment is
   1500 bytes on both sides and an MPTCP one 1496 against Linux's 1500.
-* **Ethernet framing** (14 bytes per frame, which the rig's tbf and delay line count) cannot be
-  expressed in the ``linux`` profile: every full-size packet crosses the bottleneck 14/1514 =
-  0.92 % (MPTCP: 18/1514 = 1.2 %) faster in mpsim. :func:`framing_rate_bps` gives the rate at
-  which mpsim's packets take as long as Linux's frames; ``--framing-equivalent-rate`` uses it, to
-  measure what the missing framing costs.
+* **Ethernet framing**: the rig's tbf and delay line count 14 bytes per frame; the scenario sets
+  the profile's ``framing_bytes = 14``, so a full-size TCP segment takes 1514 bytes of the
+  bottleneck on both sides (an MPTCP one 1510 against Linux's 1514: mpsim's DSS is 4 bytes shorter).
+* **Direction.** ``up``: the connecting client (the multi-homed ``S0``) sends to ``D0``; ``down``:
+  the client connects and ``D0`` sends once it has accepted (``initiator = "receiver"``), the
+  bottleneck shaping the direction towards the client as the rig's does.
 * **Congestion control** ``reno`` or ``cubic``, per subflow and uncoupled for MPTCP (upstream Linux
   has no coupled congestion control); everything else (IW 10, SACK, PRR, delayed ACKs with
   quick-ACK, RTO bounds, Linux HyStart with CUBIC) is the profile's.
 * **MPTCP.** Two subflows, one per client address (``fullmesh`` over the two paths), the first
-  from path 1 as the kernel's in-kernel path manager does; the second sends its first data when
-  Linux's does (:func:`join_delay_ms`, measured); the ``linger`` scheduler, upstream Linux's default
-  (``mptcp_subflow_get_send``), which queues data in a subflow beyond its window.
+  from path 1 as the kernel's in-kernel path manager does; when the second joins and sends, and
+  the scheduler (``linger``, upstream Linux's ``mptcp_subflow_get_send``), are the ``linux``
+  profile's own (``tcp.mptcp_join = "linux"``): nothing is set by hand.
 """
 
 from __future__ import annotations
@@ -48,26 +49,14 @@ MPTCP_MSS_BYTES = 1424
 ETHERNET_HEADER_BYTES = 14
 MPSIM_MPTCP_DSS_BYTES = 20
 """mpsim's DSS option on a data segment (docs/algorithms.md, MPTCP option bytes)."""
+FRAMING_BYTES = ETHERNET_HEADER_BYTES
+"""What the rig's bottleneck counts per packet beyond the IP packet."""
 FAST_ACCESS_RATE = "10Gbps"
 """The rig's veth links have no rate limit: fast enough to add nothing measurable (1.2 µs a packet)."""
 DEFAULT_SEEDS = (1, 2, 3)
-BOTTLENECK_LINKS = ("R1-R2", "A1-B1", "A2-B2")
-"""The data direction of the presets' bottlenecks (shared; separate)."""
+BOTTLENECK_LINKS = {"up": ("R1-R2", "A1-B1", "A2-B2"), "down": ("R2-R1", "B1-A1", "B2-A2")}
+"""The data direction of the presets' bottlenecks (shared; separate), by the cell's direction."""
 DURATION = "60s"
-
-
-def join_delay_ms(cell: Cell) -> float:
-    """mpsim's ``join_delay`` that starts the second subflow's data when Linux's starts.
-
-    Measured in a capture (docs/validation.md): the client's in-kernel path manager sends the
-    MP_JOIN SYN once the connection is fully established, which it learns from the server's first
-    data-level ACK, one RTT of path 1 after its own establishment; the joined subflow then sends
-    data only after the server has acknowledged its third ACK (the fourth packet of MP_JOIN), one
-    RTT of path 2 after the join's handshake. mpsim sends on a joined subflow as soon as its
-    handshake is over, so the whole wait, RTT1 + RTT2, goes into ``join_delay``: the SYN leaves one
-    RTT2 later than Linux's, the first data at the same time.
-    """
-    return cell.rtt_ms + cell.path2_rtt_ms
 
 
 def mss_bytes(cell: Cell) -> int:
@@ -79,20 +68,15 @@ def mpsim_wire_bytes(cell: Cell) -> int:
     return mss_bytes(cell) + 52 + (MPSIM_MPTCP_DSS_BYTES if cell.proto == "mptcp" else 0)
 
 
-def framing_rate_bps(cell: Cell) -> int:
-    """The bottleneck rate at which mpsim's full-size segment takes the time Linux's Ethernet frame
-    (MTU + 14 bytes) takes at the cell's rate."""
-    frame = MTU_BYTES + ETHERNET_HEADER_BYTES
-    return round(cell.rate_mbit * 1e6 * mpsim_wire_bytes(cell) / frame)
-
-
 def _ms(value: float) -> str:
     return f"{value:.6f}ms"
 
 
-def network(cell: Cell, rate_bps: int | None = None) -> Network:
-    """The rig's network for the cell: the preset's, with an unshaped ACK direction."""
-    rate = round(cell.rate_mbit * 1e6) if rate_bps is None else rate_bps
+def network(cell: Cell) -> Network:
+    """The rig's network for the cell: the preset's, with the bottleneck shaping the data direction
+    (towards ``D0`` for an upload, towards the client ``S0`` for a download) and the ACK direction
+    unshaped."""
+    rate = round(cell.rate_mbit * 1e6)
     extra_ms = (cell.path2_rtt_ms - cell.rtt_ms) / 2
     if extra_ms < 0:
         raise CellError(f"cell.rtt2_ms: must not be below rtt_ms ({cell.rtt_ms:g}), got {cell.rtt2_ms:g}")
@@ -108,8 +92,14 @@ def network(cell: Cell, rate_bps: int | None = None) -> Network:
     preset = SharedBottleneck if cell.variant == "shared" else NonShared
     net = preset.model_validate(settings).expand()
     bottlenecks = {"R1", "A1", "A2"}
+    fast = LinkDirection(rate=FAST_ACCESS_RATE)
+    shaped = LinkDirection(rate=f"{rate}bps", buffer=f"{cell.buffer_pkts}pkt")
     links = [
-        link.model_copy(update={"reverse": LinkDirection(rate=FAST_ACCESS_RATE)})
+        (
+            link.model_copy(update={"reverse": fast})
+            if cell.direction == "up"
+            else link.model_copy(update={"rate": fast.rate, "reverse": shaped})
+        )
         if link.from_ in bottlenecks and link.rate == rate
         else link
         for link in net.links
@@ -117,25 +107,17 @@ def network(cell: Cell, rate_bps: int | None = None) -> Network:
     return net.model_copy(update={"links": links})
 
 
-def scenario(cell: Cell, rate_bps: int | None = None) -> mpsim.Scenario:
-    """The mpsim scenario of a cell (``rate_bps`` replaces the bottleneck rate, e.g. by
-    :func:`framing_rate_bps`)."""
-    if cell.direction != "up":
-        raise CellError(
-            f"cell.direction: mpsim models sender-initiated transfers only, got {cell.direction!r}, allowed: up"
-        )
-    net = network(cell, rate_bps)
-    tcp = {"profile": "linux", "mss": mss_bytes(cell)}
-    flow: dict[str, Any] = {"name": "xfer", "size": f"{cell.size_bytes}B", "dst": "D0", "cc": cell.cc, "tcp": tcp}
-    if cell.proto == "tcp":
-        flow |= {"type": "tcp", "src": "S0.1"}
+def scenario(cell: Cell) -> mpsim.Scenario:
+    """The mpsim scenario of a cell."""
+    net = network(cell)
+    tcp = {"profile": "linux", "mss": mss_bytes(cell), "framing_bytes": FRAMING_BYTES}
+    flow: dict[str, Any] = {"name": "xfer", "size": f"{cell.size_bytes}B", "cc": cell.cc, "tcp": tcp}
+    client: Any = "S0.1" if cell.proto == "tcp" else ["S0.1", "S0.2"]
+    if cell.direction == "up":
+        flow |= {"src": client, "dst": "D0"}
     else:
-        flow |= {
-            "type": "mptcp",
-            "src": ["S0.1", "S0.2"],
-            "join_delay": _ms(join_delay_ms(cell)),
-            "scheduler": "linger",
-        }
+        flow |= {"src": "D0", "dst": client, "initiator": "receiver"}
+    flow["type"] = cell.proto
     return mpsim.Scenario(
         duration=DURATION,
         hosts=net.hosts,
@@ -173,14 +155,15 @@ def _counters(res: mpsim.Results) -> list[dict[str, Any]]:
     return flows
 
 
-def run(cell: Cell, seed: int, rate_bps: int | None = None) -> SimRun:
-    res = mpsim.run(scenario(cell, rate_bps), seed=seed)
+def run(cell: Cell, seed: int) -> SimRun:
+    res = mpsim.run(scenario(cell), seed=seed)
     row = res.flows.to_pylist()[0]
     if row["fct_s"] is None:
         raise RuntimeError(f"{cell.key}: the transfer did not complete within {DURATION} (seed {seed})")
     flows = _counters(res)
     sent = [f["bytes_delivered"] for f in flows]
-    drops = sum(link["dropped_overflow_pkts"] for link in res.raw["links"] if link["name"] in BOTTLENECK_LINKS)
+    bottlenecks = BOTTLENECK_LINKS[cell.direction]
+    drops = sum(link["dropped_overflow_pkts"] for link in res.raw["links"] if link["name"] in bottlenecks)
     return SimRun(
         seed=seed,
         fct_s=float(row["fct_s"]),

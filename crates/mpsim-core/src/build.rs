@@ -71,6 +71,8 @@ fn new_subflow(
         removed_at: None,
         queued: std::collections::VecDeque::new(),
         queued_bytes: 0,
+        opening: None,
+        join_pending: false,
         coding: None,
     }
 }
@@ -179,6 +181,9 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     if let Some(n) = f.quickack_segments {
         t.receiver.quickack_segments = n;
     }
+    if let Some(v) = f.quickack_window_growth {
+        t.receiver.quickack_window_growth = v;
+    }
     if let Some(ns) = f.min_rto_ns {
         t.rtt.min_rto = SimDuration(ns);
     }
@@ -215,6 +220,9 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     }
     if let Some(h) = f.hystart {
         t.hystart = Some(h);
+    }
+    if let Some(j) = f.mptcp_join {
+        t.mptcp_join = j;
     }
     let default_cc = f.profile.default_cc(mptcp);
     let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;
@@ -472,6 +480,7 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
                 f.size_bytes,
                 params.receiver.rwnd_bytes,
             );
+            conn.initiator = f.initiator;
             if let Some(seq) = &f.sequence {
                 if k + 1 < repeats {
                     conn.successor = Some((
@@ -517,12 +526,13 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
             subflows,
             cc,
             slow_start.build(params.slow_start, pairs.len()),
-            m.scheduler,
+            m.scheduler.unwrap_or(m.tcp.profile.default_scheduler()),
             SimTime(m.start_ns),
             SimDuration(m.join_delay_ns),
             m.size_bytes,
             rcv_buffer,
         );
+        conn.initiator = m.initiator;
         conn.set_subflow_events(initial_subflows, events);
         connections.push(conn);
     }

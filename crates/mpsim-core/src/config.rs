@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::cc::CcConfig;
 use crate::error::ConfigError;
 pub use crate::slowstart::SlowStartConfig;
-pub use crate::transport::mptcp::{PathManager, Scheduler, SubflowAction};
+pub use crate::transport::mptcp::{Initiator, MptcpJoin, PathManager, Scheduler, SubflowAction};
 pub use crate::transport::tcp::config::{Profile, Recovery};
 // Configurations that belong to one component are defined beside it.
 pub use crate::net::{LossConfig, QueueConfig, QueueLimit};
@@ -178,7 +178,8 @@ pub struct TcpOptions {
     /// any that SACKs new data (`new_sack`, ns-3).
     #[serde(default)]
     pub dupack_rule: Option<crate::transport::tcp::config::DupAckRule>,
-    /// PRR's accounting: RFC 6937's or ns-3.44's `TcpPrrRecovery` (`ns3`).
+    /// PRR's accounting: RFC 6937's, ns-3.44's `TcpPrrRecovery` (`ns3`) or
+    /// Linux 6.x's `tcp_cwnd_reduction` (`linux`).
     #[serde(default)]
     pub prr_variant: Option<crate::transport::tcp::config::PrrVariant>,
     /// What a loss halves into ssthresh: `flight_size`, `capped_flight_size`,
@@ -199,6 +200,10 @@ pub struct TcpOptions {
     /// (Linux's quick-ACK mode).
     #[serde(default)]
     pub quickack_segments: Option<u32>,
+    /// Each data segment acknowledged at once while the receive window
+    /// opens (Linux `tcp_grow_window`, up to the window of a 6 MiB buffer).
+    #[serde(default)]
+    pub quickack_window_growth: Option<bool>,
     /// The retransmission timeout's lower bound, nanoseconds (RFC 6298 §2.4).
     #[serde(default)]
     pub min_rto_ns: Option<u64>,
@@ -248,6 +253,12 @@ pub struct TcpOptions {
     /// with `hystart`, and only with the standard slow start.
     #[serde(default)]
     pub hystart_linux: Option<crate::slowstart::hystart_linux::HyStartLinuxOption>,
+    /// MPTCP: when the subflows beyond the first join, and when a joined
+    /// subflow may send: `established` (at the first subflow's SYN-ACK; data
+    /// from the join's SYN-ACK) or `linux` (at the full establishment; data
+    /// after the fourth packet of MP_JOIN).
+    #[serde(default)]
+    pub mptcp_join: Option<MptcpJoin>,
 }
 
 /// Every field of [`TcpOptions`] with its doc comment on one line, in
@@ -373,6 +384,10 @@ pub struct TcpFlowConfig {
     /// When the first SYN is sent.
     #[serde(default)]
     pub start_ns: u64,
+    /// Which end opens the connection (sends the SYN): the data sender
+    /// (the default) or the receiver, as a client downloading from a server.
+    #[serde(default)]
+    pub initiator: Initiator,
     /// Congestion avoidance; the profile's default (Reno for `rfc`, CUBIC
     /// for `linux` and `ns3`) unless given.
     #[serde(default)]
@@ -420,13 +435,21 @@ pub struct MptcpConnectionConfig {
     /// When the first SYN is sent.
     #[serde(default)]
     pub start_ns: u64,
+    /// Which end opens the connection and runs the path manager: the data
+    /// sender (the default) or the receiver (a download).
+    #[serde(default)]
+    pub initiator: Initiator,
     #[serde(default)]
     pub path_manager: PathManager,
-    /// Extra delay between the first subflow's establishment and the joins.
+    /// Extra delay between the first subflow's establishment (or, with
+    /// `tcp.mptcp_join = "linux"`, the connection's full establishment)
+    /// and the joins.
     #[serde(default)]
     pub join_delay_ns: u64,
+    /// The packet scheduler; the profile's when left out (`linger`,
+    /// upstream Linux's, under `linux`; `minrtt` under the others).
     #[serde(default)]
-    pub scheduler: Scheduler,
+    pub scheduler: Option<Scheduler>,
     /// The connection-level receive buffer (the window advertised relative
     /// to DATA_ACK), bytes; default 64 MiB.
     #[serde(default)]

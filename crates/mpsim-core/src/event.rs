@@ -24,6 +24,8 @@ pub enum Event {
     TcpStart(u32, u16),
     /// A subflow's sender timer (RTO or SYN timeout).
     TcpRto(u32, u16),
+    /// The SYN timeout of a subflow its receiver opened (`initiator = "receiver"`).
+    TcpOpenTimer(u32, u16),
     /// A subflow's receiver delayed-ACK timer, with the generation it was armed in.
     TcpDelAck(u32, u16, u64),
     /// An MPTCP connection's subflow event (connection, index into its events).

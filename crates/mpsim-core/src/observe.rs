@@ -70,6 +70,9 @@ pub enum SubflowPhase {
     Idle,
     /// SYN sent, waiting for the SYN-ACK.
     SynSent,
+    /// A receiver that opens the connection sent its SYN and the sender
+    /// answered with its SYN-ACK: waiting for the third packet.
+    SynReceived,
     Established,
     /// Everything including the FIN acknowledged.
     Done,

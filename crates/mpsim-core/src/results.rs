@@ -361,7 +361,7 @@ impl Simulator {
                 retransmits_rto: st.retransmits_rto,
                 rto_count: st.rto_count,
                 loss_probes: st.loss_probes,
-                syn_retransmits: st.syn_retransmits,
+                syn_retransmits: st.syn_retransmits + sf.opening.map_or(0, |o| o.retransmits),
                 fast_recoveries: st.fast_recoveries,
                 cwnd_bytes_at_end: cc.cwnd,
                 ssthresh_bytes_at_end: (cc.ssthresh != u64::MAX).then_some(cc.ssthresh),

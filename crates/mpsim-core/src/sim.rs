@@ -264,6 +264,9 @@ impl Simulator {
             Event::TcpRto(c, r) => {
                 self.connections[c as usize].on_timer(io!(), TransportTimer::Retransmission { subflow: r as usize })
             }
+            Event::TcpOpenTimer(c, r) => {
+                self.connections[c as usize].on_timer(io!(), TransportTimer::Opening { subflow: r as usize })
+            }
             Event::TcpDelAck(c, r, generation) => self.connections[c as usize].on_timer(
                 io!(),
                 TransportTimer::DelayedAck {

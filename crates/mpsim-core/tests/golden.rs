@@ -204,6 +204,15 @@ fn golden_mptcp_linux() {
     check("mptcp_linux", &two_path_mptcp(Profile::Linux, 5));
 }
 
+/// The same connection opened by its receiver (a download): the receiver's
+/// SYNs, the sender's SYN-ACKs and the joins from the receiver's side.
+#[test]
+fn golden_mptcp_linux_opened_by_the_receiver() {
+    let mut cfg = two_path_mptcp(Profile::Linux, 5);
+    cfg.mptcp_connections[0].initiator = Initiator::Receiver;
+    check("mptcp_linux_receiver_opens", &cfg);
+}
+
 #[test]
 fn golden_mptcp_ns3() {
     check("mptcp_ns3", &two_path_mptcp(Profile::Ns3, 6));

@@ -22,6 +22,10 @@ fn drops(sim: &Simulator) -> u64 {
 
 /// One CUBIC flow in the `linux` profile over `rate_bps`, 25 ms one way,
 /// 600 packets of buffer.
+/// One CUBIC flow of the `linux` profile over a bottleneck of `rate_bps`;
+/// its receiver delays ACKs (two segments each) after the quick-ACK start,
+/// without the profile's per-segment ACKs while the window opens, so that
+/// the trains the tests below reason about are those of delayed ACKs.
 fn bottleneck(rate_bps: u64, hystart_linux: Option<HyStartLinuxOption>) -> ScenarioConfig {
     let mut cfg = host_pair(rate_bps, 25 * MS, 600, 6 * S);
     cfg.tcp_flows = vec![TcpFlowConfig {
@@ -31,6 +35,7 @@ fn bottleneck(rate_bps: u64, hystart_linux: Option<HyStartLinuxOption>) -> Scena
         tcp: TcpOptions {
             profile: Profile::Linux,
             hystart_linux,
+            quickack_window_growth: Some(false),
             ..TcpOptions::default()
         },
         cc: Some(CcConfig::Cubic {

@@ -222,8 +222,10 @@ fn twenty_segments_second_path_up_early(scheduler: Scheduler) -> Vec<u64> {
             config: Default::default(),
         },
     );
-    conn.scheduler = scheduler;
+    conn.scheduler = Some(scheduler);
     conn.tcp.mss = Some(mss as u32);
+    // The second subflow up at 120 ms: joined at the first's SYN-ACK.
+    conn.tcp.mptcp_join = Some(MptcpJoin::Established);
     cfg.mptcp_connections = vec![conn];
     let r = run(&cfg).unwrap();
     let c = &r.mptcp_connections[0];
@@ -257,7 +259,7 @@ fn blest_and_ecf_keep_the_end_of_a_transfer_off_the_slow_path() {
                 config: Default::default(),
             },
         );
-        m.scheduler = scheduler;
+        m.scheduler = Some(scheduler);
         m.rcv_buffer_bytes = Some(200_000);
         cfg.mptcp_connections = vec![m];
         let c = run(&cfg).unwrap().mptcp_connections[0].clone();

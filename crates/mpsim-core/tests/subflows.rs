@@ -31,7 +31,12 @@ fn conn(src_addrs: &[&str], size: u64, cc: CcConfig) -> MptcpConnectionConfig {
         dst_addrs: vec!["D".into()],
         size_bytes: Some(size),
         cc: Some(cc),
-        tcp: linux(),
+        // These tests time the joins by the RFC's rule: data from the
+        // join's SYN-ACK (the Linux rule is tested on its own below).
+        tcp: TcpOptions {
+            mptcp_join: Some(MptcpJoin::Established),
+            ..linux()
+        },
         ..MptcpConnectionConfig::default()
     }
 }
@@ -301,8 +306,9 @@ fn subflow_events_are_deterministic() {
     assert_ne!(a.mptcp_connections[0], run(&cfg).unwrap().mptcp_connections[0]);
 }
 
-#[test]
-fn an_add_before_establishment_joins_at_establishment() {
+/// 1 MB over path A from 100 ms, with an add of path B at 100 ms, before
+/// the connection is established; subflows join by rule `join`.
+fn add_at_start(join: MptcpJoin) -> ScenarioConfig {
     let mut cfg = paths();
     let mut m = conn(
         &["S1"],
@@ -311,10 +317,16 @@ fn an_add_before_establishment_joins_at_establishment() {
             config: Default::default(),
         },
     );
+    m.tcp.mptcp_join = Some(join);
     m.start_ns = 100 * MS;
     m.subflow_events = vec![event(100 * MS, SubflowAction::Add, "S2", "D")];
     cfg.mptcp_connections = vec![m];
-    let r = run(&cfg).unwrap();
+    cfg
+}
+
+#[test]
+fn an_add_before_establishment_joins_at_establishment() {
+    let r = run(&add_at_start(MptcpJoin::Established)).unwrap();
     let c = only(&r);
     let first = c.subflows[0].established_ns.unwrap();
     let e = &c.subflow_events[0];
@@ -322,6 +334,32 @@ fn an_add_before_establishment_joins_at_establishment() {
     assert_eq!(e.applied_ns, Some(first));
     assert_eq!(c.subflows[1].flow.first_syn_ns, Some(first));
     assert!(c.subflows[1].bytes_received > 0);
+}
+
+#[test]
+fn under_linux_an_add_joins_at_full_establishment_and_sends_after_the_fourth_packet() {
+    // Both paths 40 ms round trip. The connection starts at 100 ms; its
+    // SYN-ACK is back at 140 ms and the receiver's ACK of the first data
+    // (which makes it fully established, Linux `check_fully_established`)
+    // at 180 ms (plus the first data's serialisation, about 1.3 ms): the add
+    // of 100 ms joins then. Its SYN-ACK is back one round trip later and the
+    // receiver's ACK of the third packet another one later: the first data.
+    let mut sim = build(&add_at_start(MptcpJoin::Linux)).unwrap();
+    sim.run_until(SimTime(260 * MS));
+    let early = sim.results();
+    let b = &only(&early).subflows[1];
+    let syn = b.flow.first_syn_ns.expect("the join has started");
+    assert!((180 * MS..183 * MS).contains(&syn), "join SYN at {syn}");
+    let established = b.established_ns.expect("the join's SYN-ACK is back");
+    assert!(
+        (syn + 40 * MS..syn + 41 * MS).contains(&established),
+        "SYN-ACK at {established}"
+    );
+    assert_eq!(b.flow.segments_sent, 0, "no data before the fourth packet");
+    sim.run_until(SimTime(established + 41 * MS));
+    assert!(only(&sim.results()).subflows[1].flow.segments_sent > 0);
+    sim.run();
+    assert_delivered_once(only(&sim.results()), 1_000_000);
 }
 
 #[test]

@@ -384,7 +384,8 @@ fn tcp_options_json() -> PyResult<String> {
 
 /// What a scenario given as a JSON string resolves to, per TCP flow and
 /// MPTCP connection (a sequence's flows once): `[{"name", "kind",
-/// "profile", "tcp", "cc", "slow_start"}]`, each written out in full as
+/// "profile", "tcp", "cc", "slow_start", "initiator"}]` and, for MPTCP, the
+/// packet `"scheduler"`, each written out in full as
 /// typed JSON: every TCP parameter of the profile with the flow's overrides
 /// applied (durations in nanoseconds, unset values null), and the
 /// congestion control and slow start that run, with every parameter.
@@ -396,16 +397,17 @@ fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
         guarded(|| {
             let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
             mpsim_core::build::check(&cfg)?;
-            let tcp = cfg
-                .tcp_flows
-                .iter()
-                .map(|f| (&f.name, "tcp", &f.tcp, &f.cc, mpsim_core::build::resolve_tcp_flow(f)));
-            let mptcp = cfg
-                .mptcp_connections
-                .iter()
-                .map(|m| (&m.name, "mptcp", &m.tcp, &m.cc, mpsim_core::build::resolve_mptcp(m)));
+            let tcp = cfg.tcp_flows.iter().map(|f| {
+                let resolved = mpsim_core::build::resolve_tcp_flow(f);
+                (&f.name, "tcp", &f.tcp, &f.cc, f.initiator, None, resolved)
+            });
+            let mptcp = cfg.mptcp_connections.iter().map(|m| {
+                let scheduler = m.scheduler.unwrap_or(m.tcp.profile.default_scheduler());
+                let resolved = mpsim_core::build::resolve_mptcp(m);
+                (&m.name, "mptcp", &m.tcp, &m.cc, m.initiator, Some(scheduler), resolved)
+            });
             let mut flows = Vec::new();
-            for (name, kind, options, cc, resolved) in tcp.chain(mptcp) {
+            for (name, kind, options, cc, initiator, scheduler, resolved) in tcp.chain(mptcp) {
                 // A flow without `cc` runs its profile's default, with that algorithm's defaults.
                 let cc = match cc {
                     Some(cc) => cc.clone(),
@@ -419,7 +421,11 @@ fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
                     "tcp": resolved.params,
                     "cc": cc,
                     "slow_start": resolved.slow_start,
+                    "initiator": initiator,
                 }));
+                if let Some(scheduler) = scheduler {
+                    flows.last_mut().expect("just pushed")["scheduler"] = serde_json::json!(scheduler);
+                }
             }
             Ok(serde_json::Value::from(flows).to_string())
         })

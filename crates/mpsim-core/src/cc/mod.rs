@@ -209,6 +209,15 @@ pub struct SubflowCc {
     /// included); a strategy compares it with the count it last saw to
     /// know whether an ACK brought a new sample (`latest_rtt`).
     pub rtt_samples: u64,
+    /// Linux's congestion-control RTT sample (`ack_sample.rtt_us`, from
+    /// `tcp_clean_rtx_queue` and `tcp_ack_update_rtt`): the time since the
+    /// newest segment the latest ACK SACKed, else the newest it acknowledged
+    /// cumulatively (unless it acknowledged a retransmission), neither sent
+    /// twice nor SACKed before; failing both, the echoed timestamp's. Zero
+    /// before the first; the handshake gives none.
+    pub ca_rtt: SimDuration,
+    /// Such samples so far (a larger count: the latest ACK brought one).
+    pub ca_rtt_samples: u64,
     /// What the latest ACK's network-coding header told (Couple+ §IV-A);
     /// all zero on an uncoded subflow.
     pub coding: CodingReport,
@@ -234,6 +243,8 @@ impl SubflowCc {
             snd_nxt: 0,
             delivered_bytes: 0,
             rtt_samples: 0,
+            ca_rtt: SimDuration::ZERO,
+            ca_rtt_samples: 0,
             coding: CodingReport::default(),
         }
     }

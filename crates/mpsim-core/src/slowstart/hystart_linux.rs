@@ -161,7 +161,7 @@ pub struct HyStartLinuxState {
     pub curr_rtt_us: u64,
     /// `sample_cnt`: RTT samples of the round, counted up to `min_samples`.
     pub sample_cnt: u32,
-    /// The subflow's `rtt_samples` at the last ACK seen: a larger count
+    /// The subflow's `ca_rtt_samples` at the last ACK seen: a larger count
     /// means the current ACK brought a sample.
     pub rtt_samples_seen: u64,
     /// The subflow's `loss_events` at the last ACK seen.
@@ -241,12 +241,14 @@ impl HyStartLinux {
             st.start_round(now_us, sf.snd_nxt);
         }
         // `cubictcp_acked`: "Some calls are for duplicates without timestamps".
-        if sf.rtt_samples == st.rtt_samples_seen {
+        // The sample is Linux's `ack_sample.rtt_us`: the newest segment the
+        // ACK acknowledged or SACKed, not the echoed timestamp (the oldest).
+        if sf.ca_rtt_samples == st.rtt_samples_seen {
             return;
         }
-        st.rtt_samples_seen = sf.rtt_samples;
+        st.rtt_samples_seen = sf.ca_rtt_samples;
         // The sample in µs, at least 1 (`if (delay == 0) delay = 1`).
-        let delay_us = (sf.latest_rtt.nanos() / 1_000).max(1);
+        let delay_us = (sf.ca_rtt.nanos() / 1_000).max(1);
         if st.delay_min_us == 0 || st.delay_min_us > delay_us {
             st.delay_min_us = delay_us;
         }
@@ -412,9 +414,9 @@ mod tests {
             let sf = &mut self.s[0];
             sf.snd_nxt = sf.snd_una + sf.cwnd;
             sf.snd_una += MSS;
-            sf.latest_rtt = SimDuration::from_micros(rtt_us);
-            sf.srtt = sf.latest_rtt;
-            sf.rtt_samples += 1;
+            sf.ca_rtt = SimDuration::from_micros(rtt_us);
+            sf.srtt = sf.ca_rtt;
+            sf.ca_rtt_samples += 1;
             self.now += SimDuration::from_micros(gap_us);
             self.acks += 1;
             self.ss.on_ack(&mut self.s, 0, MSS, self.now)

@@ -10,9 +10,9 @@
 
 use super::coding::{self, NcHeader};
 use super::data_level::{Data, DataLevel, MptcpLevel, StreamLevel, SubflowSet};
-use super::mptcp::{Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
+use super::mptcp::{Initiator, MptcpJoin, Scheduler, SubflowAction, SubflowEvent, SubflowEventOutcome};
 pub use super::subflow::Subflow;
-use super::subflow::{Reported, Wire};
+use super::subflow::{Opening, Reported, Wire};
 use super::tcp::config::TcpParams;
 use super::tcp::receiver::RxDecision;
 use super::tcp::sender::SenderState;
@@ -58,8 +58,13 @@ pub struct Connection {
     pub cc: Cc,
     pub ss: Ss,
     pub start: SimTime,
-    /// Delay between the first subflow's establishment and the joins.
+    /// Delay between the first subflow's establishment (with the `linux`
+    /// join rule: the connection's full establishment) and the joins.
     pub join_delay: SimDuration,
+    /// Which end opened the connection (and opens its other subflows).
+    pub initiator: Initiator,
+    /// The joins may start: the keys are exchanged (`established`) or the
+    /// side that connected holds the connection fully established (`linux`).
     joins_scheduled: bool,
     /// The subflows the path manager opens (the first `initial_subflows`);
     /// the others are opened by subflow events.
@@ -115,6 +120,7 @@ impl Connection {
             ss,
             start,
             join_delay,
+            initiator: Initiator::Sender,
             joins_scheduled: false,
             initial_subflows: subflows.len(),
             subflow_events: Vec::new(),
@@ -150,14 +156,29 @@ impl Connection {
         self.stats.completed_at.is_some()
     }
 
-    /// Subflow `r` starts: it sends its SYN (MP_CAPABLE for the first,
-    /// MP_JOIN for the others).
+    /// Subflow `r` starts: the side that opens the connection sends its SYN
+    /// (MP_CAPABLE for the first, MP_JOIN for the others).
     pub fn start_subflow<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
-        if self.is_complete() || self.subflows[r].sender.state != SenderState::Idle {
+        if self.is_complete()
+            || self.subflows[r].sender.state != SenderState::Idle
+            || self.subflows[r].opening.is_some()
+        {
             return;
         }
         if r == 0 {
             self.stats.first_syn_at = Some(io.ctx.now);
+        }
+        if self.initiator == Initiator::Receiver {
+            let rto = self.params.syn_rto;
+            self.subflows[r].opening = Some(Opening {
+                syn_acked: false,
+                deadline: io.ctx.now,
+                rto,
+                first_syn_at: io.ctx.now,
+                retransmits: 0,
+            });
+            self.send_opening_syn(io, r);
+            return;
         }
         let now = io.ctx.now;
         let sf = &mut self.subflows[r];
@@ -178,9 +199,10 @@ impl Connection {
         let r = self.subflow_events[k].subflow;
         match self.subflow_events[k].action {
             SubflowAction::Add => {
-                if self.stats.established_at.is_none() {
+                if !self.joins_scheduled {
                     // RFC 8684 §3.2: MP_JOIN needs the keys exchanged by the
-                    // MP_CAPABLE handshake; the join waits for it.
+                    // MP_CAPABLE handshake (Linux's path manager: the full
+                    // establishment); the join waits for it.
                     self.deferred_adds.push(k);
                 } else {
                     self.apply_add(io, k);
@@ -292,12 +314,25 @@ impl Connection {
         }
     }
 
-    /// A packet reached subflow `r`'s sender (an ACK or a SYN-ACK).
+    /// A packet reached subflow `r`'s sender (an ACK, a SYN-ACK, or the
+    /// SYN of a receiver that opens the connection).
     pub fn on_sender_packet<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
         let now = io.ctx.now;
+        if hdr.flags.has(TcpFlags::SYN) && !hdr.flags.has(TcpFlags::ACK) {
+            if self.initiator == Initiator::Receiver {
+                let first_syn = self.subflows[r].opening.map_or(now, |o| o.first_syn_at);
+                let sf = &mut self.subflows[r];
+                let mut wire = Wire::new(io, &self.params, self.data.options(), self.index, r, sf);
+                sf.sender.on_syn(hdr, now, first_syn, &mut wire);
+                if io.ctx.observer.is_some() {
+                    self.report_changes(io.ctx);
+                }
+            }
+            return;
+        }
         let was_established = self.subflows[r].sender.state == SenderState::Established;
         // A coded subflow's ACK: its NC header goes to congestion control,
         // TCP sees a plain ACK.
@@ -334,25 +369,29 @@ impl Connection {
         if coded_ack.is_some() {
             self.cc.on_coding_report(&mut self.ccs, r, now);
         }
+        let linux_joins = self.params.mptcp_join == MptcpJoin::Linux;
+        let sender_opened = self.initiator == Initiator::Sender;
         if !was_established && self.subflows[r].sender.state == SenderState::Established {
             self.data.on_established(&mut self.subflows[r]);
             self.cc.on_subflows_changed(&self.ccs);
             self.ss.on_subflows_changed(&self.ccs);
-            if r == 0 && !self.joins_scheduled {
-                self.joins_scheduled = true;
+            if r == 0 && self.stats.established_at.is_none() {
                 self.stats.established_at = Some(now);
-                for j in 1..self.initial_subflows {
-                    io.ctx
-                        .events
-                        .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
+                if sender_opened && !linux_joins {
+                    self.open_joins(io);
                 }
-                // Adds that came before the establishment join now (no join delay).
-                for i in 0..self.deferred_adds.len() {
-                    let k = self.deferred_adds[i];
-                    self.apply_add(io, k);
-                }
-                self.deferred_adds.clear();
             }
+            // The sender joined it: data waits for the fourth packet.
+            if r > 0 && sender_opened && linux_joins && self.is_mptcp() {
+                self.subflows[r].join_pending = true;
+            }
+        } else if was_established && !hdr.flags.has(TcpFlags::SYN) {
+            // Linux `check_fully_established`: the first packet after the
+            // handshake that carries a DATA_ACK; the fourth packet of MP_JOIN.
+            if r == 0 && sender_opened && linux_joins && self.is_mptcp() {
+                self.open_joins(io);
+            }
+            self.subflows[r].join_pending = false;
         }
         if self.data.on_ack(hdr, &self.subflows) {
             self.complete(now, io);
@@ -367,6 +406,67 @@ impl Connection {
             self.push(io);
         }
         self.after_event(io, r);
+    }
+
+    /// The path manager opens the subflows beyond the first, `join_delay`
+    /// from now, and the subflow events' adds that waited for this join now.
+    fn open_joins<N: Forward>(&mut self, io: &mut Io<'_, N>) {
+        if self.joins_scheduled {
+            return;
+        }
+        self.joins_scheduled = true;
+        let now = io.ctx.now;
+        for j in 1..self.initial_subflows {
+            io.ctx
+                .events
+                .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
+        }
+        // Adds that came before the establishment join now (no join delay).
+        for i in 0..self.deferred_adds.len() {
+            let k = self.deferred_adds[i];
+            self.apply_add(io, k);
+        }
+        self.deferred_adds.clear();
+    }
+
+    /// The receiver (re)sends the SYN of subflow `r`, which it opens, and
+    /// arms the SYN's timeout.
+    fn send_opening_syn<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
+        let now = io.ctx.now;
+        let Some(o) = self.subflows[r].opening.as_mut() else {
+            return;
+        };
+        o.deadline = now + o.rto;
+        let deadline = o.deadline;
+        let syn = TcpHeader {
+            flags: TcpFlags(TcpFlags::SYN),
+            seq: 0,
+            ts_val: now,
+            ..TcpHeader::default()
+        };
+        self.send_to_sender(io, r, syn);
+        io.ctx
+            .events
+            .schedule(deadline, Event::TcpOpenTimer(self.index, r as u16));
+    }
+
+    /// The SYN timeout of subflow `r`, which its receiver opened: without
+    /// a SYN-ACK yet, the SYN again with the timeout doubled (RFC 6298 §5.5).
+    fn on_opening_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
+        let now = io.ctx.now;
+        let max_rto = self.params.rtt.max_rto;
+        let removed = self.subflows[r].removed_at.is_some();
+        match self.subflows[r].opening.as_mut() {
+            Some(o) if !o.syn_acked && o.deadline == now && !removed => {
+                o.rto = o.rto.saturating_mul(2).min(max_rto);
+                o.retransmits += 1;
+            }
+            _ => return,
+        }
+        if self.is_complete() {
+            return;
+        }
+        self.send_opening_syn(io, r);
     }
 
     fn complete<N: Forward>(&mut self, now: SimTime, io: &mut Io<'_, N>) {
@@ -517,24 +617,39 @@ impl Connection {
             return;
         }
         let now = io.ctx.now;
+        if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) {
+            return self.on_syn_ack_at_receiver(io, r, hdr);
+        }
         if hdr.flags.has(TcpFlags::SYN) {
             self.subflows[r].receiver.on_syn();
-            let reply = TcpHeader {
-                flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
-                seq: 0,
-                ack: 1,
-                rwnd: self.advertised_window(r),
-                // Plain TCP has no DATA_ACK (RFC 8684 §3.3.2).
-                data_ack: self.data.receiver().map_or(0, |rx| rx.rcv_nxt),
-                ts_val: now,
-                ts_ecr: hdr.ts_val,
-                ..TcpHeader::default()
-            };
+            let reply = self.handshake_reply(r, TcpFlags(TcpFlags::SYN | TcpFlags::ACK), 0, now, hdr);
             self.send_to_sender(io, r, reply);
             return;
         }
         if hdr.seq_len() == 0 {
-            return; // the handshake's ACK
+            // The handshake's ACK. Of an MP_JOIN the sender opened, Linux's
+            // receiver acknowledges it (the fourth packet, RFC 8684 §3.2).
+            if r > 0
+                && self.is_mptcp()
+                && self.initiator == Initiator::Sender
+                && self.params.mptcp_join == MptcpJoin::Linux
+                && self.subflows[r].receiver.delivered_bytes() <= 1
+                && self.subflows[r].acks_sent == 0
+            {
+                self.subflows[r].ts_to_echo = Some(hdr.ts_val);
+                self.send_ack(io, r);
+            }
+            return;
+        }
+        // Linux `check_fully_established` at a receiver that connected: the
+        // first data (with its DATA_ACK) makes the connection fully
+        // established, and its path manager opens the other subflows.
+        if self.initiator == Initiator::Receiver
+            && self.params.mptcp_join == MptcpJoin::Linux
+            && self.is_mptcp()
+            && !self.joins_scheduled
+        {
+            self.open_joins(io);
         }
         if self.subflows[r].coding.is_some() {
             return self.on_coded_packet(io, r, hdr);
@@ -563,6 +678,41 @@ impl Connection {
                     .schedule(at, Event::TcpDelAck(self.index, r as u16, generation));
             }
             RxDecision::Nothing => {}
+        }
+    }
+
+    /// The SYN-ACK of a subflow the receiver opened: the receiver answers
+    /// with the third packet (again for a SYN-ACK sent again), and the
+    /// sender may then send. With the `established` join rule the first
+    /// subflow's SYN-ACK lets the path manager open the others.
+    fn on_syn_ack_at_receiver<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
+        let now = io.ctx.now;
+        let Some(o) = self.subflows[r].opening.as_mut() else {
+            return;
+        };
+        o.syn_acked = true;
+        self.subflows[r].receiver.on_syn();
+        let ack = self.handshake_reply(r, TcpFlags(TcpFlags::ACK), 1, now, hdr);
+        self.send_to_sender(io, r, ack);
+        if r == 0 && self.params.mptcp_join == MptcpJoin::Established && self.is_mptcp() {
+            self.open_joins(io);
+        }
+    }
+
+    /// The receiver's answer in a handshake, to the sender's `hdr`: its
+    /// SYN-ACK (sequence number 0) or the third packet (1), acknowledging
+    /// the sender's SYN, with the window and, for MPTCP, the DATA_ACK (plain
+    /// TCP has none, RFC 8684 §3.3.2).
+    fn handshake_reply(&self, r: usize, flags: TcpFlags, seq: u64, now: SimTime, hdr: &TcpHeader) -> TcpHeader {
+        TcpHeader {
+            flags,
+            seq,
+            ack: 1,
+            rwnd: self.advertised_window(r),
+            data_ack: self.data.receiver().map_or(0, |rx| rx.rcv_nxt),
+            ts_val: now,
+            ts_ecr: hdr.ts_val,
+            ..TcpHeader::default()
         }
     }
 
@@ -701,6 +851,7 @@ impl Transport for Connection {
             TransportTimer::Retransmission { subflow } => self.on_sender_timer(io, subflow),
             TransportTimer::DelayedAck { subflow, generation } => self.on_delack_timer(io, subflow, generation),
             TransportTimer::SubflowEvent { event } => self.on_subflow_event(io, event),
+            TransportTimer::Opening { subflow } => self.on_opening_timer(io, subflow),
         }
     }
 }

@@ -74,6 +74,8 @@ fn flow(size: u64) -> Connection {
         removed_at: None,
         queued: Default::default(),
         queued_bytes: 0,
+        opening: None,
+        join_pending: false,
         coding: None,
     };
     Connection::new(

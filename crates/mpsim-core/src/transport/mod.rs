@@ -40,6 +40,8 @@ pub enum TransportTimer {
     /// Subflow `subflow`'s delayed-ACK timer, armed as generation `generation`
     /// (a later arming cancels the earlier ones).
     DelayedAck { subflow: usize, generation: u64 },
+    /// The SYN timeout of subflow `subflow`, opened by its receiver.
+    Opening { subflow: usize },
     /// Scheduled subflow event `event` (a subflow added or removed).
     SubflowEvent { event: usize },
 }

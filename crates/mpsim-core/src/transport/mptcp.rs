@@ -11,7 +11,7 @@ use crate::time::SimTime;
 #[serde(rename_all = "snake_case")]
 pub enum Scheduler {
     /// The subflow with the lowest smoothed RTT among those with room in
-    /// their congestion window (Linux's default scheduler).
+    /// their congestion window (the out-of-tree Linux MPTCP's default).
     #[default]
     Minrtt,
     /// Subflows in turn, skipping those without room.
@@ -46,6 +46,43 @@ pub enum PathManager {
     /// `subflows` subflows over the first address pair, each with its own
     /// source port (so ECMP may or may not spread them).
     Ndiffports { subflows: u32 },
+}
+
+/// Which end opens a connection: sends the SYN of its first subflow and,
+/// for MPTCP, runs the path manager that opens the others (Linux's in-kernel
+/// path manager runs on the side that connected).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Initiator {
+    /// The data sender connects and sends (an upload, a bulk sender).
+    #[default]
+    Sender,
+    /// The data receiver connects and the sender sends once it has accepted
+    /// (a download: a client connects to a server that sends).
+    Receiver,
+}
+
+/// When the path manager opens the subflows beyond the first, and when a
+/// joined subflow may carry data.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MptcpJoin {
+    /// At the first subflow's establishment (the SYN-ACK at the side that
+    /// connected), plus the flow's `join_delay`; a joined subflow sends data
+    /// from its SYN-ACK (the fourth packet of MP_JOIN not modelled).
+    #[default]
+    Established,
+    /// Linux 6.x (`mptcp_pm_nl_fully_established`, `check_fully_established`,
+    /// `__mptcp_subflow_active`): the side that connected opens the subflows,
+    /// all at once, when its connection becomes fully established: the
+    /// first packet from the peer after the MP_CAPABLE handshake that carries
+    /// a DATA_ACK (an upload: the ACK of the first data; a download: the
+    /// first data); a subflow joined by the data sender carries data only
+    /// once the peer has acknowledged the third packet of its handshake (the
+    /// fourth, RFC 8684 §3.2), one joined by the receiver from the sender's
+    /// receipt of that third packet. `join_delay` is added after the full
+    /// establishment.
+    Linux,
 }
 
 /// What a subflow event does.

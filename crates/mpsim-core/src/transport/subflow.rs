@@ -87,6 +87,38 @@ pub struct Subflow {
     pub(crate) queued_bytes: u64,
     /// Network coding under this subflow's TCP, if the scenario codes it.
     pub coding: Option<Coding>,
+    /// The receiver's handshake, when the receiver opens the subflow
+    /// (`initiator = "receiver"`); `None` until it sends its SYN.
+    pub opening: Option<Opening>,
+    /// A subflow the sender joined waits for the peer's acknowledgement of
+    /// the third packet of MP_JOIN before it carries data (RFC 8684 §3.2;
+    /// Linux `__mptcp_subflow_active`).
+    pub join_pending: bool,
+}
+
+/// A handshake opened by the receiving end: its SYN, retransmitted on a
+/// timeout that doubles (RFC 6298 §5.5) until the SYN-ACK arrives.
+#[derive(Clone, Copy, Debug)]
+pub struct Opening {
+    /// Whether the SYN-ACK has arrived.
+    pub syn_acked: bool,
+    /// When the SYN is due again; a timer event at another time is stale.
+    pub deadline: SimTime,
+    /// The SYN's timeout in force.
+    pub rto: SimDuration,
+    /// When the first SYN left.
+    pub first_syn_at: SimTime,
+    /// SYNs sent again.
+    pub retransmits: u64,
+}
+
+impl Subflow {
+    /// Whether the scheduler may give this subflow data: established, not
+    /// removed, and not waiting for the fourth packet of MP_JOIN.
+    #[inline]
+    pub fn usable(&self) -> bool {
+        !self.join_pending && self.removed_at.is_none()
+    }
 }
 
 /// Option bytes a data level adds to a subflow's segments (RFC 8684 §3

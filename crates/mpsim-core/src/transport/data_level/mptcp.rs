@@ -230,7 +230,10 @@ impl DataLevel for MptcpLevel {
             self.send_on(io, &mut set, r, chunk);
             if self.scheduling.duplicates() {
                 for k in 0..set.subflows.len() {
-                    if k != r && set.subflows[k].sender.room_for(set.params, &set.ccs[k], chunk.len) {
+                    if k != r
+                        && set.subflows[k].usable()
+                        && set.subflows[k].sender.room_for(set.params, &set.ccs[k], chunk.len)
+                    {
                         self.send_on(io, &mut set, k, chunk);
                     }
                 }
@@ -280,7 +283,7 @@ fn pick_linger(set: &SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
     let mut fallback = None;
     for (r, sf) in set.subflows.iter().enumerate() {
         let c = &set.ccs[r];
-        if sf.sender.state != SenderState::Established || sf.removed_at.is_some() || c.cwnd == 0 {
+        if sf.sender.state != SenderState::Established || !sf.usable() || c.cwnd == 0 {
             continue;
         }
         let held = sf.sender.pipe() + sf.queued_bytes;
@@ -313,7 +316,7 @@ impl scheduler::Subflows for SchedulerView<'_> {
 
     #[inline]
     fn has_room(&mut self, r: usize, len: u32) -> bool {
-        self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
+        self.subflows[r].usable() && self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
     }
 
     #[inline]
@@ -324,7 +327,7 @@ impl scheduler::Subflows for SchedulerView<'_> {
     fn state(&self, r: usize) -> scheduler::SubflowState {
         let (sf, c) = (&self.subflows[r], &self.ccs[r]);
         scheduler::SubflowState {
-            established: c.established,
+            established: c.established && sf.usable(),
             srtt: c.srtt,
             rttvar: sf.sender.rtt.rttvar,
             cwnd_bytes: c.cwnd,

@@ -49,6 +49,10 @@ pub enum PrrVariant {
     /// conservative bound (PRR-CRB) unless the ACK covers retransmitted
     /// data; cwnd = pipe + sndcnt, at least one segment on entry.
     Ns3,
+    /// Linux 6.x `tcp_cwnd_reduction`: in packets, RecoverFS = cwnd at
+    /// entry, the slow-start bound's extra segment only on an ACK that
+    /// advanced SND.UNA and marked no new loss.
+    Linux,
 }
 
 /// What a loss (fast retransmit, a repaired tail loss probe, or a first
@@ -294,6 +298,10 @@ pub struct TcpParams {
     /// `SendDataPacket` sets `m_isCwndLimited`, which holds until the next
     /// segment is sent); off, judged at every ACK from the flight before it.
     pub cwnd_limited_at_send: bool,
+    /// MPTCP: when the subflows beyond the first join and when a joined
+    /// subflow may send (`established`: the RFC's minimum; `linux`: Linux
+    /// 6.x's full establishment and fourth ACK).
+    pub mptcp_join: crate::transport::mptcp::MptcpJoin,
 }
 
 impl TcpParams {

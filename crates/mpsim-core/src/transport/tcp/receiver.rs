@@ -19,6 +19,10 @@ pub struct ReceiverConfig {
     pub delack_timeout: SimDuration,
     /// ACK every one of the first this many data segments (Linux quick-ACK).
     pub quickack_segments: u32,
+    /// Linux `tcp_grow_window`: while the receiver's window threshold
+    /// (`rcv_ssthresh`) is below its clamp, each data segment raises it by
+    /// two segments and is acknowledged at once (`icsk_ack.quick |= 1`).
+    pub quickack_window_growth: bool,
     /// Receive buffer, advertised as the window, bytes.
     pub rwnd_bytes: u64,
     /// The window offered is the buffer less the out-of-order data it holds
@@ -42,6 +46,7 @@ impl Default for ReceiverConfig {
             delack_segments: 2,
             delack_timeout: SimDuration::from_millis(40),
             quickack_segments: 0,
+            quickack_window_growth: false,
             rwnd_bytes: 64 << 20,
             ooo_shrinks_window: true,
             sack_blocks: SackBlocks::Highest,
@@ -89,6 +94,8 @@ pub struct TcpReceiver {
     unacked_segments: u32,
     /// Data segments received so far.
     segments_received: u64,
+    /// Linux's `rcv_ssthresh`, bytes (with `quickack_window_growth`).
+    rcv_ssthresh: u64,
     /// Bumped by every ACK sent; a timer armed in an older generation is stale.
     generation: u64,
     timer_armed: bool,
@@ -105,6 +112,15 @@ pub struct TcpReceiver {
     recent_len: usize,
 }
 
+/// Linux's first `rcv_ssthresh`: the initial receive window, 64 KiB
+/// (`tcp_select_initial_window` with the default `tcp_rmem[1]` of 128 KiB).
+const RCV_SSTHRESH_INITIAL_BYTES: u64 = 65_535;
+/// Where Linux's `rcv_ssthresh` stops growing: the window of the largest
+/// autotuned receive buffer, half of `tcp_rmem[2]` (6 MiB). Linux stops
+/// sooner when the buffer its autotuning (`tcp_rcv_space_adjust`) has reached
+/// is smaller; that bound is not modelled.
+const RCV_SSTHRESH_CLAMP_BYTES: u64 = 3 << 20;
+
 /// Blocks ns-3's `TcpRxBuffer::UpdateSackList` remembers.
 const RECENT_CAPACITY: usize = 4;
 
@@ -117,6 +133,7 @@ impl TcpReceiver {
             fin_seq: None,
             unacked_segments: 0,
             segments_received: 0,
+            rcv_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
             generation: 0,
             timer_armed: false,
             last_block_start: None,
@@ -184,9 +201,17 @@ impl TcpReceiver {
             self.forget_blocks_below(self.rcv_nxt);
         }
         self.unacked_segments += 1;
+        // Linux `tcp_grow_window` (from `tcp_event_data_recv` and for
+        // out-of-order data): the window threshold grows by two segments and
+        // the segment is acknowledged at once, until the threshold is at its clamp.
+        let window_grows = self.config.quickack_window_growth && !old && self.rcv_ssthresh < RCV_SSTHRESH_CLAMP_BYTES;
+        if window_grows {
+            self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.config.mss as u64).min(RCV_SSTHRESH_CLAMP_BYTES);
+        }
         // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
         // fills a hole, and for duplicates; RFC 9293: for the FIN.
         let immediate = !self.config.delayed_ack
+            || window_grows
             || out_of_order
             || old
             || had_hole
@@ -392,6 +417,44 @@ mod tests {
     /// takes buffer space, but the window's right edge never moves left, so
     /// the duplicate ACKs of a loss all repeat the window before them (what
     /// a trace analysis requires of a duplicate ACK).
+    #[test]
+    fn while_the_window_opens_every_segment_is_acknowledged_at_once() {
+        // Full segments of 1448 bytes: Linux's rcv_ssthresh grows by two a
+        // segment from 65 535 to the clamp of 3 MiB, so for the first
+        // ceil((3 MiB − 65 535) / 2 896) = 1 064 segments each one is
+        // acknowledged at once; then every second one, as delayed ACKs go.
+        let decisions = |growth: bool| {
+            let mut r = TcpReceiver::new(ReceiverConfig {
+                quickack_window_growth: growth,
+                mss: 1448,
+                ..ReceiverConfig::default()
+            });
+            r.on_syn();
+            (0..1200u64)
+                .map(|k| {
+                    let now = SimTime(k * 1_000_000);
+                    let d = r.on_segment(now, 1 + k * 1448, 1448, false);
+                    if d == RxDecision::AckNow {
+                        r.on_ack_sent();
+                    }
+                    d == RxDecision::AckNow
+                })
+                .collect::<Vec<bool>>()
+        };
+        let grows = decisions(true);
+        let expected = ((3u64 << 20) - 65_535).div_ceil(2 * 1448) as usize;
+        assert_eq!(expected, 1064);
+        assert!(grows[..expected].iter().all(|&now| now));
+        assert_eq!(
+            grows[expected..].iter().filter(|&&now| now).count(),
+            (1200 - expected) / 2
+        );
+        // Without it, every second segment once the receiver has left its
+        // (here zero) quick-ACK start.
+        let delayed = decisions(false);
+        assert_eq!(delayed.iter().filter(|&&now| now).count(), 600);
+    }
+
     #[test]
     fn out_of_order_data_never_pulls_the_right_edge_back() {
         let mut r = TcpReceiver::new(ReceiverConfig {

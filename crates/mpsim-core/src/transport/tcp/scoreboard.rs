@@ -104,6 +104,9 @@ pub struct Scoreboard {
     pub retrans_bytes: u64,
     /// Segments SACKed (Linux `sacked_out`).
     pub sacked_segs: u64,
+    /// Times a segment was marked lost, a resent one again included
+    /// (Linux's `tp->lost`, `tcp_sum_lost`).
+    pub lost_marks: u64,
     /// Lowest sequence number that may hold a lost, not yet retransmitted
     /// segment.
     pub retx_hint: u64,
@@ -120,6 +123,7 @@ impl Scoreboard {
             lost_bytes: 0,
             retrans_bytes: 0,
             sacked_segs: 0,
+            lost_marks: 0,
             retx_hint: 1,
             mss,
         }
@@ -200,6 +204,7 @@ impl Scoreboard {
             return;
         }
         let len = s.len as u64;
+        self.lost_marks += 1;
         if s.flags & RETRANS != 0 {
             s.flags &= !RETRANS;
             self.retrans_bytes -= len;
@@ -218,6 +223,7 @@ impl Scoreboard {
     /// 6675 SetPipe counts it once from now on, not twice, and NextSeg rule
     /// 1 does not resend it (ns-3 `TcpTxBuffer::UpdateLostCount` alike).
     pub fn mark_resent_lost(&mut self, i: usize) {
+        self.lost_marks += 1;
         self.segs[i].flags |= LOST;
         self.lost_bytes += self.segs[i].len as u64;
     }

@@ -6,11 +6,13 @@
 //! - [`rfc6675`]: RFC 6675 SACK recovery, cwnd = ssthresh and `pipe`
 //!   decides (its NextSeg rules 3 and 4 are in the sender's transmission);
 //! - [`prr`]: RFC 6937 Proportional Rate Reduction;
-//! - [`prr_ns3`]: ns-3.44's `TcpPrrRecovery`, PRR with ns-3's accounting.
+//! - [`prr_ns3`]: ns-3.44's `TcpPrrRecovery`, PRR with ns-3's accounting;
+//! - [`prr_linux`]: Linux 6.x's `tcp_cwnd_reduction`, PRR in packets.
 //!
 //! A new algorithm is a file here and a line in [`RecoveryKind`].
 
 pub mod prr;
+pub mod prr_linux;
 pub mod prr_ns3;
 pub mod reno;
 pub mod rfc6675;
@@ -49,6 +51,7 @@ pub enum RecoveryKind {
     Sack,
     Prr,
     PrrNs3,
+    PrrLinux,
 }
 
 impl RecoveryKind {
@@ -60,6 +63,7 @@ impl RecoveryKind {
             (Recovery::Sack, _) => RecoveryKind::Sack,
             (Recovery::Prr, PrrVariant::Rfc6937) => RecoveryKind::Prr,
             (Recovery::Prr, PrrVariant::Ns3) => RecoveryKind::PrrNs3,
+            (Recovery::Prr, PrrVariant::Linux) => RecoveryKind::PrrLinux,
         }
     }
 
@@ -72,11 +76,13 @@ impl RecoveryKind {
         self != RecoveryKind::Prr
     }
 
-    /// RecoverFS for an episode starting with this FlightSize and pipe.
+    /// RecoverFS for an episode starting with this FlightSize, pipe and
+    /// congestion window.
     #[inline]
-    pub fn recover_fs(self, flight_size: u64, pipe: u64) -> u64 {
+    pub fn recover_fs(self, flight_size: u64, pipe: u64, cwnd: u64) -> u64 {
         match self {
             RecoveryKind::PrrNs3 => pipe,
+            RecoveryKind::PrrLinux => cwnd,
             _ => flight_size,
         }
     }
@@ -99,6 +105,8 @@ pub struct RecoveryAck {
     /// The ACK cumulatively acknowledged a retransmitted segment (ns-3's
     /// `m_isRetransDataAcked`, PRR's "safe ACK").
     pub safe: bool,
+    /// The ACK marked segments lost that were not (Linux's `rs->losses`).
+    pub newly_lost: bool,
 }
 
 /// The congestion window on entering recovery with the new `ssthresh`,
@@ -117,6 +125,7 @@ pub fn entry_cwnd(
         RecoveryKind::Sack => rfc6675::entry_cwnd(sf.ssthresh),
         RecoveryKind::Prr => prr::entry_cwnd(ack.pipe, mss),
         RecoveryKind::PrrNs3 => prr_ns3::entry_cwnd(entry, sf, ack, mss),
+        RecoveryKind::PrrLinux => prr_linux::cwnd_after(entry, sf.ssthresh, sf.cwnd, ack, mss),
     }
 }
 
@@ -135,5 +144,6 @@ pub fn on_ack(
         RecoveryKind::Sack => {}
         RecoveryKind::Prr => prr::on_ack(rec, sf, ack, mss),
         RecoveryKind::PrrNs3 => prr_ns3::on_ack(rec, sf, ack, mss),
+        RecoveryKind::PrrLinux => prr_linux::on_ack(rec, sf, ack, mss),
     }
 }

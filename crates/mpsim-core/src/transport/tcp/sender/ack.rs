@@ -48,6 +48,7 @@ impl TcpSender {
         if !self.accept(hdr, now, ccs, r, ss, out) {
             return;
         }
+        self.lost_marks_at_event = self.board.lost_marks;
         let cx = &mut Step {
             now,
             params,
@@ -86,7 +87,26 @@ impl TcpSender {
             SenderState::Idle | SenderState::Done | SenderState::Closed => return false,
             SenderState::SynSent => {
                 if hdr.flags.has(TcpFlags::SYN) && hdr.flags.has(TcpFlags::ACK) && hdr.ack == 1 {
-                    self.established(hdr, now, ccs, r, ss, out);
+                    self.established(hdr, now, ccs, r, ss);
+                    // The third packet of the handshake, then data.
+                    out.send(OutSegment {
+                        header: TcpHeader {
+                            flags: TcpFlags(TcpFlags::ACK),
+                            seq: 1,
+                            ack: 1,
+                            ts_val: now,
+                            ts_ecr: self.ts_recent,
+                            ..TcpHeader::default()
+                        },
+                        kind: TxKind::New,
+                    });
+                }
+                return false;
+            }
+            SenderState::SynReceived => {
+                // The third packet of a handshake the receiver opened.
+                if hdr.flags.has(TcpFlags::ACK) && !hdr.flags.has(TcpFlags::SYN) && hdr.ack == 1 {
+                    self.established(hdr, now, ccs, r, ss);
                 }
                 return false;
             }
@@ -153,6 +173,8 @@ impl TcpSender {
         let keep_retrans = params.sacked_retransmissions_in_pipe;
         self.rack.begin_ack();
         self.orig_delivered = false;
+        self.newest_sacked_sent = None;
+        self.newest_acked_sent = None;
         if feed == SackFeed::Blocks {
             self.apply_sacks(hdr.sacks(), ack, now, rack, keep_retrans);
         }
@@ -166,6 +188,7 @@ impl TcpSender {
             self.advance_una(ack, now, rack);
             cx.ccs[r].bytes_acked += newly_acked;
         }
+        self.take_ca_rtt(cx, hdr, newly_acked);
         // Acknowledged cumulatively but delivered before, by an earlier SACK.
         let acked_sacked = sacked_before_una - self.board.sacked_bytes;
         if newly_acked > 0 && feed == SackFeed::DupAckMarks {
@@ -347,6 +370,7 @@ impl TcpSender {
             pipe: self.pipe(),
             pipe_ns3,
             safe: self.acked_retransmission,
+            newly_lost: self.board.lost_marks != self.lost_marks_at_event,
         };
         recovery::on_ack(kind, &mut rec, sf, &mut self.board, &info, self.mss as u64);
         self.recovery = Some(rec);
@@ -429,6 +453,8 @@ impl TcpSender {
         self.sync_timer(out);
     }
 
+    /// The handshake is over: the SYN-ACK reached the sender that sent the
+    /// SYN, or the third packet reached the sender that answered one.
     pub(super) fn established<S: SlowStart>(
         &mut self,
         hdr: &TcpHeader,
@@ -436,7 +462,6 @@ impl TcpSender {
         ccs: &mut [SubflowCc],
         r: usize,
         ss: &mut S,
-        out: &mut impl SenderOutput,
     ) {
         self.state = SenderState::Established;
         self.stats.established_at = Some(now);
@@ -446,25 +471,14 @@ impl TcpSender {
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
         self.ts_recent = hdr.ts_val;
         self.stop_timer();
-        // Karn: the handshake RTT counts only if the SYN was sent once.
+        // Karn: the handshake RTT counts only if the SYN (or SYN-ACK) was
+        // sent once (Linux `tcp_synack_rtt_meas` on the passive side).
         if self.stats.syn_retransmits == 0 {
             self.take_rtt_sample(now.saturating_since(self.syn_sent_at), &mut ccs[r]);
         }
         ccs[r].established = true;
         ccs[r].snd_una = self.snd_una;
         ccs[r].snd_nxt = self.snd_nxt;
-        // The third packet of the handshake, then data.
-        out.send(OutSegment {
-            header: TcpHeader {
-                flags: TcpFlags(TcpFlags::ACK),
-                seq: 1,
-                ack: 1,
-                ts_val: now,
-                ts_ecr: self.ts_recent,
-                ..TcpHeader::default()
-            },
-            kind: TxKind::New,
-        });
         ss.on_subflow_start(ccs, r, now);
     }
 
@@ -479,8 +493,11 @@ impl TcpSender {
             // Only whole segments inside the block count.
             let mut i = self.board.search(start, |s| s.start < start);
             while i < self.board.segs.len() && self.board.segs[i].end() <= end {
-                let s = &mut self.board.segs[i];
+                let s = self.board.segs[i];
                 if s.flags & SACKED == 0 {
+                    if s.flags & EVER_RETRANS == 0 {
+                        self.newest_sacked_sent = self.newest_sacked_sent.max(Some(s.sent_at));
+                    }
                     self.mark_sacked(i, now, rack, keep_retrans);
                 }
                 i += 1;
@@ -518,9 +535,36 @@ impl TcpSender {
                     self.rack.advance(&s, now, self.rtt.min_rtt);
                 }
                 self.note_original_delivery(&s);
+                if s.flags & EVER_RETRANS == 0 {
+                    self.newest_acked_sent = self.newest_acked_sent.max(Some(s.sent_at));
+                }
             }
         }
         self.snd_una = ack;
+    }
+
+    /// Linux's congestion-control RTT sample of this ACK (`tcp_clean_rtx_queue`,
+    /// `tcp_ack_update_rtt`): from the newest segment SACKed, else the newest
+    /// acknowledged cumulatively unless a retransmission was among those
+    /// (Karn, `FLAG_RETRANS_DATA_ACKED`), else, on an ACK of new data, the
+    /// echoed timestamp.
+    fn take_ca_rtt<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>, hdr: &TcpHeader, newly_acked: u64) {
+        let now = cx.now;
+        let sent = self
+            .newest_sacked_sent
+            .or(self.newest_acked_sent.filter(|_| !self.acked_retransmission));
+        let sample = match sent {
+            Some(t) => Some(now.saturating_since(t)),
+            None if newly_acked > 0 && cx.params.timestamps && hdr.ts_ecr > SimTime::ZERO => {
+                Some(now.saturating_since(hdr.ts_ecr))
+            }
+            None => None,
+        };
+        if let Some(rtt) = sample {
+            let sf = &mut cx.ccs[cx.r];
+            sf.ca_rtt = rtt;
+            sf.ca_rtt_samples += 1;
+        }
     }
 
     /// A congestion event on subflow `r`: counted, slow start left, and the
@@ -628,7 +672,7 @@ impl TcpSender {
             point: self.snd_nxt,
             prr_delivered: 0,
             prr_out: 0,
-            recover_fs: kind.recover_fs(self.flight_size(), pipe_at_entry),
+            recover_fs: kind.recover_fs(self.flight_size(), pipe_at_entry, cx.ccs[r].cwnd),
             high_rxt: self.snd_una,
             rescue_rxt: None,
             partial_acks: 0,
@@ -651,6 +695,7 @@ impl TcpSender {
             pipe,
             pipe_ns3: pipe_at_entry,
             safe,
+            newly_lost: self.board.lost_marks != self.lost_marks_at_event,
         };
         sf.cwnd = recovery::entry_cwnd(kind, params, &mut rec, sf, &ack);
         self.recovery = Some(rec);

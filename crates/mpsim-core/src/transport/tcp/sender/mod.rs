@@ -225,6 +225,14 @@ pub struct TcpSender {
     /// The ACK being processed delivered a segment sent before the
     /// timeout and never resent (Linux `FLAG_ORIG_SACK_ACKED`).
     orig_delivered: bool,
+    /// When the newest segment the ACK being processed SACKed, and the
+    /// newest it acknowledged cumulatively, were sent (never resent, not
+    /// SACKed before): Linux's `last_sackt` and `last_ackt`.
+    newest_sacked_sent: Option<SimTime>,
+    newest_acked_sent: Option<SimTime>,
+    /// The scoreboard's `lost_marks` when the ACK (or timer) being
+    /// processed came: a larger count now means it marked new losses.
+    lost_marks_at_event: u64,
     /// SYN timeout in force (doubles per SYN retransmission).
     syn_rto: SimDuration,
     /// When the SYN was last sent and whether it was ever retransmitted.
@@ -276,6 +284,9 @@ impl TcpSender {
             rto_undo: RtoUndo::default(),
             orig_delivered: false,
             no_new_data: false,
+            newest_sacked_sent: None,
+            newest_acked_sent: None,
+            lost_marks_at_event: 0,
             syn_rto: params.syn_rto,
             syn_sent_at: SimTime::ZERO,
             peer_rwnd: u64::MAX,
@@ -338,6 +349,43 @@ impl TcpSender {
             ..TcpHeader::default()
         };
         let _ = params;
+        out.send(OutSegment {
+            header,
+            kind: TxKind::New,
+        });
+        self.rto_at = now + self.syn_rto;
+        self.sync_timer(out);
+    }
+
+    /// A SYN from the receiver, which opens the connection
+    /// (`initiator = "receiver"`): the listening sender answers with its
+    /// SYN-ACK (RFC 9293 §3.5), and again to a SYN sent again (its SYN-ACK
+    /// was lost or is late; Linux's request socket resends it,
+    /// `inet_rtx_syn_ack`). The first SYN's time counts as the flow's start.
+    pub fn on_syn(&mut self, hdr: &TcpHeader, now: SimTime, first_syn_at: SimTime, out: &mut impl SenderOutput) {
+        match self.state {
+            SenderState::Idle => {
+                self.state = SenderState::SynReceived;
+                self.stats.first_syn_at = Some(first_syn_at);
+            }
+            // Karn: a SYN-ACK sent twice gives no RTT sample.
+            SenderState::SynReceived => self.stats.syn_retransmits += 1,
+            _ => return,
+        }
+        self.ts_recent = hdr.ts_val;
+        self.send_syn_ack(now, out);
+    }
+
+    pub(super) fn send_syn_ack(&mut self, now: SimTime, out: &mut impl SenderOutput) {
+        self.syn_sent_at = now;
+        let header = TcpHeader {
+            flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
+            seq: 0,
+            ack: 1,
+            ts_val: now,
+            ts_ecr: self.ts_recent,
+            ..TcpHeader::default()
+        };
         out.send(OutSegment {
             header,
             kind: TxKind::New,

@@ -103,6 +103,11 @@ impl TcpSender {
                 self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
                 self.send_syn(now, params, out);
             }
+            SenderState::SynReceived => {
+                self.stats.syn_retransmits += 1;
+                self.syn_rto = self.syn_rto.saturating_mul(2).min(params.rtt.max_rto);
+                self.send_syn_ack(now, out);
+            }
             SenderState::Established if self.snd_una < self.snd_nxt => self.on_rto(cx, out),
             _ => {}
         }
@@ -112,6 +117,7 @@ impl TcpSender {
     /// of some segments ran out: they are lost, and recovery starts.
     pub(super) fn on_reorder_timeout<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>) {
         let (now, params, r) = (cx.now, cx.params, cx.r);
+        self.lost_marks_at_event = self.board.lost_marks;
         let again = self.rack.detect_losses(
             &mut self.board,
             now,

@@ -6,7 +6,8 @@
 use crate::cc::{AckCounting, Cc, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
-use crate::transport::tcp::config::{LossFlight, Recovery, TcpParams};
+use crate::transport::mptcp::MptcpJoin;
+use crate::transport::tcp::config::{LossFlight, PrrVariant, Recovery, TcpParams};
 use crate::transport::tcp::receiver::ReceiverConfig;
 use crate::transport::tcp::rtt::RttConfig;
 
@@ -14,6 +15,8 @@ pub fn params() -> TcpParams {
     let rfc = super::rfc::params();
     TcpParams {
         recovery: Recovery::Prr,
+        // `tcp_cwnd_reduction`: PRR in packets from cwnd at entry.
+        prr_variant: PrrVariant::Linux,
         // Linux ≥ 4.18 detects losses with RACK and probes tails
         // (net.ipv4.tcp_recovery = 1, tcp_early_retrans = 3); it has
         // no RFC 6675 rescue retransmission.
@@ -37,6 +40,10 @@ pub fn params() -> TcpParams {
             delack_segments: 2,
             delack_timeout: SimDuration::from_millis(40),
             quickack_segments: 16,
+            // `tcp_grow_window`: a quick ACK for each segment while the
+            // window opens (the rig's captures: an ACK per data segment
+            // throughout a 700 kB transfer).
+            quickack_window_growth: true,
             ..ReceiverConfig::default()
         },
         slow_start: StandardConfig {
@@ -48,6 +55,8 @@ pub fn params() -> TcpParams {
         },
         // `tcp_reno_ssthresh`: max(cwnd / 2, 2 segments).
         loss_flight: LossFlight::Cwnd,
+        // `mptcp_pm_nl_fully_established` and `__mptcp_subflow_active`.
+        mptcp_join: MptcpJoin::Linux,
         ..rfc
     }
 }

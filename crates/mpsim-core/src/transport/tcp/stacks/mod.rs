@@ -51,6 +51,17 @@ impl Profile {
         }
     }
 
+    /// The MPTCP packet scheduler a connection of this stack runs when it
+    /// names none: upstream Linux's (`linger`, `mptcp_subflow_get_send`)
+    /// under `linux`, the lowest RTT with room (the out-of-tree MPTCP's
+    /// default, and the papers') under the others.
+    pub fn default_scheduler(self) -> crate::transport::mptcp::Scheduler {
+        match self {
+            Profile::Linux => crate::transport::mptcp::Scheduler::Linger,
+            _ => crate::transport::mptcp::Scheduler::Minrtt,
+        }
+    }
+
     /// What the stack changes once a flow's recovery is known, before the
     /// flow's own overrides of the same settings.
     pub fn with_recovery(self, t: &mut TcpParams) {
