@@ -112,7 +112,8 @@ QUEUES = st.one_of(
 )
 LOSSES = st.one_of(
     st.just("none"),
-    PROBABILITY,
+    # A bare number is a Bernoulli loss below 1 (`loss = 1` is refused as a likely slip); every packet is "100%".
+    PROBABILITY.map(lambda p: "100%" if isinstance(p, float) and p >= 1 else p),
     st.tuples(PROBABILITY, PROBABILITY).map(lambda t: {"type": "gilbert_elliott", "p_gb": t[0], "p_bg": t[1]}),
 )
 

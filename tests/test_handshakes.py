@@ -163,3 +163,17 @@ def test_the_profile_chooses_the_scheduler_and_the_join_rule_when_the_flow_does_
     assert (rc["scheduler"], rc["tcp"]["mptcp_join"]) == ("minrtt", "established")
     assert _first_sends(mpsim.run(linux, seed=1))[1]["syn"] == pytest.approx(_ms(2 * RTT1_MS), abs=TOLERANCE_S)
     assert _first_sends(mpsim.run(rfc, seed=1))[1]["syn"] == pytest.approx(_ms(RTT1_MS), abs=TOLERANCE_S)
+
+
+def test_the_in_kernel_path_manager_joins_from_the_connecting_sides_endpoints_within_its_limit() -> None:
+    # A download: the client connects from C.1; C.2 is its endpoint, joined unless the limit is 0.
+    flow = {"type": "mptcp", "src": "S", "dst": ["C.1", "C.2"], "initiator": "receiver", "path_manager": "kernel"}
+
+    def subflows(limits: dict[str, int] | None) -> list[tuple[str, str]]:
+        res = mpsim.run(_scenario(flow | ({"kernel_limits": limits} if limits else {})), seed=1)
+        return [(s["src"], s["dst"]) for s in res.raw["mptcp_connections"][0]["subflows"]]
+
+    assert subflows(None) == [("S", "C.1"), ("S", "C.2")]
+    assert subflows({"subflows": 0}) == [("S", "C.1")]
+    with pytest.raises(ValueError, match=r"kernel_limits.*path_manager"):
+        _scenario(flow | {"path_manager": "fullmesh", "kernel_limits": {"subflows": 1}})

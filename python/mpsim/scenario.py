@@ -343,6 +343,15 @@ class SubflowEvent(Model):
     """Which of several subflows on that pair to remove (``ndiffports``)."""
 
 
+class KernelLimits(Model):
+    """``ip mptcp limits`` of Linux's in-kernel path manager (``path_manager = "kernel"``)."""
+
+    subflows: int = Field(2, ge=0, le=8)
+    """Subflows beyond the first (Linux's default: 2)."""
+    add_addr_accepted: int = Field(0, ge=0, le=8)
+    """Addresses announced by the peer that the connecting side joins (Linux's default: 0)."""
+
+
 class MptcpFlow(_TransferBase):
     """An MPTCP connection from ``src`` to ``dst``: addresses, lists of them, or node names (a node
     stands for all its addresses)."""
@@ -355,9 +364,13 @@ class MptcpFlow(_TransferBase):
     """Coupled congestion avoidance; LIA when left out."""
     slow_start: SlowStart | None = None
     """``standard`` (uncoupled, the default), ``lisa``, ``css`` or ``gsam``."""
-    path_manager: Literal["fullmesh", "ndiffports"] | None = None
+    path_manager: Literal["fullmesh", "ndiffports", "kernel"] | None = None
     """``fullmesh``: one subflow per (source, destination) address pair; ``ndiffports``: ``subflows``
-    subflows over the first pair. ``ndiffports`` when ``subflows`` is given, else ``fullmesh``."""
+    subflows over the first pair; ``kernel``: Linux's in-kernel path manager at the side that connects (its
+    other addresses join the peer's first; the peer's other addresses are announced, and joined within
+    ``kernel_limits``). ``ndiffports`` when ``subflows`` is given, else ``fullmesh``."""
+    kernel_limits: KernelLimits | None = None
+    """With ``path_manager = "kernel"``: ``{subflows = 2, add_addr_accepted = 0}`` unless given."""
     subflows: int | None = Field(None, ge=1, le=64)
     scheduler: Literal["minrtt", "roundrobin", "redundant", "linger", "blest", "ecf"] | None = None
     """``minrtt`` (the out-of-tree Linux MPTCP's default), ``roundrobin``, ``redundant``, ``linger``
@@ -373,6 +386,16 @@ class MptcpFlow(_TransferBase):
     """Subflows added or removed during the run, in addition to those the path manager opens."""
     coding: dict[str, Coding] = {}
     """Network coding under the TCP of the subflows from each source address named."""
+
+    @model_validator(mode="after")
+    def _kernel_limits(self) -> MptcpFlow:
+        if self.kernel_limits is not None and self.path_manager != "kernel":
+            raise PydanticCustomError(
+                "kernel_limits",
+                "'kernel_limits' applies to path_manager = \"kernel\" only, got path_manager {v}",
+                {"v": repr(self.path_manager)},
+            )
+        return self
 
 
 class UdpFlow(_FlowBase):
@@ -719,6 +742,14 @@ def _tcp_core(f: TcpFlow, name: str, start: int, addrs_of: Mapping[str, list[str
     return out
 
 
+def _path_manager_core(f: MptcpFlow, pm: str) -> dict[str, Any]:
+    if pm == "ndiffports":
+        return {"type": pm, "subflows": f.subflows}
+    if pm == "kernel":
+        return {"type": pm, **(f.kernel_limits or KernelLimits()).model_dump()}
+    return {"type": pm}
+
+
 def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list[str]], trace: bool) -> dict[str, Any]:
     pm = f.path_manager or ("ndiffports" if f.subflows is not None else "fullmesh")
     out: dict[str, Any] = {
@@ -726,7 +757,7 @@ def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list
         "src_addrs": _many_addresses(f.src, addrs_of),
         "dst_addrs": _many_addresses(f.dst, addrs_of),
         "start_ns": start,
-        "path_manager": {"type": pm, "subflows": f.subflows} if pm == "ndiffports" else {"type": pm},
+        "path_manager": _path_manager_core(f, pm),
         "initiator": f.initiator,
         "join_delay_ns": f.join_delay,
         "tcp": f.tcp.to_core(),

@@ -118,6 +118,10 @@ def scenario(cell: Cell) -> mpsim.Scenario:
     else:
         flow |= {"src": "D0", "dst": client, "initiator": "receiver"}
     flow["type"] = cell.proto
+    if cell.proto == "mptcp":
+        # The rig's client: `ip mptcp limits set subflow 8 add_addr_accepted 8` and its second address
+        # as a `subflow` endpoint; the server announces nothing.
+        flow |= {"path_manager": "kernel", "kernel_limits": {"subflows": 8, "add_addr_accepted": 8}}
     return mpsim.Scenario(
         duration=DURATION,
         hosts=net.hosts,

@@ -24,7 +24,6 @@ use crate::ids::{AddrId, LinkId};
 use crate::net::Network;
 use crate::time::{SimDuration, SimTime, NANOS_PER_SEC};
 use crate::traffic::udp::UdpSource;
-use crate::transport::path_manager::ManagePaths;
 
 pub use crate::stop::{
     Interrupt, Never, Stop, Stopped, CHECK_EVERY_EVENTS, DEFAULT_MAX_EVENTS, DEFAULT_MAX_TRACE_ROWS,
@@ -227,7 +226,7 @@ pub fn estimate(cfg: &ScenarioConfig, net: &Network) -> CostEstimate {
         let (Some(&s0), Some(&d0)) = (srcs.first(), dsts.first()) else {
             continue;
         };
-        let mut pairs = m.path_manager.initial_subflows(&srcs, &dsts);
+        let mut pairs = m.path_manager.subflows_of(&srcs, &dsts, m.initiator);
         if pairs.is_empty() {
             pairs.push((s0, d0)); // (`ndiffports` with 0 subflows is refused, but estimated as 1)
         }

@@ -46,6 +46,24 @@ pub enum PathManager {
     /// `subflows` subflows over the first address pair, each with its own
     /// source port (so ECMP may or may not spread them).
     Ndiffports { subflows: u32 },
+    /// Upstream Linux's in-kernel path manager at the side that opened the
+    /// connection (`transport/path_manager/kernel.rs`): a subflow from each
+    /// of its other addresses to the peer's first, and from its first to
+    /// each address the peer announces, at most `add_addr_accepted` of those
+    /// and `subflows` in all beyond the first (`ip mptcp limits`; Linux's
+    /// defaults 2 and 0).
+    Kernel {
+        #[serde(default = "kernel_subflows_default")]
+        subflows: u32,
+        #[serde(default)]
+        add_addr_accepted: u32,
+    },
+}
+
+/// `ip mptcp limits`' default number of subflows beyond the first
+/// (`pm_nl_init_net`: "2 subflows ought to be enough for anybody").
+fn kernel_subflows_default() -> u32 {
+    2
 }
 
 /// Which end opens a connection: sends the SYN of its first subflow and,

@@ -11,7 +11,6 @@ use crate::slowstart::hystart_linux::HyStartLinuxOption;
 use crate::slowstart::SsFactory;
 use crate::time::SimTime;
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
-use crate::transport::path_manager::ManagePaths;
 
 mod components;
 pub(crate) use components::check_loss;
@@ -398,6 +397,23 @@ fn check_mptcp(
             p.out_of(format!("{path}.path_manager.subflows"), subflows, "1 to 64");
         }
     }
+    if let PathManager::Kernel {
+        subflows,
+        add_addr_accepted,
+    } = m.path_manager
+    {
+        // `ip mptcp limits` takes 0 to MPTCP_PM_ADDR_MAX (8) for each.
+        if subflows > 8 {
+            p.out_of(format!("{path}.path_manager.subflows"), subflows, "0 to 8");
+        }
+        if add_addr_accepted > 8 {
+            p.out_of(
+                format!("{path}.path_manager.add_addr_accepted"),
+                add_addr_accepted,
+                "0 to 8",
+            );
+        }
+    }
     check_tcp(path, &m.tcp, &m.cc, p);
     for (src, c) in &m.coding {
         if !m.src_addrs.contains(src) {
@@ -514,7 +530,7 @@ fn check_mptcp(
 
 /// The address pairs the path manager opens.
 pub(crate) fn initial_pairs(m: &MptcpConnectionConfig, srcs: &[AddrId], dsts: &[AddrId]) -> Vec<(AddrId, AddrId)> {
-    m.path_manager.initial_subflows(srcs, dsts)
+    m.path_manager.subflows_of(srcs, dsts, m.initiator)
 }
 
 /// An MPTCP connection's subflow events in time order (ties in

@@ -9,13 +9,15 @@
 //! manager: they are the scenario's own decisions at given times.
 
 mod fullmesh;
+mod kernel;
 mod ndiffports;
 
 pub use fullmesh::Fullmesh;
+pub use kernel::Kernel;
 pub use ndiffports::Ndiffports;
 
 use crate::ids::AddrId;
-use crate::transport::mptcp::PathManager;
+use crate::transport::mptcp::{Initiator, PathManager};
 
 /// A path manager.
 pub trait ManagePaths {
@@ -26,11 +28,22 @@ pub trait ManagePaths {
     fn initial_subflows(&self, srcs: &[AddrId], dsts: &[AddrId]) -> Vec<(AddrId, AddrId)>;
 }
 
-impl ManagePaths for PathManager {
-    fn initial_subflows(&self, srcs: &[AddrId], dsts: &[AddrId]) -> Vec<(AddrId, AddrId)> {
+impl PathManager {
+    /// The subflows of a connection opened by `initiator` (the in-kernel
+    /// manager runs at that side; the others do not depend on it).
+    pub fn subflows_of(&self, srcs: &[AddrId], dsts: &[AddrId], initiator: Initiator) -> Vec<(AddrId, AddrId)> {
         match *self {
             PathManager::Fullmesh => Fullmesh.initial_subflows(srcs, dsts),
             PathManager::Ndiffports { subflows } => Ndiffports { subflows }.initial_subflows(srcs, dsts),
+            PathManager::Kernel {
+                subflows,
+                add_addr_accepted,
+            } => Kernel {
+                subflows,
+                add_addr_accepted,
+                initiator,
+            }
+            .initial_subflows(srcs, dsts),
         }
     }
 }
