@@ -24,7 +24,8 @@ implies; everything else is the profile's, so a change of the profile shows in t
 * **Congestion control** ``reno`` or ``cubic``, per subflow and uncoupled for MPTCP (upstream Linux
   has no coupled congestion control); everything else (IW 10, SACK, PRR, delayed ACKs with
   quick-ACK, RTO bounds, Linux HyStart with CUBIC) is the profile's.
-* **MPTCP.** Two subflows, one per client address (``fullmesh`` over the two paths), the first
+* **MPTCP.** Two subflows, one per client address (``path_manager = "kernel"`` with the rig's ``ip mptcp
+  limits`` of 8 and 8, the client's second address its endpoint), the first
   from path 1 as the kernel's in-kernel path manager does; when the second joins and sends, and
   the scheduler (``linger``, upstream Linux's ``mptcp_subflow_get_send``), are the ``linux``
   profile's own (``tcp.mptcp_join = "linux"``): nothing is set by hand.
