@@ -226,7 +226,12 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     }
     let default_cc = f.profile.default_cc(mptcp);
     let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;
-    let setup = crate::cc::CcSetup { reno: t.reno, ns3 };
+    let linux = f.profile == crate::transport::tcp::Profile::Linux;
+    let setup = crate::cc::CcSetup {
+        reno: t.reno,
+        ns3,
+        linux,
+    };
     let cc = cc.as_ref().unwrap_or(&default_cc).build(&setup);
     t.hystart_linux = match f.hystart_linux {
         Some(HyStartLinuxOption::On(h)) => Some(h),

@@ -50,6 +50,7 @@ impl CcFactory for CubicConfig {
     fn build(&self, setup: &CcSetup) -> Cubic {
         Cubic {
             ns3: setup.ns3,
+            linux_first_growth: setup.linux,
             ..Cubic::new(*self)
         }
     }
@@ -217,8 +218,10 @@ impl CubicState {
     }
 
     /// One acknowledgement in congestion avoidance, after `begin_epoch`:
-    /// RFC 9438 §4.2–4.5. Grows `sf.cwnd`.
-    pub fn on_ack(&mut self, sf: &mut SubflowCc, ack: &AckInfo) {
+    /// RFC 9438 §4.2–4.5. Grows `sf.cwnd`. Before the first congestion
+    /// event the window grows by at least `first_growth` segments per
+    /// segment acknowledged (Linux: 1/20), the friendly region included.
+    pub fn on_ack(&mut self, sf: &mut SubflowCc, ack: &AckInfo, first_growth: f64) {
         let Some(start) = self.epoch_start else { return };
         let mss = sf.mss as f64;
         let cwnd = sf.cwnd as f64 / mss;
@@ -241,7 +244,8 @@ impl CubicState {
             }
             Friendly::PerTime { per_rtt } => (rtt > 0.0).then(|| self.cwnd_epoch + per_rtt * t / rtt),
         };
-        if let Some(w) = friendly {
+        let first_growth = if self.w_max_valid { 0.0 } else { first_growth };
+        if let Some(w) = friendly.filter(|&w| first_growth == 0.0 || w > cwnd * (1.0 + first_growth * acked / cwnd)) {
             if w_cubic(t, k, w_max, c) < w {
                 // §4.3: in the Reno-friendly region cwnd is set to W_est
                 // (never lowered by an ACK, as §4.2's lower bound on target).
@@ -256,7 +260,7 @@ impl CubicState {
         // §4.2 Fig. 1: target = W_cubic(t + RTT) bounded to [cwnd, 1.5·cwnd].
         let target = w_cubic(t + rtt, k, w_max, c).clamp(cwnd, 1.5 * cwnd);
         // §4.4/§4.5: (target − cwnd)/cwnd per acknowledged segment.
-        self.carry_bytes += (target - cwnd) / cwnd * acked * mss;
+        self.carry_bytes += ((target - cwnd) / cwnd).max(first_growth) * acked * mss;
         let whole = self.carry_bytes.floor();
         if whole >= 1.0 {
             sf.cwnd += whole as u64;
@@ -282,6 +286,10 @@ pub struct Cubic {
     pub state: Vec<CubicState>,
     /// Whether this is ns-3.44's `TcpCubic` rather than RFC 9438.
     pub ns3: bool,
+    /// Linux's `bictcp_update`: before the first congestion event
+    /// (`last_max_cwnd == 0`) `cnt` is at most 20, so the window grows at
+    /// least 5 % per RTT whatever the cubic and Reno-friendly targets.
+    pub linux_first_growth: bool,
     /// Per-subflow state of ns-3's `TcpCubic`, indexed like the subflows.
     pub ns3_state: Vec<Ns3CubicState>,
 }
@@ -292,6 +300,7 @@ impl Cubic {
             config,
             state: Vec::new(),
             ns3: false,
+            linux_first_growth: false,
             ns3_state: Vec::new(),
         }
     }
@@ -317,7 +326,8 @@ impl Cubic {
             let cwnd = s[r].cwnd as f64 / s[r].mss as f64;
             self.state[r].begin_epoch(ack.now, cwnd, c, friendly);
         }
-        self.state[r].on_ack(&mut s[r], ack);
+        let floor = if self.linux_first_growth { 1.0 / 20.0 } else { 0.0 };
+        self.state[r].on_ack(&mut s[r], ack, floor);
     }
 }
 
@@ -548,7 +558,7 @@ mod tests {
         );
         // W_est = cwnd_epoch = 10 ≥ cwnd_prior: α = 1, so ten segments add one.
         let mut s = subflow(10, 100);
-        st.on_ack(&mut s[0], &ack(0, 10_000));
+        st.on_ack(&mut s[0], &ack(0, 10_000), 0.0);
         assert!(close(st.w_est, 11.0, 1e-12));
         assert_eq!(s[0].cwnd, 11_000);
     }
@@ -581,7 +591,30 @@ mod tests {
         // K = 0; at t = 10 s, W_cubic(10.1) = 0.4·1030 + 10 ≫ 15: target = 15,
         // one acked segment adds (15 − 10)/10 = 0.5 segment.
         let mut s = subflow(10, 100);
-        st.on_ack(&mut s[0], &ack(10_000, 1000));
+        st.on_ack(&mut s[0], &ack(10_000, 1000), 0.0);
         assert_eq!(s[0].cwnd, 10_500);
+    }
+
+    #[test]
+    fn linux_grows_five_percent_a_round_before_the_first_congestion_event() {
+        // Slow start left without a loss (HyStart) at 200 segments, RTT 100 ms:
+        // W_max = cwnd, K = 0, so the cubic curve and W_est add well under a
+        // segment in the first RTT; Linux's `cnt ≤ 20` adds 10 (5 %).
+        let run = |linux: bool, valid: bool| {
+            let mut c = Cubic::new(CubicConfig::default());
+            c.linux_first_growth = linux;
+            let mut s = subflow(200, 100);
+            ensure_len(&mut c.state, 1);
+            c.state[0].w_max_valid = valid;
+            c.state[0].w_max = 200.0;
+            for k in 0..200 {
+                c.on_ack(&mut s, 0, &ack(k / 2, 1000));
+            }
+            s[0].cwnd
+        };
+        assert_eq!(run(true, false), 210_000);
+        assert!(run(false, false) < 201_000);
+        // After a congestion event (W_max known) the rule is off.
+        assert_eq!(run(true, true), run(false, true));
     }
 }

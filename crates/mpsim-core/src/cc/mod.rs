@@ -42,6 +42,9 @@ pub struct CcSetup {
     /// The flow runs ns-3.44's stack (the `ns3` profile): CUBIC is
     /// ns-3's `TcpCubic`.
     pub ns3: bool,
+    /// The flow runs Linux 6.x (the `linux` profile): CUBIC grows at least
+    /// 5 % per RTT until its first congestion event (`bictcp_update`).
+    pub linux: bool,
 }
 
 macro_rules! congestion_controls {

@@ -214,7 +214,7 @@ impl CongestionAvoidance for MpCubic {
             let c = delta.min(1.0) * self.config.c;
             self.state[r].begin_epoch(ack.now, s[r].cwnd as f64 / mss, c, friendly);
         }
-        self.state[r].on_ack(&mut s[r], ack);
+        self.state[r].on_ack(&mut s[r], ack, 0.0);
         self.avg[r].sample(ack.now, &s[r]);
     }
 
