@@ -83,15 +83,16 @@ def _first_sends(res: mpsim.Results) -> dict[int, dict[str, float]]:
     return out
 
 
-def _ms(*rtts: float) -> float:
-    return sum(rtts) / 1e3
+def _s(*times_ms: float) -> float:
+    """The sum of times in milliseconds, in seconds (the traces' unit)."""
+    return sum(times_ms) / 1e3
 
 
 def test_the_network_has_the_round_trip_times_the_rules_use() -> None:
     res = mpsim.run(_scenario({"type": "tcp", "src": "C.1", "dst": "S"}), seed=1)
     first = _first_sends(res)
     assert first[0]["syn"] == 0.0
-    assert first[0]["data"] == pytest.approx(_ms(RTT1_MS), abs=TOLERANCE_S)
+    assert first[0]["data"] == pytest.approx(_s(RTT1_MS), abs=TOLERANCE_S)
 
 
 def test_a_receiver_that_connects_gets_data_one_and_a_half_round_trips_after_its_syn() -> None:
@@ -99,28 +100,28 @@ def test_a_receiver_that_connects_gets_data_one_and_a_half_round_trips_after_its
     down = mpsim.run(_scenario({"type": "tcp", "src": "S", "dst": "C.1", "initiator": "receiver"}), seed=1)
     first = _first_sends(down)
     assert "syn" not in first[0]
-    assert first[0]["synack"] == pytest.approx(_ms(RTT1_MS / 2), abs=TOLERANCE_S)
-    assert first[0]["data"] == pytest.approx(_ms(1.5 * RTT1_MS), abs=TOLERANCE_S)
+    assert first[0]["synack"] == pytest.approx(_s(RTT1_MS / 2), abs=TOLERANCE_S)
+    assert first[0]["data"] == pytest.approx(_s(1.5 * RTT1_MS), abs=TOLERANCE_S)
     # The completion time counts from the client's SYN: half a round trip more than the upload's.
     fct_up, fct_down = (r.flows.to_pylist()[0]["fct_s"] for r in (up, down))
-    assert fct_down - fct_up == pytest.approx(_ms(RTT1_MS / 2), abs=TOLERANCE_S)
+    assert fct_down - fct_up == pytest.approx(_s(RTT1_MS / 2), abs=TOLERANCE_S)
 
 
 def test_linux_upload_joins_at_full_establishment_and_sends_after_the_fourth_packet() -> None:
     flow = {"type": "mptcp", "src": ["C.1", "C.2"], "dst": "S", "tcp": {"mptcp_join": "linux"}}
     first = _first_sends(mpsim.run(_scenario(flow), seed=1))
-    assert first[0]["data"] == pytest.approx(_ms(RTT1_MS), abs=TOLERANCE_S)
-    assert first[1]["syn"] == pytest.approx(_ms(2 * RTT1_MS), abs=TOLERANCE_S)
-    assert first[1]["data"] == pytest.approx(_ms(2 * RTT1_MS, 2 * RTT2_MS), abs=TOLERANCE_S)
+    assert first[0]["data"] == pytest.approx(_s(RTT1_MS), abs=TOLERANCE_S)
+    assert first[1]["syn"] == pytest.approx(_s(2 * RTT1_MS), abs=TOLERANCE_S)
+    assert first[1]["data"] == pytest.approx(_s(2 * RTT1_MS, 2 * RTT2_MS), abs=TOLERANCE_S)
 
 
 def test_linux_download_joins_from_the_client_and_the_server_sends_after_the_third_packet() -> None:
     flow = {"type": "mptcp", "src": "S", "dst": ["C.1", "C.2"], "initiator": "receiver", "tcp": {"profile": "linux"}}
     first = _first_sends(mpsim.run(_scenario(flow), seed=1))
-    assert first[0]["synack"] == pytest.approx(_ms(RTT1_MS / 2), abs=TOLERANCE_S)
-    assert first[0]["data"] == pytest.approx(_ms(1.5 * RTT1_MS), abs=TOLERANCE_S)
-    assert first[1]["synack"] == pytest.approx(_ms(2 * RTT1_MS, RTT2_MS / 2), abs=TOLERANCE_S)
-    assert first[1]["data"] == pytest.approx(_ms(2 * RTT1_MS, 1.5 * RTT2_MS), abs=TOLERANCE_S)
+    assert first[0]["synack"] == pytest.approx(_s(RTT1_MS / 2), abs=TOLERANCE_S)
+    assert first[0]["data"] == pytest.approx(_s(1.5 * RTT1_MS), abs=TOLERANCE_S)
+    assert first[1]["synack"] == pytest.approx(_s(2 * RTT1_MS, RTT2_MS / 2), abs=TOLERANCE_S)
+    assert first[1]["data"] == pytest.approx(_s(2 * RTT1_MS, 1.5 * RTT2_MS), abs=TOLERANCE_S)
 
 
 @pytest.mark.parametrize("delay_ms", [0.0, 100.0])
@@ -128,12 +129,12 @@ def test_established_rule_joins_at_the_syn_ack_plus_the_join_delay(delay_ms: flo
     tcp = {"mptcp_join": "established"}
     up = {"type": "mptcp", "src": ["C.1", "C.2"], "dst": "S", "tcp": tcp, "join_delay": f"{delay_ms}ms"}
     first = _first_sends(mpsim.run(_scenario(up), seed=1))
-    assert first[1]["syn"] == pytest.approx(_ms(RTT1_MS, delay_ms), abs=TOLERANCE_S)
-    assert first[1]["data"] == pytest.approx(_ms(RTT1_MS, delay_ms, RTT2_MS), abs=TOLERANCE_S)
+    assert first[1]["syn"] == pytest.approx(_s(RTT1_MS, delay_ms), abs=TOLERANCE_S)
+    assert first[1]["data"] == pytest.approx(_s(RTT1_MS, delay_ms, RTT2_MS), abs=TOLERANCE_S)
     down = up | {"src": "S", "dst": ["C.1", "C.2"], "initiator": "receiver"}
     first = _first_sends(mpsim.run(_scenario(down), seed=1))
-    assert first[1]["synack"] == pytest.approx(_ms(RTT1_MS, delay_ms, RTT2_MS / 2), abs=TOLERANCE_S)
-    assert first[1]["data"] == pytest.approx(_ms(RTT1_MS, delay_ms, 1.5 * RTT2_MS), abs=TOLERANCE_S)
+    assert first[1]["synack"] == pytest.approx(_s(RTT1_MS, delay_ms, RTT2_MS / 2), abs=TOLERANCE_S)
+    assert first[1]["data"] == pytest.approx(_s(RTT1_MS, delay_ms, 1.5 * RTT2_MS), abs=TOLERANCE_S)
 
 
 def test_a_lost_syn_of_a_receiver_that_connects_is_sent_again_after_the_initial_timeout() -> None:
@@ -148,7 +149,7 @@ def test_a_lost_syn_of_a_receiver_that_connects_is_sent_again_after_the_initial_
     assert row["syn_retransmits"] == 1
     first = _first_sends(res)
     # The linux profile's SYN timeout before any RTT sample: 1 s (RFC 6298 §2.1).
-    assert first[0]["synack"] == pytest.approx(1.0 + _ms(RTT1_MS / 2), abs=TOLERANCE_S)
+    assert first[0]["synack"] == pytest.approx(1.0 + _s(RTT1_MS / 2), abs=TOLERANCE_S)
     assert row["fct_ns"] / 1e9 > 1.0
 
 
@@ -161,8 +162,8 @@ def test_the_profile_chooses_the_scheduler_and_the_join_rule_when_the_flow_does_
     (lc,), (rc,) = (json.loads(resolved_json(json.dumps(s.to_core()))) for s in (linux, rfc))
     assert (lc["scheduler"], lc["tcp"]["mptcp_join"], lc["initiator"]) == ("linger", "linux", "sender")
     assert (rc["scheduler"], rc["tcp"]["mptcp_join"]) == ("minrtt", "established")
-    assert _first_sends(mpsim.run(linux, seed=1))[1]["syn"] == pytest.approx(_ms(2 * RTT1_MS), abs=TOLERANCE_S)
-    assert _first_sends(mpsim.run(rfc, seed=1))[1]["syn"] == pytest.approx(_ms(RTT1_MS), abs=TOLERANCE_S)
+    assert _first_sends(mpsim.run(linux, seed=1))[1]["syn"] == pytest.approx(_s(2 * RTT1_MS), abs=TOLERANCE_S)
+    assert _first_sends(mpsim.run(rfc, seed=1))[1]["syn"] == pytest.approx(_s(RTT1_MS), abs=TOLERANCE_S)
 
 
 def test_the_in_kernel_path_manager_joins_from_the_connecting_sides_endpoints_within_its_limit() -> None:

@@ -41,17 +41,12 @@ import mpsim
 from mpsim.topologies import LinkDirection, Network, NonShared, SharedBottleneck
 from validation.linux.cells import Cell, CellError
 
-MTU_BYTES = 1500
-"""The rig's MTU (the kernel's default)."""
 TCP_MSS_BYTES = 1448
 """Linux's MSS at MTU 1500 with timestamps: 1500 − 20 (IP) − 20 (TCP) − 12 (timestamps)."""
 MPTCP_MSS_BYTES = 1424
 """Payload of an MPTCP data segment at MTU 1500: 24 more option bytes for the DSS."""
-ETHERNET_HEADER_BYTES = 14
-MPSIM_MPTCP_DSS_BYTES = 20
-"""mpsim's DSS option on a data segment (docs/algorithms.md, MPTCP option bytes)."""
-FRAMING_BYTES = ETHERNET_HEADER_BYTES
-"""What the rig's bottleneck counts per packet beyond the IP packet."""
+FRAMING_BYTES = 14
+"""What the rig's bottleneck counts per packet beyond the IP packet: an Ethernet header."""
 FAST_ACCESS_RATE = "10Gbps"
 """The rig's veth links have no rate limit: fast enough to add nothing measurable (1.2 µs a packet)."""
 DEFAULT_SEEDS = (1, 2, 3)
@@ -62,11 +57,6 @@ DURATION = "60s"
 
 def mss_bytes(cell: Cell) -> int:
     return MPTCP_MSS_BYTES if cell.proto == "mptcp" else TCP_MSS_BYTES
-
-
-def mpsim_wire_bytes(cell: Cell) -> int:
-    """Bytes a full-size data segment occupies on mpsim's bottleneck (``linux`` profile)."""
-    return mss_bytes(cell) + 52 + (MPSIM_MPTCP_DSS_BYTES if cell.proto == "mptcp" else 0)
 
 
 def _ms(value: float) -> str:
