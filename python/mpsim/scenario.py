@@ -246,6 +246,10 @@ class TcpOptions(Model):
     mptcp_join: Literal["established", "linux"] | None = None
     """MPTCP: ``established`` (the joins leave at the first subflow's SYN-ACK and send from their own) or
     ``linux`` (Linux 6.x: at the full establishment, data after MP_JOIN's fourth packet)."""
+    mptcp_rcv_window: Literal["fixed", "linux"] | None = None
+    """MPTCP: the connection's receive window: ``fixed`` (the connection's ``rcv_buffer``) or ``linux`` (Linux
+    6.18's autotuned buffer; the sender fills the window to its edge and holds a short segment while one is
+    unacknowledged)."""
 
     @property
     def mss_bytes(self) -> int:

@@ -1,12 +1,19 @@
 #!/bin/bash
 # A packet capture of one rig transfer, for diagnosing a cell. Runs inside the rig's namespaces:
 #   cd ../shared/tools/linux-rig && ./run.sh --variant shared --direction up --buffer-pkts 48 --bulk \
-#       --exec "bash /path/to/validation/linux/capture.sh PROTO SIZE CC OUTDIR"
-# The client sends (direction up); tcpdump records the client's two interfaces (c1, c2: what the
-# sender puts on each path and the ACKs it gets back) and the server's (sb: what got through the
-# bottleneck). Writes OUTDIR/{c1,c2,sb}.pcap, the transfer's JSON lines, and the nstat deltas.
+#       --exec "bash /path/to/validation/linux/capture.sh PROTO SIZE CC OUTDIR [DIRECTION]"
+# DIRECTION is the rig's --direction: up (the default: the client sends) or down (the client
+# connects and the server sends); pass the same value to run.sh. tcpdump records the client's two
+# interfaces (c1, c2) and the server's (sb): the sender's own view is c1/c2 for an upload and sb for
+# a download. Writes OUTDIR/{c1,c2,sb}.pcap, the transfer's JSON lines, and the nstat deltas of
+# the sender's namespace.
 set -eu
-PROTO=$1 SIZE=$2 CC=$3 OUT=$4
+PROTO=$1 SIZE=$2 CC=$3 OUT=$4 DIR=${5:-up}
+case "$DIR" in
+    up) SROLE=recv CROLE=send SENDER_NS=$NS_CLI ;;
+    down) SROLE=send CROLE=recv SENDER_NS=$NS_SRV ;;
+    *) echo "capture.sh: DIRECTION must be up or down, got '$DIR'" >&2; exit 2 ;;
+esac
 RIG=$(pwd)
 mkdir -p "$OUT"
 export NSTAT_HISTORY="$OUT/nstat.history"   # nstat keeps its history per file, not per namespace
@@ -17,15 +24,15 @@ for spec in "$NS_CLI c1" "$NS_CLI c2" "$NS_SRV sb"; do
     PIDS+=($!)
 done
 sleep 1
-ip netns exec "$NS_CLI" nstat -n >/dev/null
-ip netns exec "$NS_SRV" python3 "$RIG/xfer.py" serve --bind 10.200.4.2 --proto "$PROTO" --role recv \
+ip netns exec "$SENDER_NS" nstat -n >/dev/null
+ip netns exec "$NS_SRV" python3 "$RIG/xfer.py" serve --bind 10.200.4.2 --proto "$PROTO" --role "$SROLE" \
     --size "$SIZE" --cc "$CC" > "$OUT/server.json" &
 SERVER=$!
 sleep 0.3
-ip netns exec "$NS_CLI" python3 "$RIG/xfer.py" client --addr 10.200.4.2 --proto "$PROTO" --role send \
+ip netns exec "$NS_CLI" python3 "$RIG/xfer.py" client --addr 10.200.4.2 --proto "$PROTO" --role "$CROLE" \
     --size "$SIZE" --cc "$CC" > "$OUT/client.json"
 wait "$SERVER"
 sleep 1
-ip netns exec "$NS_CLI" nstat > "$OUT/nstat-client.txt" || true
+ip netns exec "$SENDER_NS" nstat > "$OUT/nstat-sender.txt" || true
 for pid in "${PIDS[@]}"; do kill "$pid"; done
 wait "${PIDS[@]}" 2>/dev/null || true

@@ -71,6 +71,7 @@ fn new_subflow(
         removed_at: None,
         queued: std::collections::VecDeque::new(),
         queued_bytes: 0,
+        short_sent_end: 0,
         opening: None,
         join_pending: false,
         coding: None,
@@ -223,6 +224,9 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     }
     if let Some(j) = f.mptcp_join {
         t.mptcp_join = j;
+    }
+    if let Some(w) = f.mptcp_rcv_window {
+        t.mptcp_rcv_window = w;
     }
     let default_cc = f.profile.default_cc(mptcp);
     let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;
@@ -483,7 +487,7 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
                 if k == 0 { SimTime(f.start_ns) } else { SimTime::NEVER },
                 SimDuration::ZERO,
                 f.size_bytes,
-                params.receiver.rwnd_bytes,
+                None,
             );
             conn.initiator = f.initiator;
             if let Some(seq) = &f.sequence {
@@ -511,7 +515,7 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
         let addr_name = |a: AddrId| addr_cfgs[a.idx()].name.as_str();
         let events = subflow_timeline(&p, m, &resolved, &addr_name, &mut pairs).expect("validated subflow events");
         let Resolved { params, cc, slow_start } = resolve_mptcp(m);
-        let rcv_buffer = m.rcv_buffer_bytes.unwrap_or(64 << 20);
+        let rcv_buffer = m.rcv_buffer_bytes;
         let index = connections.len() as u32;
         let subflows: Vec<Subflow> = pairs
             .iter()

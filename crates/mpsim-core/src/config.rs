@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::cc::CcConfig;
 use crate::error::ConfigError;
 pub use crate::slowstart::SlowStartConfig;
-pub use crate::transport::mptcp::{Initiator, MptcpJoin, PathManager, Scheduler, SubflowAction};
+pub use crate::transport::mptcp::{Initiator, MptcpJoin, MptcpRcvWindow, PathManager, Scheduler, SubflowAction};
 pub use crate::transport::tcp::config::{Profile, Recovery};
 // Configurations that belong to one component are defined beside it.
 pub use crate::net::{LossConfig, QueueConfig, QueueLimit};
@@ -259,6 +259,11 @@ pub struct TcpOptions {
     /// after the fourth packet of MP_JOIN).
     #[serde(default)]
     pub mptcp_join: Option<MptcpJoin>,
+    /// MPTCP: the connection's receive window: `fixed` (the connection's
+    /// `rcv_buffer`) or `linux` (Linux 6.18's autotuned buffer, and the
+    /// sender's short segments at the window's edge held by Nagle's rule).
+    #[serde(default)]
+    pub mptcp_rcv_window: Option<MptcpRcvWindow>,
 }
 
 /// Every field of [`TcpOptions`] with its doc comment on one line, in

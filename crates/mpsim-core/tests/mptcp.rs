@@ -81,6 +81,7 @@ fn small_receive_buffer_and_unequal_rtts_block_the_head_of_line() {
             },
         );
         m.rcv_buffer_bytes = buffer;
+        m.tcp.mptcp_rcv_window = Some(MptcpRcvWindow::Fixed);
         cfg.mptcp_connections = vec![m];
         run(&cfg).unwrap().mptcp_connections[0].clone()
     };
@@ -188,7 +189,8 @@ fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
     // The right edge of the connection's window is DATA_ACK + window
     // (RFC 8684 §3.3.4); with a buffer of u64::MAX bytes it lies beyond what
     // u64 holds. A buffer never filled changes nothing: the transfer runs as
-    // with the default 64 MiB buffer, which 2 MB of data cannot fill either.
+    // with the default 64 MiB buffer, which 2 MB of data cannot fill either
+    // (a fixed buffer: not the `linux` profile's autotuned one).
     let run_with = |buffer: Option<u64>| {
         let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
         let mut m = mptcp(
@@ -199,6 +201,7 @@ fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
             },
         );
         m.rcv_buffer_bytes = buffer;
+        m.tcp.mptcp_rcv_window = Some(MptcpRcvWindow::Fixed);
         cfg.mptcp_connections = vec![m];
         run(&cfg).unwrap().mptcp_connections[0].clone()
     };

@@ -99,7 +99,7 @@ impl Connection {
         start: SimTime,
         join_delay: SimDuration,
         size_bytes: Option<u64>,
-        rcv_buffer_bytes: u64,
+        rcv_buffer_bytes: Option<u64>,
     ) -> Self {
         let initial_cwnd = params.initial_cwnd_segments as u64 * params.mss as u64;
         let ssthresh = params.initial_ssthresh_bytes.unwrap_or(u64::MAX);
@@ -111,7 +111,7 @@ impl Connection {
             name,
             index,
             data: if mptcp {
-                Data::Mptcp(MptcpLevel::new(size_bytes, rcv_buffer_bytes, scheduler))
+                Data::Mptcp(MptcpLevel::new(size_bytes, rcv_buffer_bytes, scheduler, &params))
             } else {
                 Data::Stream(StreamLevel::new(size_bytes))
             },
@@ -659,9 +659,12 @@ impl Connection {
         if sf.ts_to_echo.is_none() {
             sf.ts_to_echo = Some(hdr.ts_val);
         }
-        self.data.on_data(hdr, sf);
+        let ack_now = self.data.on_data(now, hdr, sf);
         let fin = hdr.flags.has(TcpFlags::FIN);
-        let decision = sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin);
+        let mut decision = sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin);
+        if ack_now {
+            decision = RxDecision::AckNow;
+        }
         if io.ctx.observer.is_some() {
             let (subflow_after, data_after) = self.delivered(r);
             let delivered = TransportEvent::Delivered {
@@ -734,7 +737,7 @@ impl Connection {
         let delivered_before = self.delivered(r);
         for seg in &decoded {
             let sf = &mut self.subflows[r];
-            self.data.on_data(seg, sf);
+            let _ = self.data.on_data(now, seg, sf);
             // The shim acknowledges; TCP's own ACK decisions are not used.
             let _ = sf
                 .receiver
@@ -766,7 +769,7 @@ impl Connection {
         };
         coding.receiver.note_ack(ack.ack);
         ack.rwnd = self.advertised_window(r);
-        self.data.fill_ack(&mut ack);
+        self.data.fill_ack(&mut ack, &self.subflows[r]);
         report.write(&mut ack);
         self.subflows[r].acks_sent += 1;
         self.send_to_sender(io, r, ack);
@@ -806,7 +809,7 @@ impl Connection {
         if !self.params.sack {
             hdr.n_sack = 0;
         }
-        self.data.fill_ack(&mut hdr);
+        self.data.fill_ack(&mut hdr, sf);
         sf.receiver.on_ack_sent();
         sf.acks_sent += 1;
         self.send_to_sender(io, r, hdr);

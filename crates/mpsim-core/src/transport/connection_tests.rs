@@ -74,6 +74,7 @@ fn flow(size: u64) -> Connection {
         removed_at: None,
         queued: Default::default(),
         queued_bytes: 0,
+        short_sent_end: 0,
         opening: None,
         join_pending: false,
         coding: None,
@@ -90,7 +91,7 @@ fn flow(size: u64) -> Connection {
         SimTime::ZERO,
         SimDuration::ZERO,
         Some(size),
-        1 << 20,
+        Some(1 << 20),
     )
 }
 

@@ -103,6 +103,29 @@ pub enum MptcpJoin {
     Linux,
 }
 
+/// How an MPTCP connection's receiver sizes the window it offers (RFC 8684
+/// §3.3.4: one window for the connection, relative to the DATA_ACK).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MptcpRcvWindow {
+    /// The connection's receive buffer (`rcv_buffer`, 64 MiB by default)
+    /// less what it holds out of order.
+    #[default]
+    Fixed,
+    /// Linux 6.18: a buffer that starts at `tcp_rmem[1]` and grows once per
+    /// receiver RTT with what the application read in it
+    /// (`mptcp_rcv_space_adjust`, `mptcp_rcvbuf_grow`), each subflow
+    /// offering at most its own `rcv_ssthresh`, which grows by two segments
+    /// a segment up to the buffer's window (`tcp_grow_window`), the
+    /// connection's right edge never moving left (`mptcp_set_rwin`); the
+    /// sender fills the window to its edge, with a segment shorter than
+    /// the MSS where the window ends, and holds such a short segment while
+    /// one sent earlier on its subflow is unacknowledged (Nagle with
+    /// Minshall's rule, `tcp_nagle_test`). See [`crate::transport::data_level`]
+    /// and docs/algorithms.md.
+    Linux,
+}
+
 /// What a subflow event does.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -235,15 +258,30 @@ impl DataReceiver {
     /// earlier ACK put it (Linux `mptcp_set_rwin` keeps the connection's
     /// `rcv_wnd_sent`, as TCP does, RFC 9293 §3.8.6).
     pub fn window(&self) -> u64 {
-        let free = self.buffer_bytes.saturating_sub(self.held_bytes);
-        free.max(self.right_edge.saturating_sub(self.rcv_nxt))
+        self.window_from(self.buffer_bytes.saturating_sub(self.held_bytes))
+    }
+
+    /// The window to advertise when a subflow offers `offer` bytes: the
+    /// offer, or what reaches the right edge already advertised.
+    pub fn window_from(&self, offer: u64) -> u64 {
+        offer.max(self.right_edge.saturating_sub(self.rcv_nxt))
     }
 
     /// The window of an ACK being sent, whose right edge later ACKs keep.
     pub fn advertise(&mut self) -> u64 {
-        let window = self.window();
+        self.advertise_from(self.buffer_bytes.saturating_sub(self.held_bytes))
+    }
+
+    /// [`Self::advertise`] for a subflow that offers `offer` bytes.
+    pub fn advertise_from(&mut self, offer: u64) -> u64 {
+        let window = self.window_from(offer);
         self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(window));
         window
+    }
+
+    /// Whether every byte and the DATA_FIN have arrived.
+    pub fn is_complete(&self) -> bool {
+        self.fin.is_some_and(|f| self.rcv_nxt > f)
     }
 
     /// Bytes delivered in order to the application.

@@ -94,6 +94,11 @@ pub struct Subflow {
     /// the third packet of MP_JOIN before it carries data (RFC 8684 §3.2;
     /// Linux `__mptcp_subflow_active`).
     pub join_pending: bool,
+    /// End (subflow sequence number) of the last segment shorter than the
+    /// MSS this subflow sent: Nagle's rule with Minshall's refinement holds
+    /// another short one while this is unacknowledged (`tcp_minshall_update`,
+    /// `tcp_nagle_test`); used with `tcp.mptcp_rcv_window = "linux"`.
+    pub(crate) short_sent_end: u64,
 }
 
 /// A handshake opened by the receiving end: its SYN, retransmitted on a
@@ -118,6 +123,13 @@ impl Subflow {
     #[inline]
     pub fn usable(&self) -> bool {
         !self.join_pending && self.removed_at.is_none()
+    }
+
+    /// Whether a segment shorter than the MSS this subflow sent is still
+    /// unacknowledged (Minshall's `snd_sml` after `snd_una`).
+    #[inline]
+    pub(crate) fn short_unacked(&self) -> bool {
+        self.short_sent_end > self.sender.snd_una
     }
 }
 

@@ -9,9 +9,11 @@
 //! differ, and never asks which kind it has.
 
 mod mptcp;
+mod rcv_window;
 mod stream;
 
 pub use mptcp::MptcpLevel;
+pub use rcv_window::LinuxRcvWindow;
 pub use stream::StreamLevel;
 
 use super::mptcp::DataReceiver;
@@ -20,6 +22,7 @@ use super::tcp::config::TcpParams;
 use super::Io;
 use crate::cc::SubflowCc;
 use crate::context::Forward;
+use crate::time::SimTime;
 use crate::wire::TcpHeader;
 
 /// The subflows of a connection, as a data level sends on them.
@@ -53,14 +56,17 @@ pub trait DataLevel {
     /// Sends what the windows allow.
     fn push<N: Forward>(&mut self, io: &mut Io<'_, N>, set: SubflowSet<'_>);
 
-    /// A data segment reached subflow `sf`'s receiver.
-    fn on_data(&mut self, _hdr: &TcpHeader, _sf: &mut Subflow) {}
+    /// A data segment reached subflow `sf`'s receiver at `now`. Returns
+    /// whether the subflow must acknowledge it at once.
+    fn on_data(&mut self, _now: SimTime, _hdr: &TcpHeader, _sf: &mut Subflow) -> bool {
+        false
+    }
 
     /// The window subflow `sf`'s receiver advertises, bytes.
     fn advertised_window(&self, sf: &Subflow) -> u64;
 
-    /// Fills the data-level fields of an ACK a subflow's receiver sends.
-    fn fill_ack(&mut self, _hdr: &mut TcpHeader) {}
+    /// Fills the data-level fields of an ACK subflow `sf`'s receiver sends.
+    fn fill_ack(&mut self, _hdr: &mut TcpHeader, _sf: &Subflow) {}
 
     /// The connection-level receiver, if this level has one.
     fn receiver(&self) -> Option<&DataReceiver> {
@@ -104,16 +110,16 @@ impl DataLevel for Data {
         each_level!(self, l => l.push(io, set))
     }
     #[inline]
-    fn on_data(&mut self, hdr: &TcpHeader, sf: &mut Subflow) {
-        each_level!(self, l => l.on_data(hdr, sf))
+    fn on_data(&mut self, now: SimTime, hdr: &TcpHeader, sf: &mut Subflow) -> bool {
+        each_level!(self, l => l.on_data(now, hdr, sf))
     }
     #[inline]
     fn advertised_window(&self, sf: &Subflow) -> u64 {
         each_level!(self, l => l.advertised_window(sf))
     }
     #[inline]
-    fn fill_ack(&mut self, hdr: &mut TcpHeader) {
-        each_level!(self, l => l.fill_ack(hdr))
+    fn fill_ack(&mut self, hdr: &mut TcpHeader, sf: &Subflow) {
+        each_level!(self, l => l.fill_ack(hdr, sf))
     }
     fn receiver(&self) -> Option<&DataReceiver> {
         each_level!(self, l => l.receiver())

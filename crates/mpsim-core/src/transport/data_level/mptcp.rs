@@ -6,11 +6,12 @@
 
 use std::collections::VecDeque;
 
+use super::rcv_window::LinuxRcvWindow;
 use super::{DataLevel, SubflowSet};
 use crate::cc::SubflowCc;
 use crate::context::Forward;
-use crate::time::SimDuration;
-use crate::transport::mptcp::{DataReceiver, Scheduler};
+use crate::time::{SimDuration, SimTime};
+use crate::transport::mptcp::{DataReceiver, MptcpRcvWindow, Scheduler};
 use crate::transport::scheduler::{self, Schedule, Scheduling};
 use crate::transport::subflow::{OptionBytes, Subflow, Wire};
 use crate::transport::tcp::config::TcpParams;
@@ -30,6 +31,12 @@ const OPTIONS: OptionBytes = OptionBytes {
 /// With timestamps (12) and DSS on an ACK (8), 40 − 20 bytes remain for
 /// SACK: two blocks.
 const MPTCP_MAX_SACK_BLOCKS: u8 = 2;
+/// What Linux's MSS option announces beyond an MPTCP data segment's
+/// payload: the timestamps (12) and the DSS it puts on data (24).
+const ADVMSS_BEYOND_PAYLOAD: u32 = 36;
+/// The window Linux's SYN and SYN-ACK offer, `tcp_select_initial_window`:
+/// 64 KiB of the default buffer rounded down to whole 1448-byte segments.
+const INITIAL_WINDOW_BYTES: u64 = 65_160;
 
 #[derive(Debug)]
 pub struct MptcpLevel {
@@ -41,6 +48,14 @@ pub struct MptcpLevel {
     data_una: u64,
     /// The connection's window from the latest ACK, bytes.
     data_wnd: u64,
+    /// With Linux's window (`tcp.mptcp_rcv_window = "linux"`): the highest
+    /// right edge, DATA_ACK + window, any ACK has given (`msk->wnd_end`,
+    /// `ack_update_msk`), up to which the sender fills the window, a short
+    /// segment at the edge.
+    window_end: Option<u64>,
+    /// Linux's autotuned receive buffer (`tcp.mptcp_rcv_window = "linux"`
+    /// without a `rcv_buffer`).
+    linux_window: Option<Box<LinuxRcvWindow>>,
     /// Chunks to send again after a subflow's timeout, with the subflow
     /// they came from.
     reinject: VecDeque<(u64, u32, usize)>,
@@ -55,13 +70,26 @@ pub struct MptcpLevel {
 
 impl MptcpLevel {
     /// `size_bytes` of data (or without end), a receive buffer of
-    /// `rcv_buffer_bytes`, placed by `scheduler`.
-    pub fn new(size_bytes: Option<u64>, rcv_buffer_bytes: u64, scheduler: Scheduler) -> Self {
+    /// `rcv_buffer_bytes` (default 64 MiB; with `tcp.mptcp_rcv_window =
+    /// "linux"`, none given, Linux's autotuned buffer: a buffer set by hand
+    /// is fixed, as `SO_RCVBUF` stops Linux's autotuning), placed by `scheduler`.
+    pub fn new(
+        size_bytes: Option<u64>,
+        rcv_buffer_bytes: Option<u64>,
+        scheduler: Scheduler,
+        params: &TcpParams,
+    ) -> Self {
+        let linux = params.mptcp_rcv_window == MptcpRcvWindow::Linux;
+        let linux_window = (linux && rcv_buffer_bytes.is_none())
+            .then(|| Box::new(LinuxRcvWindow::new(params.mss, params.mss + ADVMSS_BEYOND_PAYLOAD)));
+        let rcv_buffer_bytes = rcv_buffer_bytes.unwrap_or(64 << 20);
         MptcpLevel {
             data_next: 1,
             data_end: size_bytes.map_or(u64::MAX, |n| 1 + n),
             data_una: 1,
             data_wnd: rcv_buffer_bytes,
+            window_end: linux.then_some(1 + INITIAL_WINDOW_BYTES.min(rcv_buffer_bytes)),
+            linux_window,
             reinject: VecDeque::new(),
             scheduling: Scheduling::new(scheduler),
             linger: scheduler == Scheduler::Linger,
@@ -99,10 +127,17 @@ impl MptcpLevel {
         if self.data_next >= self.data_end {
             return None;
         }
-        let len = (self.data_end - self.data_next).min(params.mss as u64) as u32;
-        // RFC 8684 §3.3.4: the window is relative to the DATA_ACK (its
-        // right edge saturates: a buffer of u64::MAX bytes is never full).
-        if self.data_next + len as u64 > self.data_una.saturating_add(self.data_wnd) {
+        let mut len = (self.data_end - self.data_next).min(params.mss as u64) as u32;
+        if let Some(end) = self.window_end {
+            // Linux `mptcp_check_allowed_size`: up to the window's edge, a
+            // mapping shorter than the MSS where the edge cuts it.
+            len = len.min(end.saturating_sub(self.data_next).min(u32::MAX as u64) as u32);
+            if len == 0 {
+                return None;
+            }
+        } else if self.data_next + len as u64 > self.data_una.saturating_add(self.data_wnd) {
+            // RFC 8684 §3.3.4: the window is relative to the DATA_ACK (its
+            // right edge saturates: a buffer of u64::MAX bytes is never full).
             return None;
         }
         Some((
@@ -184,6 +219,10 @@ impl DataLevel for MptcpLevel {
             self.data_una = hdr.data_ack;
         }
         self.data_wnd = hdr.rwnd;
+        if let Some(end) = self.window_end.as_mut() {
+            // `ack_update_msk`: the edge only moves right.
+            *end = (*end).max(hdr.data_ack.min(self.data_next).saturating_add(hdr.rwnd));
+        }
         // The DATA_FIN takes one data sequence number.
         self.data_end != u64::MAX && self.data_una > self.data_end
     }
@@ -211,13 +250,26 @@ impl DataLevel for MptcpLevel {
             }
         }
         while let Some((chunk, from)) = self.next_chunk(set.params) {
+            // Linux's window: a short segment waits, Nagle's rule, while one
+            // sent earlier on its subflow is unacknowledged; it stays unmade
+            // (the edge may move first and make it whole, as Linux extends
+            // the held segment's mapping).
+            let short = self.window_end.is_some() && from.is_none() && chunk.len < set.params.mss;
             if self.linger {
                 let Some(r) = pick_linger(&set, from) else { break };
-                self.take_chunk(&chunk);
                 let sf = &mut set.subflows[r];
-                if sf.queued.is_empty() && sf.sender.room_for(set.params, &set.ccs[r], chunk.len) {
+                let now_ok = sf.queued.is_empty() && sf.sender.room_for(set.params, &set.ccs[r], chunk.len);
+                if short && (!now_ok || sf.short_unacked()) {
+                    break;
+                }
+                self.take_chunk(&chunk);
+                if now_ok {
                     self.send_on(io, &mut set, r, chunk);
+                    if short {
+                        set.subflows[r].short_sent_end = set.subflows[r].sender.snd_nxt;
+                    }
                 } else {
+                    let sf = &mut set.subflows[r];
                     sf.queued.push_back(chunk);
                     sf.queued_bytes += chunk.len as u64;
                 }
@@ -226,8 +278,14 @@ impl DataLevel for MptcpLevel {
             let Some(r) = self.pick(&mut set, chunk.len, from) else {
                 break;
             };
+            if short && set.subflows[r].short_unacked() {
+                break;
+            }
             self.take_chunk(&chunk);
             self.send_on(io, &mut set, r, chunk);
+            if short {
+                set.subflows[r].short_sent_end = set.subflows[r].sender.snd_nxt;
+            }
             if self.scheduling.duplicates() {
                 for k in 0..set.subflows.len() {
                     if k != r
@@ -249,22 +307,45 @@ impl DataLevel for MptcpLevel {
         }
     }
 
-    fn on_data(&mut self, hdr: &TcpHeader, sf: &mut Subflow) {
-        if hdr.payload_bytes > 0 {
-            sf.bytes_received += hdr.payload_bytes as u64;
-            self.rx
-                .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
+    fn on_data(&mut self, now: SimTime, hdr: &TcpHeader, sf: &mut Subflow) -> bool {
+        if hdr.payload_bytes == 0 {
+            return false;
+        }
+        sf.bytes_received += hdr.payload_bytes as u64;
+        let before = self.rx.rcv_nxt;
+        let was_complete = self.rx.is_complete();
+        self.rx
+            .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
+        let Some(w) = self.linux_window.as_mut() else {
+            return false;
+        };
+        // The application reads what arrived in order at once.
+        w.on_data(now, sf.sport, hdr.ts_ecr, hdr.payload_bytes, self.rx.rcv_nxt - before);
+        sf.receiver.set_window_clamp(w.window_clamp());
+        // `mptcp_check_data_fin`: the DATA_ACK reaching the DATA_FIN is
+        // acknowledged at once (`mptcp_send_ack`).
+        !was_complete && self.rx.is_complete()
+    }
+
+    fn advertised_window(&self, sf: &Subflow) -> u64 {
+        match &self.linux_window {
+            Some(w) => self
+                .rx
+                .window_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
+            None => self.rx.window(),
         }
     }
 
-    fn advertised_window(&self, _sf: &Subflow) -> u64 {
-        self.rx.window()
-    }
-
-    fn fill_ack(&mut self, hdr: &mut TcpHeader) {
+    fn fill_ack(&mut self, hdr: &mut TcpHeader, sf: &Subflow) {
         hdr.n_sack = hdr.n_sack.min(MPTCP_MAX_SACK_BLOCKS);
         hdr.data_ack = self.rx.rcv_nxt;
-        hdr.rwnd = self.rx.advertise();
+        hdr.rwnd = match &self.linux_window {
+            // `__tcp_select_window` for the subflow, then `mptcp_set_rwin`.
+            Some(w) => self
+                .rx
+                .advertise_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
+            None => self.rx.advertise(),
+        };
     }
 
     fn receiver(&self) -> Option<&DataReceiver> {

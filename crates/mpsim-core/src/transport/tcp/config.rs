@@ -302,6 +302,10 @@ pub struct TcpParams {
     /// subflow may send (`established`: the RFC's minimum; `linux`: Linux
     /// 6.x's full establishment and fourth ACK).
     pub mptcp_join: crate::transport::mptcp::MptcpJoin,
+    /// MPTCP: the connection-level receive window (`fixed`: the buffer;
+    /// `linux`: Linux 6.18's autotuned buffer and the sender's short
+    /// segments at the window's edge).
+    pub mptcp_rcv_window: crate::transport::mptcp::MptcpRcvWindow,
 }
 
 impl TcpParams {

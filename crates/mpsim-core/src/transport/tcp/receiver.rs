@@ -94,8 +94,16 @@ pub struct TcpReceiver {
     unacked_segments: u32,
     /// Data segments received so far.
     segments_received: u64,
-    /// Linux's `rcv_ssthresh`, bytes (with `quickack_window_growth`).
+    /// Linux's `rcv_ssthresh`, bytes, as it decides quick ACKs (with
+    /// `quickack_window_growth`).
     rcv_ssthresh: u64,
+    /// Linux's `rcv_ssthresh` as it bounds the window offered, when the data
+    /// level sets a `window_clamp` from its receive buffer (MPTCP's
+    /// connection-level window): the same growth, stopped at the clamp.
+    window_ssthresh: u64,
+    /// Linux's `window_clamp` for `window_ssthresh`; `None` until the data
+    /// level sets it.
+    window_clamp: Option<u64>,
     /// Bumped by every ACK sent; a timer armed in an older generation is stale.
     generation: u64,
     timer_armed: bool,
@@ -134,6 +142,8 @@ impl TcpReceiver {
             unacked_segments: 0,
             segments_received: 0,
             rcv_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
+            window_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
+            window_clamp: None,
             generation: 0,
             timer_armed: false,
             last_block_start: None,
@@ -142,6 +152,23 @@ impl TcpReceiver {
             recent: [SackBlock::default(); RECENT_CAPACITY + 1],
             recent_len: 0,
         }
+    }
+
+    /// Linux's `rcv_ssthresh` as it bounds the window: the most window
+    /// this receiver offers, bytes.
+    pub fn window_ssthresh(&self) -> u64 {
+        self.window_ssthresh
+    }
+
+    /// Sets where the window's `rcv_ssthresh` stops growing (Linux's
+    /// `window_clamp`, as the receive buffer's autotuning moves it): from
+    /// then on it grows by two segments with every segment up to the clamp,
+    /// and a lower clamp lowers it (`tcp_set_window_clamp`). The quick ACKs
+    /// do not follow it: the kernel acknowledged every segment while its
+    /// window waited for the buffer to grow (docs/algorithms.md).
+    pub fn set_window_clamp(&mut self, clamp: u64) {
+        self.window_clamp = Some(clamp);
+        self.window_ssthresh = self.window_ssthresh.min(clamp);
     }
 
     /// The SYN arrived: data is expected from sequence number 1.
@@ -207,6 +234,9 @@ impl TcpReceiver {
         let window_grows = self.config.quickack_window_growth && !old && self.rcv_ssthresh < RCV_SSTHRESH_CLAMP_BYTES;
         if window_grows {
             self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.config.mss as u64).min(RCV_SSTHRESH_CLAMP_BYTES);
+        }
+        if let Some(clamp) = self.window_clamp.filter(|_| !old) {
+            self.window_ssthresh = (self.window_ssthresh + 2 * self.config.mss as u64).min(clamp);
         }
         // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
         // fills a hole, and for duplicates; RFC 9293: for the FIN.

@@ -6,7 +6,7 @@
 use crate::cc::{AckCounting, Cc, RenoConfig};
 use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
-use crate::transport::mptcp::MptcpJoin;
+use crate::transport::mptcp::{MptcpJoin, MptcpRcvWindow};
 use crate::transport::tcp::config::{LossFlight, PrrVariant, Recovery, TcpParams};
 use crate::transport::tcp::receiver::ReceiverConfig;
 use crate::transport::tcp::rtt::RttConfig;
@@ -57,6 +57,8 @@ pub fn params() -> TcpParams {
         loss_flight: LossFlight::Cwnd,
         // `mptcp_pm_nl_fully_established` and `__mptcp_subflow_active`.
         mptcp_join: MptcpJoin::Linux,
+        // `mptcp_rcv_space_adjust`, `mptcp_set_rwin`, `mptcp_check_allowed_size`.
+        mptcp_rcv_window: MptcpRcvWindow::Linux,
         ..rfc
     }
 }

@@ -4,7 +4,7 @@
 //! MPTCP subflows join as the out-of-tree MPTCP did, at the first subflow's establishment.
 //! docs/algorithms.md gives every setting beside its 3.14 source.
 
-use crate::transport::mptcp::MptcpJoin;
+use crate::transport::mptcp::{MptcpJoin, MptcpRcvWindow};
 use crate::transport::tcp::config::{PrrVariant, TcpParams, TlpPto};
 use crate::transport::tcp::receiver::ReceiverConfig;
 
@@ -20,6 +20,8 @@ pub fn params() -> TcpParams {
         // subflow's establishment; the scenarios that use this profile set
         // the join's delay themselves (docs/reproduction.md).
         mptcp_join: MptcpJoin::Established,
+        // v0.89's meta-socket window is not modelled: the fixed buffer.
+        mptcp_rcv_window: MptcpRcvWindow::Fixed,
         // 3.14's `tcp_cwnd_reduction` adds the slow-start bound's segment on
         // every ACK, as RFC 6937 does.
         prr_variant: PrrVariant::Rfc6937,

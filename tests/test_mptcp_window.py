@@ -1,0 +1,136 @@
+"""The MPTCP connection's receive window as Linux 6.18 runs it (``tcp.mptcp_rcv_window = "linux"``, the
+``linux`` profile's), seen from the sender's segment trace of a 2-subflow upload over a shared 20 Mbit/s
+bottleneck (50 ms, a buffer of 167 packets: no loss).
+
+What follows from the model (docs/algorithms.md, "The connection's receive window"):
+
+* the buffer starts at ``tcp_rmem[1]`` = 131 072 bytes, whose window with 1 424-byte segments (ratio
+  156/256) is 79 872 bytes: no ACK offers more until the buffer has grown, which takes one receiver RTT
+  in which more than 10 · advmss = 14 600 bytes were read;
+* the connection's right edge (DATA_ACK + window) never moves left on a subflow;
+* the sender never sends new data beyond the highest right edge it has been given (the first: its
+  peer's SYN window of 65 160 bytes), and cuts a short segment where the edge falls;
+* a short segment waits while another short one sent on its subflow is unacknowledged (Nagle with
+  Minshall's rule).
+
+With ``"fixed"`` the window is the connection's buffer (64 MiB) and the only short segment is the last.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mpsim
+
+MSS = 1424
+FIRST_WINDOW = 131_072 * 156 // 256
+INITIAL_EDGE = 1 + 65_160
+
+
+def _run(window: str | None = None) -> list[dict[str, Any]]:
+    tcp: dict[str, Any] = {"profile": "linux", "mss": MSS}
+    if window:
+        tcp["mptcp_rcv_window"] = window
+    scenario = mpsim.Scenario.model_validate(
+        {
+            "duration": "10s",
+            "topology": {
+                "preset": "shared_bottleneck",
+                "paths": 2,
+                "bottleneck": "20Mbps",
+                "delay": "25ms",
+                "buffer": "167pkt",
+                "access": "10Gbps",
+                "access_delay": "0s",
+            },
+            "flows": [
+                {
+                    "name": "x",
+                    "type": "mptcp",
+                    "src": ["S0.1", "S0.2"],
+                    "dst": "D0",
+                    "size": "400kB",
+                    "cc": "reno",
+                    "tcp": tcp,
+                }
+            ],
+            "trace": {"segments": ["x"]},
+            "stop_when_complete": ["x"],
+        }
+    )
+    res = mpsim.run(scenario, seed=1)
+    assert res.flows.to_pylist()[0]["fct_s"] is not None
+    # In time order across the subflows (the table lists them one after the other).
+    return sorted(res.segment_traces.to_pylist(), key=lambda r: r["time_ns"])
+
+
+def _acks(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if r["event"] != "send" and r["data_ack"] and "SYN" not in r["flags"]]
+
+
+def test_the_first_window_is_the_default_buffers_until_it_grows() -> None:
+    acks = _acks(_run())
+    windows = [a["rwnd_bytes"] for a in acks]
+    assert max(windows[:20]) == FIRST_WINDOW
+    first_grown = next(i for i, w in enumerate(windows) if w > FIRST_WINDOW)
+    # The buffer grows only after a receiver RTT (50 ms) in which more than 14 600 bytes were read.
+    assert acks[first_grown]["time_s"] - acks[0]["time_s"] > 0.1
+    assert acks[first_grown]["data_ack"] > 1 + 14_600
+    # It then grows far beyond (to about twice what a round trip delivers).
+    assert max(windows) > 3 * FIRST_WINDOW
+
+
+def test_the_right_edge_never_moves_left_on_a_subflow() -> None:
+    edges: dict[int, int] = {}
+    for a in _acks(_run()):
+        edge = a["data_ack"] + a["rwnd_bytes"]
+        assert edge >= edges.get(a["subflow"], 0), a
+        edges[a["subflow"]] = edge
+
+
+def test_the_sender_fills_the_window_to_its_edge_and_no_further() -> None:
+    rows = _run()
+    edge = INITIAL_EDGE
+    cut_at_edge = 0
+    for r in rows:
+        if r["event"] != "send":
+            if r["data_ack"]:
+                edge = max(edge, r["data_ack"] + r["rwnd_bytes"])
+            continue
+        if not r["payload_bytes"] or r["retransmission"]:
+            continue
+        end = r["data_seq"] + r["payload_bytes"]
+        assert end <= edge, r
+        cut_at_edge += end == edge and r["payload_bytes"] < MSS
+    # The window limits this transfer: some segments are cut short where the edge falls.
+    assert cut_at_edge > 0
+
+
+def test_a_short_segment_waits_while_another_short_one_is_unacknowledged() -> None:
+    rows = _run()
+    short_end: dict[int, int] = {}
+    una: dict[int, int] = {}
+    shorts = 0
+    for r in rows:
+        sf = r["subflow"]
+        if r["event"] != "send":
+            if r["snd_una"] is not None:
+                una[sf] = max(una.get(sf, 0), r["snd_una"])
+            continue
+        if not r["payload_bytes"] or r["retransmission"] or r["payload_bytes"] >= MSS:
+            continue
+        assert short_end.get(sf, 0) <= una.get(sf, 0), r
+        short_end[sf] = r["seq"] + r["payload_bytes"]
+        shorts += 1
+    assert shorts > 1
+
+
+def test_a_fixed_window_is_the_buffer_and_cuts_no_segment_but_the_last() -> None:
+    rows = _run("fixed")
+    # The buffer less what waits out of order.
+    windows = {a["rwnd_bytes"] for a in _acks(rows)}
+    assert max(windows) == 64 << 20
+    assert min(windows) > (64 << 20) - 400_000
+    data = [r for r in rows if r["event"] == "send" and r["payload_bytes"] and not r["retransmission"]]
+    short = [r for r in data if r["payload_bytes"] < MSS]
+    assert [r["data_seq"] + r["payload_bytes"] for r in short] == [1 + 400_000]
