@@ -12,6 +12,10 @@ ratio or an average difference. A claim is judged at each of its points (an x, o
 Tolerances are relative unless said. With ``criterion="significant"`` a comparison also needs the
 difference of the means to exceed twice its standard error (Welch; about a 95 % one-sided test over
 the paper's 10 runs), and "about equal" means not distinguishable at that level.
+
+A claim may say where the paper makes it and in which words: ``quote`` (the paper's own sentence), ``where``
+("Fig. 4", "Table II", "§IV-B", "Abstract"), ``headline`` (one of the paper's main results) and ``derivation``
+(how the check's band follows from the paper's numbers or words).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 Verdict = Literal["holds", "partly", "fails", "untested"]
@@ -96,10 +100,20 @@ def _verdict(points: Sequence[tuple[bool, str]]) -> Outcome:
 
 @dataclass(frozen=True)
 class Claim:
-    """A paper's claim: its words and the metric its statement is over (subclasses say what is checked)."""
+    """A paper's claim: its words and the metric its statement is over (subclasses say what is checked), and,
+    given by keyword, where the paper makes it and how the check follows from it."""
 
     text: str
+    """The claim in the catalogue's words: what ties the check to its experiment's ``claims``."""
     metric: str
+    quote: str = field(default="", kw_only=True)
+    """The paper's own words, verbatim; empty when the check does not cite them."""
+    where: str = field(default="", kw_only=True)
+    """Where the paper says it: "Fig. 4", "Table II", "§IV-B", "Abstract"."""
+    headline: bool = field(default=False, kw_only=True)
+    """Whether the claim is one of the paper's main results (its abstract's or conclusion's)."""
+    derivation: str = field(default="", kw_only=True)
+    """How the check's band or margin was derived from the paper's numbers or words."""
 
     def statement(self) -> str:
         raise NotImplementedError
