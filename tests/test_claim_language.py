@@ -1,15 +1,21 @@
 """What the claim language says beyond the comparison of two variants' means (python/mpsim/experiments/claims.py):
-where the paper says a claim and in which words; on tables built so that each must hold or fail."""
+two metrics of one variant, metrics derived per run, where the paper says a claim and in which words; on tables built
+so that each must hold or fail."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mpsim.experiments import CATALOGUE
 from mpsim.experiments.claims import (
+    Band,
     Compare,
+    CompareMetrics,
+    Derived,
+    single,
 )
 from mpsim.experiments.scorecard import check_words, claim_words, entry, experiment_table
 
@@ -21,6 +27,69 @@ def rows_of(runs: Mapping[tuple[str, Any], Sequence[float]], metric: str = "fct_
         for (v, x), values in runs.items()
         for k, value in enumerate(values)
     ]
+
+
+# --------------------------------------------------------------------------- two metrics, derived metrics
+
+
+def coded_runs() -> list[dict[str, Any]]:
+    """mptcp_nc's coded subflow carries 3.5 and 4.5 times TCP's goodput (x = 1), 2 and 3 times (x = 2); a third
+    run at x = 1 lost its TCP column; lia carries as much as TCP."""
+    rows = [
+        {"x": 1, "variant": "mptcp_nc", "seed": 1, "goodput_sub_coded": 7.0, "goodput_tcp": 2.0},
+        {"x": 1, "variant": "mptcp_nc", "seed": 2, "goodput_sub_coded": 9.0, "goodput_tcp": 2.0},
+        {"x": 1, "variant": "mptcp_nc", "seed": 3, "goodput_sub_coded": 100.0, "goodput_tcp": None},
+        {"x": 2, "variant": "mptcp_nc", "seed": 1, "goodput_sub_coded": 4.0, "goodput_tcp": 2.0},
+        {"x": 2, "variant": "mptcp_nc", "seed": 2, "goodput_sub_coded": 12.0, "goodput_tcp": 4.0},
+    ]
+    return rows + [{**r, "variant": "lia", "goodput_sub_coded": r["goodput_tcp"]} for r in rows]
+
+
+def test_two_metrics_of_one_variant_are_compared_over_the_same_runs() -> None:
+    def claim(factor: float, **fields: Any) -> CompareMetrics:
+        return CompareMetrics(
+            "", "goodput_sub_coded", variant="mptcp_nc", op=">", other="goodput_tcp", factor=factor, **fields
+        )
+
+    # Means over the runs with both: 8 vs 2 at x = 1 (the third run has no TCP goodput), 8 vs 3 at x = 2.
+    three = claim(2.5).check(coded_runs())
+    assert (three.verdict, three.details) == ("holds", ("1: 8 vs 5", "2: 8 vs 7.5"))
+    assert claim(3.0).check(coded_runs()).verdict == "partly"
+    assert claim(4.5).check(coded_runs()).verdict == "fails"
+    # Paired differences 8 − 2.5·2: 2, 4 at x = 1 (mean 3, se 1); at x = 2, 3 and 2 (mean 0.5, se 2.5).
+    significant = claim(2.5, criterion="significant").check(coded_runs())
+    assert (significant.verdict, significant.passed) == ("partly", 1)
+    assert claim(3.0).statement() == "mptcp_nc, the same runs: goodput_sub_coded > 3·goodput_tcp at every x"
+    assert claim(3.0).named_variants() == ("mptcp_nc",)
+    assert claim(3.0).columns() == ("goodput_sub_coded", "goodput_tcp")
+
+
+def test_a_derived_ratio_is_computed_per_run_then_averaged_and_serves_every_claim() -> None:
+    ratio = Derived("goodput_sub_coded", "/", "goodput_tcp")
+    # Per-run ratios of mptcp_nc: 3.5, 4.5 (mean 4) at x = 1; 2, 3 (mean 2.5) at x = 2. The ratio of the means
+    # at x = 2 would be 16/6 = 2.67.
+    band = Band("", ratio, variants=("mptcp_nc",), low=2.0, high=4.0)
+    assert band.check(coded_runs()).details == ("mptcp_nc 1: 4", "mptcp_nc 2: 2.5")
+    assert band.check(coded_runs()).verdict == "holds"
+    assert Band("", ratio, variants=("mptcp_nc",), low=3.0).check(coded_runs()).verdict == "partly"
+    assert band.statement() == "goodput_sub_coded / goodput_tcp (per run) of mptcp_nc in [2, 4] at every x"
+    assert band.columns() == ("goodput_sub_coded", "goodput_tcp")
+    # Between variants, as of any column: mptcp_nc's ratio is above lia's (1) by more than 2 at every x.
+    above = Compare("", ratio, left="mptcp_nc", op=">", right="lia", factor=2.0)
+    assert above.check(coded_runs()).verdict == "holds"
+    assert single((band, above), Compare, ratio) is above
+    gap = Band("", Derived("goodput_sub_coded", "-", "goodput_tcp"), variants=("mptcp_nc",), low=5.0, high=6.0)
+    assert gap.check(coded_runs()).details == ("mptcp_nc 1: 6", "mptcp_nc 2: 5")
+
+
+def test_a_derived_ratio_has_no_value_for_0_over_0_and_an_infinite_one_over_0() -> None:
+    ratio = Derived("a", "/", "b")
+    assert ratio.value({"a": 0, "b": 0}) is None
+    assert ratio.value({"a": 3.0, "b": 0.0}) == math.inf
+    assert ratio.value({"a": float("nan"), "b": 1.0}) is None
+    assert ratio.value({"a": 3, "b": 2}) == 1.5
+    assert Derived("a", "-", "b").value({"a": 3, "b": 2}) == 1.0
+    assert Derived("a", "-", "b").value({"a": 3}) is None
 
 
 # ------------------------------------------------------------------------------------------------ provenance

@@ -16,6 +16,10 @@ the paper's 10 runs), and "about equal" means not distinguishable at that level.
 A claim may say where the paper makes it and in which words: ``quote`` (the paper's own sentence), ``where``
 ("Fig. 4", "Table II", "§IV-B", "Abstract"), ``headline`` (one of the paper's main results) and ``derivation``
 (how the check's band follows from the paper's numbers or words).
+
+Besides a column of the table, a claim's metric may be a :class:`Derived` one, the ratio or difference of two
+columns computed on each run (row) that has both, then averaged like any other. :class:`CompareMetrics` compares
+two metrics of one variant over the same runs, and :class:`Band` bounds a mean from both sides.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar
 
 Verdict = Literal["holds", "partly", "fails", "untested"]
 Rows = Sequence[Mapping[str, Any]]
@@ -47,16 +51,67 @@ def _range_text(x_min: float, x_max: float) -> str:
     return f"{x_min:g} ≤ x ≤ {x_max:g}"
 
 
-class Sample:
-    """The runs of a table by (x, variant), restricted to finite values of one metric."""
+def _column(row: Mapping[str, Any], name: str) -> float | None:
+    """The value of column ``name`` in ``row``; None when it has none (missing, None or NaN)."""
+    v = row.get(name)
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return float(v)
 
-    def __init__(self, rows: Rows, metric: str) -> None:
+
+@dataclass(frozen=True)
+class Derived:
+    """A metric computed on each run from two of its columns: ``left / right`` or ``left - right``.
+
+    A table's row is one run, so the two values of a run are those of one row; a run that lacks either has no
+    value, and neither has a ratio's run where both are 0 (0/0; a nonzero value over 0 is ±inf). A claim over a
+    derived metric judges the mean of the runs' values at each (x, variant), as it judges a column's."""
+
+    left: str
+    op: Literal["/", "-"]
+    right: str
+
+    def __str__(self) -> str:
+        return f"{self.left} {'/' if self.op == '/' else '−'} {self.right} (per run)"
+
+    def columns(self) -> tuple[str, str]:
+        return (self.left, self.right)
+
+    def value(self, row: Mapping[str, Any]) -> float | None:
+        a, b = _column(row, self.left), _column(row, self.right)
+        if a is None or b is None:
+            return None
+        if self.op == "-":
+            return a - b
+        if b == 0:
+            return None if a == 0 else math.copysign(INF, a)
+        return a / b
+
+
+Metric: TypeAlias = str | Derived
+"""What a claim is over: a column of the result table or a metric derived from two."""
+
+
+def metric_value(row: Mapping[str, Any], metric: Metric) -> float | None:
+    """The value of ``metric`` in one run's row; None when the run has none."""
+    return metric.value(row) if isinstance(metric, Derived) else _column(row, metric)
+
+
+def metric_columns(metric: Metric) -> tuple[str, ...]:
+    """The columns of the table that ``metric`` reads."""
+    return metric.columns() if isinstance(metric, Derived) else (metric,)
+
+
+class Sample:
+    """The runs of a table by (x, variant), restricted to the runs that have a value of one metric (not missing,
+    None or NaN)."""
+
+    def __init__(self, rows: Rows, metric: Metric) -> None:
         self.values: dict[tuple[Any, str], list[float]] = {}
         for r in rows:
-            v = r.get(metric)
-            if v is None or (isinstance(v, float) and math.isnan(v)):
-                continue
-            self.values.setdefault((r["x"], r["variant"]), []).append(float(v))
+            v = metric_value(r, metric)
+            if v is not None:
+                self.values.setdefault((r["x"], r["variant"]), []).append(v)
 
     def xs(self, x_min: float, x_max: float, variants: Iterable[str]) -> list[Any]:
         """The x values in [x_min, x_max] where every one of ``variants`` has runs, in order."""
@@ -105,7 +160,7 @@ class Claim:
 
     text: str
     """The claim in the catalogue's words: what ties the check to its experiment's ``claims``."""
-    metric: str
+    metric: Metric
     quote: str = field(default="", kw_only=True)
     """The paper's own words, verbatim; empty when the check does not cite them."""
     where: str = field(default="", kw_only=True)
@@ -122,6 +177,10 @@ class Claim:
         """The variants the statement is about."""
         raise NotImplementedError
 
+    def columns(self) -> tuple[str, ...]:
+        """The columns of the result table the statement reads."""
+        return metric_columns(self.metric)
+
     def check(self, rows: Rows) -> Outcome:
         return _verdict(self.points(Sample(rows, self.metric)))
 
@@ -129,28 +188,55 @@ class Claim:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class Compare(Claim):
-    """``left op factor·right`` of the means at every x in [x_min, x_max]. ``op`` is ``<``, ``>`` or ``≈``.
-    For ``<`` and ``>`` the tolerance is slack (``<`` holds while left < right·(1 + tolerance)); for ``≈``
-    it is the largest relative gap."""
+Op = Literal["<", ">", "≈"]
+Criterion = Literal["means", "significant"]
 
-    left: str = ""
-    op: Literal["<", ">", "≈"] = "<"
-    right: str = ""
+
+@dataclass(frozen=True)
+class _Comparison(Claim):
+    """``a op factor·b`` of two means at every x in [x_min, x_max]. ``op`` is ``<``, ``>`` or ``≈``. For ``<``
+    and ``>`` the tolerance is slack (``<`` holds while a < b·(1 + tolerance)); for ``≈`` it is the largest
+    relative gap. With ``criterion="significant"`` the difference must also exceed twice its standard error
+    (for ``≈``: be within it, as an alternative to the tolerance)."""
+
+    op: Op = "<"
     factor: float = 1.0
     tolerance: float = 0.0
     x_min: float = -INF
     x_max: float = INF
-    criterion: Literal["means", "significant"] = "means"
+    criterion: Criterion = "means"
 
-    def statement(self) -> str:
-        right = self.right if self.factor == 1.0 else f"{self.factor:g}·{self.right}"
+    def _compared(self, a: str, b: Metric) -> str:
+        """The statement's comparison of ``a`` with ``b``: ``a op factor·b at RANGE (tolerance …), …``."""
+        b_text = str(b) if self.factor == 1.0 else f"{self.factor:g}·{b}"
         tol = f" (tolerance {self.tolerance:.0%})" if self.tolerance else ""
         sig = ""
         if self.criterion == "significant":
             sig = ", or within 2 standard errors" if self.op == "≈" else ", difference beyond 2 standard errors"
-        return f"{self.metric}: {self.left} {self.op} {right} at {_range_text(self.x_min, self.x_max)}{tol}{sig}"
+        return f"{a} {self.op} {b_text} at {_range_text(self.x_min, self.x_max)}{tol}{sig}"
+
+    def _point(self, x: Any, a: float, b: float, se: float) -> tuple[bool, str]:
+        """The point at ``x`` of means ``a`` and ``b`` (``b`` already times ``factor``), the standard error of
+        their difference ``se``."""
+        slack = self.tolerance * abs(b)
+        if self.op == "<":
+            ok = a < b + slack and (self.criterion == "means" or b - a > 2 * se)
+        elif self.op == ">":
+            ok = a > b - slack and (self.criterion == "means" or a - b > 2 * se)
+        else:
+            ok = abs(a - b) <= slack or (self.criterion == "significant" and abs(a - b) <= 2 * se)
+        return ok, f"{x}: {_fmt(a)} vs {_fmt(b)}"
+
+
+@dataclass(frozen=True)
+class Compare(_Comparison):
+    """``left op factor·right``: two variants' means of the metric at every x in range (:class:`_Comparison`)."""
+
+    left: str = ""
+    right: str = ""
+
+    def statement(self) -> str:
+        return f"{self.metric}: {self._compared(self.left, self.right)}"
 
     def named_variants(self) -> tuple[str, ...]:
         return (self.left, self.right)
@@ -160,14 +246,42 @@ class Compare(Claim):
         for x in sample.xs(self.x_min, self.x_max, (self.left, self.right)):
             a, b = sample.mean(x, self.left), self.factor * sample.mean(x, self.right)
             se = math.hypot(sample.stderr(x, self.left), self.factor * sample.stderr(x, self.right))
-            slack = self.tolerance * abs(b)
-            if self.op == "<":
-                ok = a < b + slack and (self.criterion == "means" or b - a > 2 * se)
-            elif self.op == ">":
-                ok = a > b - slack and (self.criterion == "means" or a - b > 2 * se)
-            else:
-                ok = abs(a - b) <= slack or (self.criterion == "significant" and abs(a - b) <= 2 * se)
-            out.append((ok, f"{x}: {_fmt(a)} vs {_fmt(b)}"))
+            out.append(self._point(x, a, b, se))
+        return out
+
+
+@dataclass(frozen=True)
+class CompareMetrics(_Comparison):
+    """``metric op factor·other`` for one variant at every x in range (:class:`_Comparison`): two metrics of the
+    same runs, such as "MPTCP's coded subflow carries more than 3 times what the TCP flow does". Each side is the
+    mean over the runs that have both metrics, and the standard error is that of the runs' paired differences
+    metric − factor·other."""
+
+    variant: str = ""
+    other: Metric = ""
+
+    def statement(self) -> str:
+        return f"{self.variant}, the same runs: {self._compared(str(self.metric), self.other)}"
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.variant,)
+
+    def columns(self) -> tuple[str, ...]:
+        return (*metric_columns(self.metric), *metric_columns(self.other))
+
+    def check(self, rows: Rows) -> Outcome:
+        paired = [r for r in rows if all(metric_value(r, m) is not None for m in (self.metric, self.other))]
+        return _verdict(self.paired_points(Sample(paired, self.metric), Sample(paired, self.other)))
+
+    def paired_points(self, left: Sample, right: Sample) -> list[tuple[bool, str]]:
+        """The points of the claim from its two metrics over the same runs, in the same order."""
+        out = []
+        for x in left.xs(self.x_min, self.x_max, (self.variant,)):
+            a, b = left.mean(x, self.variant), self.factor * right.mean(x, self.variant)
+            runs = zip(left.values[x, self.variant], right.values[x, self.variant], strict=True)
+            gaps = [u - self.factor * v for u, v in runs]
+            se = statistics.stdev(gaps) / math.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
+            out.append(self._point(x, a, b, se))
         return out
 
 
@@ -261,17 +375,49 @@ class Bound(Claim):
 
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
-        for v in self.variants:
-            for x in sample.xs(self.x_min, self.x_max, (v,)):
-                m = sample.mean(x, v)
-                if self.op == "<=":
-                    ok = m <= self.value + self.tolerance
-                elif self.op == ">=":
-                    ok = m >= self.value - self.tolerance
-                else:
-                    ok = abs(m - self.value) <= self.tolerance
-                out.append((ok, f"{v} {x}: {_fmt(m)}"))
+        for v, x, m in _means(sample, self.variants, self.x_min, self.x_max):
+            if self.op == "<=":
+                ok = m <= self.value + self.tolerance
+            elif self.op == ">=":
+                ok = m >= self.value - self.tolerance
+            else:
+                ok = abs(m - self.value) <= self.tolerance
+            out.append((ok, f"{v} {x}: {_fmt(m)}"))
         return out
+
+
+def _means(sample: Sample, variants: Iterable[str], x_min: float, x_max: float) -> Iterable[tuple[str, Any, float]]:
+    """(variant, x, mean) of each variant at each of its x values in [x_min, x_max]."""
+    for v in variants:
+        for x in sample.xs(x_min, x_max, (v,)):
+            yield v, x, sample.mean(x, v)
+
+
+@dataclass(frozen=True)
+class Band(Claim):
+    """Each variant's mean lies in [low, high] at every x in range: say, of a :class:`Derived` ratio of two of
+    its metrics, "the coded subflow carries 2 to 4 times what TCP does"."""
+
+    variants: tuple[str, ...] = ()
+    low: float = -INF
+    high: float = INF
+    x_min: float = -INF
+    x_max: float = INF
+
+    def statement(self) -> str:
+        return (
+            f"{self.metric} of {', '.join(self.variants)} in [{self.low:g}, {self.high:g}] at "
+            f"{_range_text(self.x_min, self.x_max)}"
+        )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return self.variants
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        return [
+            (self.low <= m <= self.high, f"{v} {x}: {_fmt(m)}")
+            for v, x, m in _means(sample, self.variants, self.x_min, self.x_max)
+        ]
 
 
 @dataclass(frozen=True)
@@ -343,7 +489,7 @@ def check_all(claims: Iterable[Claim], rows: Rows) -> list[tuple[Claim, Outcome]
 C = TypeVar("C", bound=Claim)
 
 
-def single(checks: Iterable[Claim], kind: type[C], metric: str, **fields: Any) -> C:
+def single(checks: Iterable[Claim], kind: type[C], metric: Metric, **fields: Any) -> C:
     """The one claim among ``checks`` that is a ``kind`` over ``metric`` with the given field values (say
     ``left="gsam"``): a claim stated once, found where it is needed."""
     found = [
