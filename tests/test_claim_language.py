@@ -1,13 +1,16 @@
 """What the claim language says beyond the comparison of two variants' means (python/mpsim/experiments/claims.py):
-two metrics of one variant, metrics derived per run, where the paper says a claim and in which words; on tables built
-so that each must hold or fail."""
+trends over the whole range, two metrics of one variant, metrics derived per run, where the paper says a claim and in
+which words; on tables built so that each must hold or fail."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mpsim.experiments import CATALOGUE
 from mpsim.experiments.claims import (
@@ -15,6 +18,7 @@ from mpsim.experiments.claims import (
     Compare,
     CompareMetrics,
     Derived,
+    Trend,
     single,
 )
 from mpsim.experiments.scorecard import check_words, claim_words, entry, experiment_table
@@ -27,6 +31,81 @@ def rows_of(runs: Mapping[tuple[str, Any], Sequence[float]], metric: str = "fct_
         for (v, x), values in runs.items()
         for k, value in enumerate(values)
     ]
+
+
+def series(means: Sequence[float], variant: str = "mptcp", spread: float = 0.0) -> list[dict[str, Any]]:
+    """Three runs at x = 10, 20, … whose means are ``means``: each mean − spread, mean, mean + spread."""
+    return rows_of({(variant, 10 * (i + 1)): (m - spread, m, m + spread) for i, m in enumerate(means)})
+
+
+# ---------------------------------------------------------------------------------------------------- trends
+
+
+def test_a_mid_range_jump_fails_the_monotone_and_rank_modes_where_the_endpoints_pass_it() -> None:
+    def verdict(means: Sequence[float], **fields: Any) -> str:
+        return Trend("", "fct_s", variants=("mptcp",), **fields).check(series(means)).verdict
+
+    jump = (7.6, 33.2, 8.0)
+    assert verdict((9.0, *jump)) == "holds"  # the default mode: endpoints, 9 → 8
+    assert verdict((9.0, *jump), mode="endpoints") == "holds"
+    assert verdict((9.0, *jump), mode="monotone") == "fails"
+    assert verdict((9.0, *jump), mode="monotone", tolerance=0.5) == "fails"  # 25.6 back: all of the span
+    # Over six x values a clean fall is significant (ρ = −1, p = 1/720); with the jump the ranks of the means
+    # are 5, 4, 2, 6, 3, 1: Σ d² = 54, ρ = 1 − 6·54/(6·35) = −0.543, not significant (p = 0.149).
+    assert verdict((9.0, 8.8, *jump, 7.0), mode="rank") == "fails"
+    for mode in ("endpoints", "monotone", "rank"):
+        assert verdict((9.0, 8.8, 8.4, 8.1, 7.6, 7.0), mode=mode) == "holds", mode
+
+    jumped = Trend("", "fct_s", variants=("mptcp",), mode="monotone").check(series(jump))
+    assert jumped.details == ("mptcp: 7.6 at 10 → 33.2 at 20 → 8 at 30; largest step back 25.6 after 10 ✗",)
+    ranked = Trend("", "fct_s", variants=("mptcp",), mode="rank").check(series((9.0, 8.8, *jump, 7.0)))
+    assert ranked.details == ("mptcp: ρ -0.543, p 0.149 over 6 x (exact) ✗",)
+
+
+def test_monotone_forgives_a_step_back_within_its_tolerance_of_the_span_and_flat_steps() -> None:
+    def verdict(means: Sequence[float], tolerance: float, direction: Literal["falls", "grows"] = "falls") -> str:
+        claim = Trend("", "fct_s", variants=("mptcp",), mode="monotone", tolerance=tolerance, direction=direction)
+        return claim.check(series(means)).verdict
+
+    # The span is 10 − 2 = 8; the step back 5 → 5.6 is 7.5 % of it.
+    assert verdict((10.0, 5.0, 5.6, 2.0), 0.0) == "fails"
+    assert verdict((10.0, 5.0, 5.6, 2.0), 0.1) == "holds"
+    assert verdict((10.0, 5.0, 5.6, 2.0), 0.05) == "fails"
+    # Retransmissions falling to none and staying there fall; a flat line does not.
+    assert verdict((4.0, 1.0, 0.0, 0.0), 0.0) == "holds"
+    assert verdict((1.0, 1.0, 1.0), 0.5) == "fails"
+    assert verdict((1.0, 2.0, 2.0, 3.0), 0.0, "grows") == "holds"
+
+
+def test_the_rank_mode_over_runs_pools_every_run_and_uses_the_t_approximation() -> None:
+    # Three x values are too few for the means (the least exact p-value is 1/6), enough for nine runs.
+    rows = series((9.0, 8.0, 7.0), spread=0.3)
+    means = Trend("", "fct_s", variants=("mptcp",), mode="rank").check(rows)
+    runs = Trend("", "fct_s", variants=("mptcp",), mode="rank", rank_over="runs").check(rows)
+    assert (means.verdict, means.details) == ("fails", ("mptcp: ρ -1, p 0.167 over 3 x (exact) ✗",))
+    assert runs.verdict == "holds" and runs.details[0].endswith("over 9 runs (t approximation)")
+
+
+def test_every_trend_mode_says_what_it_checks() -> None:
+    def statement(**fields: Any) -> str:
+        return Trend("", "fct_s", variants=("tcp", "gsam"), x_max=40, **fields).statement()
+
+    assert statement() == "fct_s of each of tcp, gsam: lower at the last x than at the first (x ≤ 40)"
+    assert statement(mode="monotone", tolerance=0.1) == (
+        "fct_s of each of tcp, gsam: never higher at an x than at the one before by more than 10% of the means' "
+        "span, and lower at the last than at the first (x ≤ 40)"
+    )
+    assert statement(mode="rank", direction="grows", alpha=0.01) == (
+        "fct_s of each of tcp, gsam: Spearman's rank correlation of its mean per x with x positive, one-sided "
+        "p < 0.01 (x ≤ 40)"
+    )
+
+
+@given(st.lists(st.integers(-1000, 1000), min_size=2, max_size=7))
+def test_a_trend_judged_by_rank_depends_only_on_the_order_of_the_means(ys: list[int]) -> None:
+    claim = Trend("", "fct_s", variants=("mptcp",), mode="rank", direction="grows")
+    plain = claim.check(series([float(y) for y in ys])).verdict
+    assert claim.check(series([math.exp(y / 100) for y in ys])).verdict == plain
 
 
 # --------------------------------------------------------------------------- two metrics, derived metrics

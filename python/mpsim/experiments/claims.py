@@ -20,15 +20,23 @@ A claim may say where the paper makes it and in which words: ``quote`` (the pape
 Besides a column of the table, a claim's metric may be a :class:`Derived` one, the ratio or difference of two
 columns computed on each run (row) that has both, then averaged like any other. :class:`CompareMetrics` compares
 two metrics of one variant over the same runs, and :class:`Band` bounds a mean from both sides.
+
+``Trend`` judges a trend in one of three modes: ``monotone`` (every step from one x to the next), ``rank``
+(Spearman's rank correlation against x, with its significance) and ``endpoints`` (the last x against the first
+only). ``endpoints`` is the default for the checks written before the other two existed and is deprecated for
+new checks: it passes a trend that jumps the other way in the middle of the range (7.6 → 33.2 → 8.0 "falls").
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar
+
+from mpsim.experiments.significance import spearman
 
 Verdict = Literal["holds", "partly", "fails", "untested"]
 Rows = Sequence[Mapping[str, Any]]
@@ -317,23 +325,52 @@ class Order(Claim):
         return out
 
 
+TrendMode = Literal["endpoints", "monotone", "rank"]
+
+
 @dataclass(frozen=True)
 class Trend(Claim):
-    """Each variant's mean at the last x of the range is below (``falls``) or above (``grows``) its mean at
-    the first, by more than ``tolerance`` of the first."""
+    """Each variant's mean falls (``falls``) or grows (``grows``) with x over the range; one point per variant
+    with two x values or more. How it is judged is ``mode``'s:
+
+    - ``endpoints`` (deprecated for new checks; the default so that the checks written with it keep their
+      verdicts): the mean at the last x is below (above) the mean at the first by more than ``tolerance`` of
+      the first. Nothing between the two counts.
+    - ``monotone``: no step from one x to the next goes back against the stated way (a flat step does not), or
+      by no more than ``tolerance`` of the span of the means over the range (largest − smallest); and the mean
+      at the last x is below (above) the mean at the first. The span, not the previous mean, so that a metric
+      falling to 0 (retransmissions) may wobble there as much as anywhere else.
+    - ``rank``: Spearman's rank correlation ρ against x has the stated sign and its one-sided p-value is below
+      ``alpha``: of the means per x (``rank_over="means"``) or of every run (``"runs"``). The p-value is exact
+      (all orderings of the ranks) up to 8 pairs and from the t approximation with n − 2 degrees of freedom
+      beyond (:func:`mpsim.experiments.significance.spearman`): at 3 x values no ordering is significant at
+      5 %, at 4 only a perfect one (p = 1/24)."""
 
     variants: tuple[str, ...] = ()
     direction: Literal["falls", "grows"] = "falls"
     tolerance: float = 0.0
     x_min: float = -INF
     x_max: float = INF
+    mode: TrendMode = "endpoints"
+    alpha: float = 0.05
+    rank_over: Literal["means", "runs"] = "means"
 
     def statement(self) -> str:
+        where = _range_text(self.x_min, self.x_max)
+        of = f"{self.metric} of each of {', '.join(self.variants)}"
+        if self.mode == "monotone":
+            than, never = ("lower", "higher") if self.direction == "falls" else ("higher", "lower")
+            back = f" by more than {self.tolerance:.0%} of the means' span" if self.tolerance else ""
+            return (
+                f"{of}: never {never} at an x than at the one before{back}, and {than} at the last than at the "
+                f"first ({where})"
+            )
+        if self.mode == "rank":
+            sign = "negative" if self.direction == "falls" else "positive"
+            over = "its mean per x" if self.rank_over == "means" else "its runs"
+            return f"{of}: Spearman's rank correlation of {over} with x {sign}, one-sided p < {self.alpha:g} ({where})"
         than = "lower" if self.direction == "falls" else "higher"
-        return (
-            f"{self.metric} of each of {', '.join(self.variants)}: {than} at the last x than at the first "
-            f"({_range_text(self.x_min, self.x_max)})"
-        )
+        return f"{of}: {than} at the last x than at the first ({where})"
 
     def named_variants(self) -> tuple[str, ...]:
         return self.variants
@@ -344,11 +381,39 @@ class Trend(Claim):
             xs = sample.xs(self.x_min, self.x_max, (v,))
             if len(xs) < 2:
                 continue
-            first, last = sample.mean(xs[0], v), sample.mean(xs[-1], v)
-            step = self.tolerance * abs(first)
-            ok = last < first - step if self.direction == "falls" else last > first + step
-            out.append((ok, f"{v}: {_fmt(first)} at {xs[0]} → {_fmt(last)} at {xs[-1]}"))
+            if self.mode == "monotone":
+                out.append(self._monotone(v, xs, [sample.mean(x, v) for x in xs]))
+            elif self.mode == "rank":
+                out.append(self._rank(v, xs, sample))
+            else:
+                first, last = sample.mean(xs[0], v), sample.mean(xs[-1], v)
+                step = self.tolerance * abs(first)
+                ok = last < first - step if self.direction == "falls" else last > first + step
+                out.append((ok, f"{v}: {_fmt(first)} at {xs[0]} → {_fmt(last)} at {xs[-1]}"))
         return out
+
+    def _monotone(self, variant: str, xs: Sequence[Any], means: Sequence[float]) -> tuple[bool, str]:
+        way = -1.0 if self.direction == "falls" else 1.0
+        # How far each step goes against the stated direction (0 for a step the stated way).
+        backs = [max(0.0, -way * (b - a)) for a, b in itertools.pairwise(means)]
+        worst = max(range(len(backs)), key=lambda i: backs[i])
+        allowed = self.tolerance * (max(means) - min(means))
+        ok = backs[worst] <= allowed and way * (means[-1] - means[0]) > 0
+        path = " → ".join(f"{_fmt(m)} at {x}" for x, m in zip(xs, means, strict=True))
+        back = f"; largest step back {_fmt(backs[worst])} after {xs[worst]}" if backs[worst] else ""
+        return ok, f"{variant}: {path}{back}"
+
+    def _rank(self, variant: str, xs: Sequence[Any], sample: Sample) -> tuple[bool, str]:
+        if self.rank_over == "means":
+            at, values = list(xs), [sample.mean(x, variant) for x in xs]
+        else:
+            at = [x for x in xs for _ in sample.values[x, variant]]
+            values = [v for x in xs for v in sample.values[x, variant]]
+        r = spearman(at, values, increasing=self.direction == "grows")
+        signed = r.rho < 0 if self.direction == "falls" else r.rho > 0
+        n = f"{r.n} x" if self.rank_over == "means" else f"{r.n} runs"
+        how = "exact" if r.exact else "t approximation"
+        return signed and r.p < self.alpha, f"{variant}: ρ {_fmt(r.rho)}, p {_fmt(r.p)} over {n} ({how})"
 
 
 @dataclass(frozen=True)
