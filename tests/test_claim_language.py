@@ -1,6 +1,6 @@
 """What the claim language says beyond the comparison of two variants' means (python/mpsim/experiments/claims.py):
-trends over the whole range, two metrics of one variant, metrics derived per run, where the paper says a claim and in
-which words; on tables built so that each must hold or fail."""
+trends over the whole range, equivalence, two metrics of one variant, metrics derived per run, where the paper says a
+claim and in which words; on tables built so that each must hold or fail."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from mpsim.experiments.claims import (
     Compare,
     CompareMetrics,
     Derived,
+    Equivalent,
     Trend,
     single,
 )
@@ -106,6 +107,40 @@ def test_a_trend_judged_by_rank_depends_only_on_the_order_of_the_means(ys: list[
     claim = Trend("", "fct_s", variants=("mptcp",), mode="rank", direction="grows")
     plain = claim.check(series([float(y) for y in ys])).verdict
     assert claim.check(series([math.exp(y / 100) for y in ys])).verdict == plain
+
+
+# ----------------------------------------------------------------------------------------------- equivalence
+
+
+def test_equivalence_fails_a_wide_spread_and_passes_a_tight_one_with_the_same_means() -> None:
+    def runs(spread: float) -> list[dict[str, Any]]:
+        return rows_of({("gsam", 1): (10 - spread, 10, 10 + spread), ("tcp", 1): (10.2 - spread, 10.2, 10.2 + spread)})
+
+    same = Equivalent("", "fct_s", left="gsam", right="tcp", margin=0.1)
+    tight, wide = same.check(runs(0.1)), same.check(runs(5.0))
+    assert (tight.verdict, wide.verdict) == ("holds", "fails")
+    assert tight.details == ("1: 10 vs 10.2 (±1.02), TOST p 0.000276",)
+    assert wide.details == ("1: 10 vs 10.2 (±1.02), TOST p 0.425 ✗",)
+    # "Not distinguishable at two standard errors" passes the wide spread: it cannot tell that it knows nothing.
+    blind = Compare("", "fct_s", left="gsam", op="≈", right="tcp", criterion="significant").check(runs(5.0))
+    assert blind.verdict == "holds"
+    assert same.statement() == "fct_s: gsam equivalent to tcp within ±10% of tcp at every x (TOST, Welch, α = 0.05)"
+    absolute = Equivalent("", "fct_s", left="gsam", right="tcp", margin=0.5, margin_kind="absolute", x_min=2)
+    assert absolute.statement() == "fct_s: gsam equivalent to tcp within ±0.5 at x ≥ 2 (TOST, Welch, α = 0.05)"
+
+
+def test_equivalent_judges_each_x_by_tost_at_its_level() -> None:
+    # TOST p = 0.146 here (tests/test_significance.py works it out by hand).
+    rows = rows_of({("a", 1): (10.0, 12.0), ("b", 1): (11.0, 13.0)})
+    for alpha, verdict in ((0.05, "fails"), (0.15, "holds")):
+        claim = Equivalent("", "fct_s", left="a", right="b", margin=3.0, margin_kind="absolute", alpha=alpha)
+        assert claim.check(rows).verdict == verdict
+
+
+def test_a_point_with_a_single_run_cannot_show_equivalence() -> None:
+    one_run = rows_of({("a", 1): (5.0,), ("b", 1): (5.0, 5.0)})
+    outcome = Equivalent("", "fct_s", left="a", right="b", margin=0.5).check(one_run)
+    assert outcome.details == ("1: 5 vs 5, too few runs to test ✗",)
 
 
 # --------------------------------------------------------------------------- two metrics, derived metrics

@@ -21,6 +21,8 @@ Besides a column of the table, a claim's metric may be a :class:`Derived` one, t
 columns computed on each run (row) that has both, then averaged like any other. :class:`CompareMetrics` compares
 two metrics of one variant over the same runs, and :class:`Band` bounds a mean from both sides.
 
+:class:`Equivalent` says "about the same" as a test of equivalence (TOST), which a wide spread of the runs fails.
+
 ``Trend`` judges a trend in one of three modes: ``monotone`` (every step from one x to the next), ``rank``
 (Spearman's rank correlation against x, with its significance) and ``endpoints`` (the last x against the first
 only). ``endpoints`` is the default for the checks written before the other two existed and is deprecated for
@@ -36,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar
 
-from mpsim.experiments.significance import spearman
+from mpsim.experiments.significance import spearman, tost
 
 Verdict = Literal["holds", "partly", "fails", "untested"]
 Rows = Sequence[Mapping[str, Any]]
@@ -544,6 +546,50 @@ class Difference(Claim):
         gaps = [sample.mean(x, self.right) - sample.mean(x, self.left) for x in xs]
         d = statistics.fmean(gaps)
         return [(self.low <= d <= self.high, f"mean {_fmt(d)} over {len(xs)} x (max {_fmt(max(gaps))})")]
+
+
+@dataclass(frozen=True)
+class Equivalent(Claim):
+    """The paper's "about the same" as a test of equivalence: at every x in range the means of ``left`` and
+    ``right`` differ by less than the margin, shown by Welch's two one-sided tests (TOST) at level ``alpha``
+    (:func:`mpsim.experiments.significance.tost`). The margin is ``margin`` of |mean(right)| when ``margin_kind``
+    is ``relative`` (right is the reference: the paper's "as fast as TCP"), ``margin`` itself when ``absolute``;
+    it comes from the paper's words or numbers (say how in ``derivation``).
+
+    A point holds only when both one-sided tests reject, so runs spread too widely to tell the means apart fail
+    it, where "not distinguishable" (:class:`Compare` ``≈`` with ``criterion="significant"``) would pass them. A
+    point with fewer than 2 runs of either variant fails: it cannot show anything."""
+
+    left: str = ""
+    right: str = ""
+    margin: float = 0.0
+    margin_kind: Literal["relative", "absolute"] = "relative"
+    alpha: float = 0.05
+    x_min: float = -INF
+    x_max: float = INF
+
+    def statement(self) -> str:
+        margin = f"{self.margin:.0%} of {self.right}" if self.margin_kind == "relative" else f"{self.margin:g}"
+        return (
+            f"{self.metric}: {self.left} equivalent to {self.right} within ±{margin} at "
+            f"{_range_text(self.x_min, self.x_max)} (TOST, Welch, α = {self.alpha:g})"
+        )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.left, self.right)
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        out = []
+        for x in sample.xs(self.x_min, self.x_max, (self.left, self.right)):
+            a, b = sample.values[x, self.left], sample.values[x, self.right]
+            numbers = f"{x}: {_fmt(statistics.fmean(a))} vs {_fmt(statistics.fmean(b))}"
+            if len(a) < 2 or len(b) < 2:
+                out.append((False, f"{numbers}, too few runs to test"))
+                continue
+            margin = self.margin * abs(statistics.fmean(b)) if self.margin_kind == "relative" else self.margin
+            test = tost(a, b, margin)
+            out.append((test.p < self.alpha, f"{numbers} (±{_fmt(margin)}), TOST p {_fmt(test.p)}"))
+        return out
 
 
 def check_all(claims: Iterable[Claim], rows: Rows) -> list[tuple[Claim, Outcome]]:
