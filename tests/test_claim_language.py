@@ -1,6 +1,6 @@
 """What the claim language says beyond the comparison of two variants' means (python/mpsim/experiments/claims.py):
-trends over the whole range, equivalence, two metrics of one variant, metrics derived per run, where the paper says a
-claim and in which words; on tables built so that each must hold or fail."""
+trends over the whole range, equivalence, two metrics of one variant, metrics derived per run, ties in an order,
+where the paper says a claim and in which words; on tables built so that each must hold or fail."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from mpsim.experiments.claims import (
     CompareMetrics,
     Derived,
     Equivalent,
+    Order,
     Trend,
     single,
 )
@@ -204,6 +205,29 @@ def test_a_derived_ratio_has_no_value_for_0_over_0_and_an_infinite_one_over_0() 
     assert ratio.value({"a": 3, "b": 2}) == 1.5
     assert Derived("a", "-", "b").value({"a": 3, "b": 2}) == 1.0
     assert Derived("a", "-", "b").value({"a": 3}) is None
+
+
+# ------------------------------------------------------------------------------------------------------ ties
+
+
+def test_neighbours_within_the_tie_satisfy_the_order_either_way() -> None:
+    # "GSAM is a little slower than MPTCP": here it is 2 % faster, at x = 1 and 30 % at x = 2.
+    rows = rows_of({("mptcp", 1): (1.0,), ("gsam", 1): (0.98,), ("tcp", 1): (3.0,)})
+    rows += rows_of({("mptcp", 2): (1.0,), ("gsam", 2): (0.7,), ("tcp", 2): (3.0,)})
+
+    def order(tie: float, **fields: Any) -> Order:
+        return Order("", "fct_s", ranking=("mptcp", "gsam"), rest=("tcp",), tie=tie, **fields)
+
+    assert order(0.0).check(rows).verdict == "fails"
+    assert order(0.01).check(rows).verdict == "fails"  # 0.02 apart, 2 % of the larger
+    within = order(0.05).check(rows)
+    assert (within.verdict, within.passed) == ("partly", 1)
+    assert within.details == ("1: mptcp 1, gsam 0.98, tcp 3; tied: mptcp ≈ gsam", "2: mptcp 1, gsam 0.7, tcp 3 ✗")
+    # A tie of the last of the ranking with one of the rest counts too, and the order may run the other way.
+    close = rows_of({("gsam", 1): (2.0,), ("tcp", 1): (2.05,)}, metric="goodput_mbps")
+    best = Order("", "goodput_mbps", ranking=("gsam",), rest=("tcp",), higher_is_better=True, tie=0.05)
+    assert best.check(close).verdict == "holds"
+    assert order(0.05).statement() == "fct_s: mptcp < gsam < {tcp} at every x (neighbours within 5% of each other tied)"
 
 
 # ------------------------------------------------------------------------------------------------ provenance

@@ -23,6 +23,9 @@ two metrics of one variant over the same runs, and :class:`Band` bounds a mean f
 
 :class:`Equivalent` says "about the same" as a test of equivalence (TOST), which a wide spread of the runs fails.
 
+:class:`Order` with ``tie`` counts two neighbours of the order within ``tie`` of each other as tied: the paper's
+"a little", "similar".
+
 ``Trend`` judges a trend in one of three modes: ``monotone`` (every step from one x to the next), ``rank``
 (Spearman's rank correlation against x, with its significance) and ``endpoints`` (the last x against the first
 only). ``endpoints`` is the default for the checks written before the other two existed and is deprecated for
@@ -298,18 +301,24 @@ class CompareMetrics(_Comparison):
 @dataclass(frozen=True)
 class Order(Claim):
     """At every x in range the means rank as ``ranking`` (best first; lower is better unless
-    ``higher_is_better``), and the last of the ranking is better than each of ``rest``."""
+    ``higher_is_better``), and the last of the ranking is better than each of ``rest``.
+
+    ``tie`` is the paper's "a little", "similar": two variants the order puts next to each other (adjacent in
+    ``ranking``, or the last of it and one of ``rest``) whose means differ by at most ``tie`` of the larger
+    magnitude, |a − b| ≤ tie·max(|a|, |b|), are tied and satisfy the order whichever is ahead. 0: no ties."""
 
     ranking: tuple[str, ...] = ()
     rest: tuple[str, ...] = ()
     higher_is_better: bool = False
     x_min: float = -INF
     x_max: float = INF
+    tie: float = 0.0
 
     def statement(self) -> str:
         sign = " > " if self.higher_is_better else " < "
         rest = f"{sign}{{{', '.join(self.rest)}}}" if self.rest else ""
-        return f"{self.metric}: {sign.join(self.ranking)}{rest} at {_range_text(self.x_min, self.x_max)}"
+        tie = f" (neighbours within {self.tie:.0%} of each other tied)" if self.tie else ""
+        return f"{self.metric}: {sign.join(self.ranking)}{rest} at {_range_text(self.x_min, self.x_max)}{tie}"
 
     def named_variants(self) -> tuple[str, ...]:
         return (*self.ranking, *self.rest)
@@ -317,13 +326,22 @@ class Order(Claim):
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
         out = []
         variants = (*self.ranking, *self.rest)
+        neighbours = [
+            *itertools.pairwise(self.ranking),
+            *((self.ranking[-1], v) for v in self.rest),
+        ]
         for x in sample.xs(self.x_min, self.x_max, variants):
-            key = {v: sample.mean(x, v) * (-1 if self.higher_is_better else 1) for v in variants}
-            chain = all(key[a] < key[b] for a, b in zip(self.ranking, self.ranking[1:], strict=False))
-            last = key[self.ranking[-1]]
-            ok = chain and all(last < key[v] for v in self.rest)
-            text = ", ".join(f"{v} {_fmt(sample.mean(x, v))}" for v in variants)
-            out.append((ok, f"{x}: {text}"))
+            mean = {v: sample.mean(x, v) for v in variants}
+            key = {v: m * (-1 if self.higher_is_better else 1) for v, m in mean.items()}
+            tied = [
+                (a, b)
+                for a, b in neighbours
+                if self.tie and abs(mean[a] - mean[b]) <= self.tie * max(abs(mean[a]), abs(mean[b]))
+            ]
+            ok = all(key[a] < key[b] or (a, b) in tied for a, b in neighbours)
+            text = ", ".join(f"{v} {_fmt(mean[v])}" for v in variants)
+            ties = "; tied: " + ", ".join(f"{a} ≈ {b}" for a, b in tied) if tied else ""
+            out.append((ok, f"{x}: {text}{ties}"))
         return out
 
 
