@@ -21,7 +21,7 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE
 from mpsim.experiments.report import Ran, Reproduction, write_report
-from mpsim.experiments.scorecard import entry
+from mpsim.experiments.scorecard import check_words, claim_words, entry
 
 EXPERIMENTS = ("lisa-motivation", "gsam-loss")
 """Two cheap experiments: one with time-series figures beside its sweep figure, one without."""
@@ -90,7 +90,7 @@ def expected_claims(out: Path, name: str) -> list[list[str]]:
     exp = CATALOGUE[name]
     judged = entry(exp, pq.read_table(out / name / "results.parquet").to_pylist())
     rows = [
-        [c["text"], c["statement"], c["numbers"], f"{c['verdict']} ({c['passed']}/{c['points']})"]
+        [claim_words(c), check_words(c), c["numbers"], f"{c['verdict']} ({c['passed']}/{c['points']})"]
         for c in judged["claims"]
     ]
     return rows + [[text, "not stated as a check", "", "—"] for text in judged["unchecked"]]

@@ -121,14 +121,14 @@ def register(app: typer.Typer) -> None:
 
 def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
     """Each claim of the experiment, its verdict and its numbers, as the scorecard judges them."""
-    from mpsim.experiments.scorecard import entry
+    from mpsim.experiments.scorecard import check_words, claim_words, entry
 
     style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim"}
     judged = entry(exp, rows)
     for c in judged["claims"]:
         console.print(
-            f"[{style[c['verdict']]}]{c['verdict']}[/] ({c['passed']}/{c['points']}) {c['text']}\n"
-            f"    {c['statement']}\n    {c['numbers']}"
+            f"[{style[c['verdict']]}]{c['verdict']}[/] ({c['passed']}/{c['points']}) {claim_words(c)}\n"
+            f"    {check_words(c)}\n    {c['numbers']}"
         )
     for text in judged["unchecked"]:
         console.print(f"[dim]not stated as a check[/] {text}")

@@ -26,7 +26,7 @@ from typing import Any
 import pyarrow as pa
 
 from mpsim.experiments.base import Experiment
-from mpsim.experiments.scorecard import VERDICTS, entry
+from mpsim.experiments.scorecard import VERDICTS, check_words, claim_words, entry
 
 __all__ = ["Ran", "Reproduction", "write_report"]
 
@@ -135,8 +135,8 @@ def _claims(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> tuple[str, di
         counts[c["verdict"]] += 1
         out.append(
             [
-                _td(c["text"]),
-                _td(c["statement"]),
+                _td(claim_words(c)),
+                _td(check_words(c)),
                 _td(c["numbers"]),
                 _td(f"{c['verdict']} ({c['passed']}/{c['points']})", c["verdict"]),
             ]

@@ -28,10 +28,16 @@ VERDICTS = ("holds", "partly", "fails", "untested")
 
 
 def entry(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The scorecard entry of one experiment: each claim's words, statement, verdict and numbers."""
+    """The scorecard entry of one experiment: each claim's words, where the paper says them and in which words
+    (``quote``, ``where``, ``headline``, ``derivation``: empty, or false, when the check does not say), its
+    statement, verdict and numbers."""
     claims = [
         {
             "text": claim.text,
+            "quote": claim.quote,
+            "where": claim.where,
+            "headline": claim.headline,
+            "derivation": claim.derivation,
             "statement": claim.statement(),
             "verdict": outcome.verdict,
             "passed": outcome.passed,
@@ -63,6 +69,24 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def claim_words(claim: Mapping[str, Any]) -> str:
+    """A scorecard claim's words as its tables show them: the catalogue's, marked when a headline, then where
+    the paper says it and its own words when the check gives them (a scorecard from before these were recorded
+    reads as it did)."""
+    words = ("Headline: " if claim.get("headline") else "") + claim["text"]
+    if claim.get("where"):
+        words += f" ({claim['where']})"
+    if claim.get("quote"):
+        words += f" Paper: “{claim['quote']}”"
+    return str(words)
+
+
+def check_words(claim: Mapping[str, Any]) -> str:
+    """A scorecard claim's statement as its tables show it, with how its band was derived when the check says."""
+    derivation = claim.get("derivation")
+    return str(claim["statement"]) + (f" (band: {derivation})" if derivation else "")
+
+
 def experiment_table(name: str, e: Mapping[str, Any]) -> str:
     lines = [
         f"#### `{name}` ({e['figure']})",
@@ -72,7 +96,7 @@ def experiment_table(name: str, e: Mapping[str, Any]) -> str:
     ]
     for c in e["claims"]:
         lines.append(
-            f"| {_cell(c['text'])} | {_cell(c['statement'])} | {_cell(c['numbers'])} | "
+            f"| {_cell(claim_words(c))} | {_cell(check_words(c))} | {_cell(c['numbers'])} | "
             f"{c['verdict']} ({c['passed']}/{c['points']}) |"
         )
     for text in e["unchecked"]:
