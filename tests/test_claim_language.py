@@ -265,3 +265,23 @@ def test_a_claim_says_where_the_paper_makes_it_and_the_scorecard_shows_it() -> N
     row = "| GSAM completes sooner. | fct_s: gsam < tcp at every x | 1: 1 vs 2 | holds (1/1) |"
     assert table.splitlines()[-2] == row
     assert table.splitlines()[-1].startswith("| Headline: GSAM completes sooner. (Fig. 7) Paper: “GSAM")
+
+
+def test_a_figure_no_check_can_judge_is_uncheckable_and_an_exploration_is_not_counted() -> None:
+    from mpsim.experiments.claims import Bound, NotCheckable
+    from mpsim.experiments.scorecard import claim_words, tally
+
+    rows = [{"x": 1, "variant": "a", "seed": 1, "m": 1.0}]
+    figure = NotCheckable("Fig. 26", "", reason="its caption repeats Fig. 25's", where="Fig. 26")
+    outcome = figure.check(rows)
+    assert (outcome.verdict, outcome.passed, outcome.total) == ("uncheckable", 0, 0)
+    assert figure.statement() == "not checkable: its caption repeats Fig. 25's"
+    explored = Bound("a beyond the paper's range", "m", variants=("a",), op="<=", value=2.0, exploration=True)
+    counted = Bound("a within it", "m", variants=("a",), op="<=", value=0.5)
+    claims = [
+        {"text": c.text, "verdict": c.check(rows).verdict, "exploration": c.exploration}
+        for c in (figure, explored, counted)
+    ]
+    card = {"experiments": {"e": {"paper": "p", "claims": claims}}}
+    assert tally(card)["p"] == {"holds": 0, "partly": 0, "fails": 1, "untested": 0, "uncheckable": 1}
+    assert claim_words(claims[1]).startswith("Exploration, not counted: ")

@@ -111,11 +111,11 @@ def card() -> dict[str, Any]:
 def test_the_tally_counts_each_papers_verdicts_and_names_the_engine() -> None:
     lines = tally_table(card()).splitlines()
     assert "engine `e1`" in lines[0]
-    # paper, experiments, checks, holds, partly, fails, untested
+    # paper, experiments, checks, holds, partly, fails, untested, uncheckable
     assert lines[4:] == [
-        "| a | 2 | 2 | 1 | 1 | 0 | 0 |",
-        "| b | 1 | 1 | 0 | 0 | 1 | 0 |",
-        "| all | 3 | 3 | 1 | 1 | 1 | 0 |",
+        "| a | 2 | 2 | 1 | 1 | 0 | 0 | 0 |",
+        "| b | 1 | 1 | 0 | 0 | 1 | 0 | 0 |",
+        "| all | 3 | 3 | 1 | 1 | 1 | 0 | 0 |",
     ]
 
 

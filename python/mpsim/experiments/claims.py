@@ -43,7 +43,7 @@ from typing import Any, Literal, TypeAlias, TypeVar
 
 from mpsim.experiments.significance import spearman, tost
 
-Verdict = Literal["holds", "partly", "fails", "untested"]
+Verdict = Literal["holds", "partly", "fails", "untested", "uncheckable"]
 Rows = Sequence[Mapping[str, Any]]
 INF = math.inf
 
@@ -182,6 +182,9 @@ class Claim:
     """Whether the claim is one of the paper's main results (its abstract's or conclusion's)."""
     derivation: str = field(default="", kw_only=True)
     """How the check's band or margin was derived from the paper's numbers or words."""
+    exploration: bool = field(default=False, kw_only=True)
+    """Whether the check is of an exploration that is no figure or claim of the paper (another operating point,
+    a sweep beyond the paper's range): judged and reported apart, never counted in the paper's verdicts."""
 
     def statement(self) -> str:
         raise NotImplementedError
@@ -608,6 +611,29 @@ class Equivalent(Claim):
             test = tost(a, b, margin)
             out.append((test.p < self.alpha, f"{numbers} (±{_fmt(margin)}), TOST p {_fmt(test.p)}"))
         return out
+
+
+@dataclass(frozen=True)
+class NotCheckable(Claim):
+    """A figure or claim of the paper that no check can judge, and why (a caption that contradicts its text, a
+    figure whose data the paper does not give): verdict ``uncheckable``, never a pass or a fail."""
+
+    reason: str = ""
+
+    def statement(self) -> str:
+        return f"not checkable: {self.reason}"
+
+    def named_variants(self) -> tuple[str, ...]:
+        return ()
+
+    def columns(self) -> tuple[str, ...]:
+        return ()
+
+    def check(self, rows: Rows) -> Outcome:
+        return Outcome("uncheckable", 0, 0, (self.reason,))
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        return []
 
 
 def check_all(claims: Iterable[Claim], rows: Rows) -> list[tuple[Claim, Outcome]]:

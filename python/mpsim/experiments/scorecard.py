@@ -24,7 +24,7 @@ from typing import Any
 from mpsim.experiments.base import Experiment
 from mpsim.experiments.claims import check_all
 
-VERDICTS = ("holds", "partly", "fails", "untested")
+VERDICTS = ("holds", "partly", "fails", "untested", "uncheckable")
 
 
 def entry(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -38,6 +38,7 @@ def entry(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "where": claim.where,
             "headline": claim.headline,
             "derivation": claim.derivation,
+            "exploration": claim.exploration,
             "statement": claim.statement(),
             "verdict": outcome.verdict,
             "passed": outcome.passed,
@@ -56,12 +57,14 @@ def entry(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def tally(scorecard: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-    """Verdict counts per paper."""
+    """Verdict counts per paper, of the paper's checks: explorations (checks of no figure or claim of the paper)
+    are not counted."""
     out: dict[str, dict[str, int]] = {}
     for e in scorecard["experiments"].values():
         counts = out.setdefault(e["paper"], dict.fromkeys(VERDICTS, 0))
         for c in e["claims"]:
-            counts[c["verdict"]] += 1
+            if not c.get("exploration"):
+                counts[c["verdict"]] += 1
     return out
 
 
@@ -73,7 +76,8 @@ def claim_words(claim: Mapping[str, Any]) -> str:
     """A scorecard claim's words as its tables show them: the catalogue's, marked when a headline, then where
     the paper says it and its own words when the check gives them (a scorecard from before these were recorded
     reads as it did)."""
-    words = ("Headline: " if claim.get("headline") else "") + claim["text"]
+    mark = "Exploration, not counted: " if claim.get("exploration") else "Headline: " if claim.get("headline") else ""
+    words = mark + claim["text"]
     if claim.get("where"):
         words += f" ({claim['where']})"
     if claim.get("quote"):
