@@ -298,6 +298,13 @@ pub struct TcpParams {
     /// `SendDataPacket` sets `m_isCwndLimited`, which holds until the next
     /// segment is sent); off, judged at every ACK from the flight before it.
     pub cwnd_limited_at_send: bool,
+    /// With `cwnd_validation`, "uses it" as Linux ≥ 3.16 judges it
+    /// (`tcp_cwnd_validate`, `tcp_is_cwnd_limited`): cwnd was full at some
+    /// transmission of the current window, or, in slow start, cwnd is below
+    /// twice the most segments that window had outstanding (so an
+    /// application- or window-limited sender that used half its cwnd still
+    /// doubles it). Takes precedence over `cwnd_limited_at_send`.
+    pub cwnd_limited_linux: bool,
     /// MPTCP: when the subflows beyond the first join and when a joined
     /// subflow may send (`established`: the RFC's minimum; `linux`: Linux
     /// 6.x's full establishment and fourth ACK).

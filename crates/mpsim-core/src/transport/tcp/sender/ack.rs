@@ -142,7 +142,9 @@ impl TcpSender {
         let prior_sacked = self.board.sacked_bytes;
         let prior_in_flight = if feed.marks() { self.pipe() } else { self.flight_size() };
         let cwnd_limited = !params.cwnd_validation
-            || if params.cwnd_limited_at_send {
+            || if params.cwnd_limited_linux {
+                self.is_cwnd_limited_linux(&cx.ccs[r])
+            } else if params.cwnd_limited_at_send {
                 self.limited_at_send
             } else {
                 self.cwnd_full || prior_in_flight + self.mss as u64 >= cx.ccs[r].cwnd

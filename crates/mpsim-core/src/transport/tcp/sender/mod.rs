@@ -253,6 +253,13 @@ pub struct TcpSender {
     /// (`cwnd_limited_at_send`), and `stats.segments_sent` when judged.
     limited_at_send: bool,
     judged_at_segment: u64,
+    /// `cwnd_limited_linux`: Linux's `is_cwnd_limited`, `max_packets_out`
+    /// (segments) and `cwnd_usage_seq` of the window being measured, and
+    /// `stats.segments_sent` at the last transmission pass.
+    linux_cwnd_limited: bool,
+    max_packets_out: u64,
+    cwnd_usage_seq: u64,
+    validated_at_segment: u64,
     pub stats: SenderStats,
 }
 
@@ -296,6 +303,10 @@ impl TcpSender {
             sndbuf_una: 1,
             limited_at_send: false,
             judged_at_segment: 0,
+            linux_cwnd_limited: false,
+            max_packets_out: 0,
+            cwnd_usage_seq: 0,
+            validated_at_segment: 0,
             stats: SenderStats::default(),
         }
     }

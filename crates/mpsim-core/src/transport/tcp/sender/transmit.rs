@@ -89,11 +89,43 @@ impl TcpSender {
         self.sent_new = false;
         self.no_new_data = self.fin_sent() || self.send_budget(params, cc) >= self.mss as u64;
         cc.bytes_in_flight = self.pipe();
+        if params.cwnd_limited_linux {
+            self.validate_cwnd_linux(cc);
+        }
         if params.cwnd_limited_at_send && self.stats.segments_sent != self.judged_at_segment {
             // ns-3 judges after each segment; the last one sent decides.
             self.judged_at_segment = self.stats.segments_sent;
             self.limited_at_send = cc.cwnd < self.data_pipe() + self.mss as u64;
         }
+    }
+
+    /// Linux `tcp_cwnd_validate` after `tcp_write_xmit`: a pass that sent
+    /// something or found cwnd full records, once per window (until SND.UNA
+    /// passes the SND.NXT of the last record), whether cwnd was full and the
+    /// most segments outstanding; a full cwnd or a new maximum records at once.
+    fn validate_cwnd_linux(&mut self, cc: &SubflowCc) {
+        let mss = self.mss as u64;
+        let limited = self.pipe() + mss > cc.cwnd;
+        let sent = self.stats.segments_sent != self.validated_at_segment;
+        self.validated_at_segment = self.stats.segments_sent;
+        if !(sent || limited) {
+            return;
+        }
+        let packets_out = (self.snd_nxt - self.snd_una).div_ceil(mss);
+        if self.snd_una >= self.cwnd_usage_seq
+            || limited
+            || (!self.linux_cwnd_limited && packets_out > self.max_packets_out)
+        {
+            self.linux_cwnd_limited = limited;
+            self.max_packets_out = packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
+        }
+    }
+
+    /// Linux `tcp_is_cwnd_limited`: cwnd was full in the window measured,
+    /// or, in slow start, it is below twice what that window had outstanding.
+    pub(super) fn is_cwnd_limited_linux(&self, cc: &SubflowCc) -> bool {
+        self.linux_cwnd_limited || (cc.in_slow_start() && cc.cwnd < 2 * self.max_packets_out * self.mss as u64)
     }
 
     /// RFC 6675 HighRxt of the recovery under way.

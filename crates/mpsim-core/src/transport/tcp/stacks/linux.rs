@@ -59,6 +59,8 @@ pub fn params() -> TcpParams {
         mptcp_join: MptcpJoin::Linux,
         // `mptcp_rcv_space_adjust`, `mptcp_set_rwin`, `mptcp_check_allowed_size`.
         mptcp_rcv_window: MptcpRcvWindow::Linux,
+        // `tcp_cwnd_validate` and `tcp_is_cwnd_limited` (Linux ≥ 3.16).
+        cwnd_limited_linux: true,
         ..rfc
     }
 }

@@ -66,6 +66,7 @@ pub fn params() -> TcpParams {
         },
         cwnd_validation: false,
         cwnd_limited_at_send: false,
+        cwnd_limited_linux: false,
         ..rfc
     }
 }

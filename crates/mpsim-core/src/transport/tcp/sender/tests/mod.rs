@@ -367,6 +367,33 @@ fn cwnd_limited_as_the_last_segment_sent_left_it_or_as_each_ack_finds_it() {
     }
 }
 
+/// Linux (≥ 3.16) judges "cwnd-limited" over a window (`tcp_cwnd_validate`,
+/// `tcp_is_cwnd_limited`): in slow start a sender that had more than half
+/// its cwnd outstanding still grows it. Five segments to send under an IW
+/// of 8: cwnd 8 < 2·5, so the first ACK grows it to 9, where the count at
+/// each ACK (5 + 1 < 8) leaves it at 8.
+#[test]
+fn linux_grows_a_slow_start_window_used_more_than_half() {
+    for (linux, cwnd_after) in [(true, 9), (false, 8)] {
+        let mut s = Script::new(Recovery::Sack, 8, 5, |p| {
+            p.cwnd_validation = true;
+            p.cwnd_limited_at_send = false;
+            p.cwnd_limited_linux = linux;
+        });
+        assert_eq!(s.send(100), "N0 N1 N2 N3 N4");
+        assert_eq!(s.ack(200, 1, &[]), "");
+        assert_eq!(s.cwnd(), cwnd_after, "linux {linux}");
+    }
+    // Used less than half (3 of 8): no growth either way.
+    let mut s = Script::new(Recovery::Sack, 8, 3, |p| {
+        p.cwnd_validation = true;
+        p.cwnd_limited_linux = true;
+    });
+    assert_eq!(s.send(100), "N0 N1 N2");
+    assert_eq!(s.ack(200, 1, &[]), "");
+    assert_eq!(s.cwnd(), 8);
+}
+
 mod search {
     use super::*;
     use proptest::prelude::*;
