@@ -259,10 +259,10 @@ def test_a_claim_says_where_the_paper_makes_it_and_the_scorecard_shows_it() -> N
     )
     assert check_words(given) == "fct_s: gsam < tcp at every x (band: 'up to 40 %': any reduction at every x)"
     assert (claim_words(without), check_words(without)) == ("GSAM completes sooner.", "fct_s: gsam < tcp at every x")
-    # A scorecard written before claims said where reads as it did.
-    old = {k: without[k] for k in ("text", "statement", "numbers", "verdict", "passed", "points")}
+    # A scorecard written before claims said where (nor judged them on other stacks) reads as it did.
+    old = {k: without[k] for k in ("text", "statement")} | without["verdicts"]["paper"]
     table = experiment_table("gsam-loss", {"figure": "Fig. 16", "claims": [old, given], "unchecked": []})
-    row = "| GSAM completes sooner. | fct_s: gsam < tcp at every x | 1: 1 vs 2 | holds (1/1) |"
+    row = "| GSAM completes sooner. | fct_s: gsam < tcp at every x | holds (1/1): 1: 1 vs 2 |"
     assert table.splitlines()[-2] == row
     assert table.splitlines()[-1].startswith("| Headline: GSAM completes sooner. (Fig. 7) Paper: “GSAM")
 
@@ -283,5 +283,6 @@ def test_a_figure_no_check_can_judge_is_uncheckable_and_an_exploration_is_not_co
         for c in (figure, explored, counted)
     ]
     card = {"experiments": {"e": {"paper": "p", "claims": claims}}}
-    assert tally(card)["p"] == {"holds": 0, "partly": 0, "fails": 1, "untested": 0, "uncheckable": 1}
+    assert tally(card)["p"] == {"paper": {"holds": 0, "partly": 0, "fails": 1, "untested": 0, "uncheckable": 1}}
+    assert tally(card, explorations=True)["p"]["paper"]["holds"] == 1
     assert claim_words(claims[1]).startswith("Exploration, not counted: ")

@@ -95,7 +95,8 @@ def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() 
 
 
 def card() -> dict[str, Any]:
-    """A scorecard of two experiments of one paper and one of another, made on engine ``e1``."""
+    """A scorecard of two experiments of one paper and one of another, made on engine ``e1`` before claims were
+    judged on other stacks than the paper's (each claim's verdict at its top level)."""
 
     def claim(statement: str, verdict: str, passed: int, points: int) -> dict[str, Any]:
         return {"text": "", "statement": statement, "verdict": verdict, "passed": passed, "points": points}
@@ -110,12 +111,12 @@ def card() -> dict[str, Any]:
 
 def test_the_tally_counts_each_papers_verdicts_and_names_the_engine() -> None:
     lines = tally_table(card()).splitlines()
-    assert "engine `e1`" in lines[0]
-    # paper, experiments, checks, holds, partly, fails, untested, uncheckable
+    assert "engine `e1`" in lines[0] and "on `paper` (the paper's stack" in lines[0]
+    # paper, stack, experiments, checks, holds, partly, fails, untested, uncheckable
     assert lines[4:] == [
-        "| a | 2 | 2 | 1 | 1 | 0 | 0 | 0 |",
-        "| b | 1 | 1 | 0 | 0 | 1 | 0 | 0 |",
-        "| all | 3 | 3 | 1 | 1 | 1 | 0 | 0 |",
+        "| a | paper | 2 | 2 | 1 | 1 | 0 | 0 | 0 |",
+        "| b | paper | 1 | 1 | 0 | 0 | 1 | 0 | 0 |",
+        "| all | paper | 3 | 3 | 1 | 1 | 1 | 0 | 0 |",
     ]
 
 
@@ -152,7 +153,9 @@ def test_reproduce_all_writes_a_scorecard_of_every_experiment_it_ran(tmp_path: P
     assert card["engine"] == engine_id()
     (entry,) = card["experiments"].values()
     assert entry["paper"] == "gsam" and len(entry["claims"]) == len(CATALOGUE["gsam-loss"].checks)
-    assert all(c["verdict"] in ("holds", "partly", "fails") and c["points"] > 0 for c in entry["claims"])
+    assert card["stacks"] == ["paper"] and all(list(c["verdicts"]) == ["paper"] for c in entry["claims"])
+    verdicts = [c["verdicts"]["paper"] for c in entry["claims"]]
+    assert all(v["verdict"] in ("holds", "partly", "fails") and v["points"] > 0 for v in verdicts)
     assert "#### `gsam-loss` (Fig. 16, §V-B-1)" in files[1].read_text()
 
 

@@ -1,6 +1,7 @@
 """The HTML report of ``mpsim reproduce``: opened in headless Chromium (Debian's package, installed by
 ``make tools``), every figure loads, nothing is fetched from beyond the file system, and the claims tables
-have one row per claim of each experiment, as the scorecard judges it."""
+have one row per claim of each experiment, its verdicts on the three stacks side by side as the scorecard judges
+them."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import shutil
 import struct
 import subprocess
 import sys
+from collections.abc import Mapping
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -21,10 +24,13 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE
 from mpsim.experiments.report import Ran, Reproduction, write_report
-from mpsim.experiments.scorecard import check_words, claim_words, entry
+from mpsim.experiments.reproduce import stack_directory
+from mpsim.experiments.scorecard import check_words, claim_words, entry, holds_only_on_paper, stack_words
 
 EXPERIMENTS = ("lisa-motivation", "gsam-loss")
 """Two cheap experiments: one with time-series figures beside its sweep figure, one without."""
+STACKS = ("paper", "linux", "ns3")
+"""Each run on the three stacks."""
 
 
 class Page(HTMLParser):
@@ -85,21 +91,25 @@ def png_width(path: Path) -> int:
     return int(struct.unpack(">I", data[16:20])[0])
 
 
-def expected_claims(out: Path, name: str) -> list[list[str]]:
-    """The rows the claims table of ``name`` must have: the scorecard's judgement of its result table."""
+def expected_claims(out: Path, name: str, stacks: tuple[str, ...] = ("paper",)) -> list[list[str]]:
+    """The rows the claims table of ``name`` must have: the scorecard's judgement of its result table on each of
+    ``stacks``, side by side (the paper's marked where the claim holds there alone)."""
     exp = CATALOGUE[name]
-    judged = entry(exp, pq.read_table(out / name / "results.parquet").to_pylist())
-    rows = [
-        [claim_words(c), check_words(c), c["numbers"], f"{c['verdict']} ({c['passed']}/{c['points']})"]
-        for c in judged["claims"]
-    ]
-    return rows + [[text, "not stated as a check", "", "—"] for text in judged["unchecked"]]
+    tables = {s: pq.read_table(stack_directory(out, name, s) / "results.parquet").to_pylist() for s in stacks}
+    judged = entry(exp, tables)
+
+    def cell(c: Mapping[str, Any], stack: str) -> str:
+        return ("paper only: " if stack == "paper" and holds_only_on_paper(c) else "") + stack_words(c, stack)
+
+    rows = [[claim_words(c), check_words(c), *(cell(c, s) for s in stacks)] for c in judged["claims"]]
+    return rows + [[text, "not stated as a check", *("—" for _ in stacks)] for text in judged["unchecked"]]
 
 
 @pytest.fixture(scope="module")
 def reproduced(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report") / "results"
-    command = ["reproduce", *EXPERIMENTS, "--quick", "--runs", "1", "--jobs", "1", "--out", str(out)]
+    stacks = [a for s in STACKS for a in ("--stack", s)]
+    command = ["reproduce", *EXPERIMENTS, "--quick", "--runs", "1", "--jobs", "1", *stacks, "--out", str(out)]
     done = subprocess.run([sys.executable, "-m", "mpsim.cli", *command], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert f"report: {out / 'index.html'}" in done.stdout
@@ -116,23 +126,31 @@ def test_the_report_names_every_experiment_its_figures_claims_and_provenance(rep
             assert (reproduced / url).is_file(), url
     figures = {img["src"] for img in page.images}
     assert figures == {
-        p.relative_to(reproduced).as_posix() for name in EXPERIMENTS for p in (reproduced / name).glob("*.png")
+        p.relative_to(reproduced).as_posix()
+        for name in EXPERIMENTS
+        for s in STACKS
+        for p in stack_directory(reproduced, name, s).glob("*.png")
     }
     assert "lisa-motivation/figure.png" in figures and any(f.startswith("lisa-motivation/traces-") for f in figures)
+    assert {"linux/gsam-loss/figure.png", "ns3/lisa-motivation/figure.png"} <= figures
     assert set(page.claims) == set(EXPERIMENTS)
     for name in EXPERIMENTS:
         rows, exp = page.claims[name], CATALOGUE[name]
         # One row per check of a claim of the paper, then one per claim not stated as a check.
         checked = [c.text for c in exp.checks]
         assert [r[0] for r in rows] == checked + [text for text in exp.claims if text not in checked]
-        assert {r[3].split()[0] for r in rows[: len(checked)]} <= {"holds", "partly", "fails", "untested"}
-        assert rows == expected_claims(reproduced, name)
+        # The claim, its check, then its verdict on each stack side by side.
+        assert all(len(r) == 2 + len(STACKS) for r in rows)
+        verdict_words = {cell.removeprefix("paper only: ").split()[0] for r in rows[: len(checked)] for cell in r[2:]}
+        assert verdict_words <= {"holds", "partly", "fails", "untested"}
+        assert rows == expected_claims(reproduced, name, STACKS)
         seeds = sorted(set(pq.read_table(reproduced / name / "results.parquet").column("seed").to_pylist()))
         assert f"<td>{', '.join(map(str, seeds))}</td>" in text
     assert f"<td>{mpsim.engine_id()}</td>" in text and f"<td>{mpsim.__version__}</td>" in text
     assert "<td>mpsim reproduce lisa-motivation gsam-loss --quick --runs 1" in text
     shown = subprocess.run([sys.executable, "-m", "mpsim.cli", "show", str(reproduced)], capture_output=True, text=True)
     assert f"  report: {reproduced / 'index.html'}" in shown.stdout
+    assert "  gsam-loss: 10 rows; figure.png" in shown.stdout and "  ns3/lisa-motivation: 10 rows; " in shown.stdout
 
 
 def on_ci() -> bool:
@@ -200,13 +218,13 @@ def test_chromium_loads_every_figure_of_the_report_from_the_file_system_alone(re
     dom, requests = open_in_chromium(reproduced / "index.html", tmp_path / "report")
     page = read(dom)
     assert page.body.get("data-checked") == "yes", "the page's script did not run to its end"
-    assert len(page.images) == len(list(reproduced.glob("*/*.png"))) >= 3
+    assert len(page.images) == len(list(reproduced.rglob("*.png"))) >= 9
     for img in page.images:
         # The width Chromium decoded is the file's: every figure loaded.
         assert int(img["data-natural-width"]) == png_width(reproduced / img["src"]) > 0, img["src"]
     assert 'class="missing"' not in dom  # the note beside a figure that did not load
     assert requests == []
-    assert page.claims == {n: expected_claims(reproduced, n) for n in EXPERIMENTS}
+    assert page.claims == {n: expected_claims(reproduced, n, STACKS) for n in EXPERIMENTS}
     # The same check sees a page that fetches from elsewhere.
     control = tmp_path / "control.html"
     control.write_text('<!DOCTYPE html><html><body><img src="http://example.com/a.png"></body></html>')
@@ -225,4 +243,4 @@ def test_every_text_is_escaped_and_a_missing_figure_is_no_broken_page(tmp_path: 
     # No point of the table is in any claim's range: each is untested, none is dropped.
     rows = read(text).claims["gsam-loss"]
     assert len(rows) == len(exp.checks) + len(set(exp.claims) - {c.text for c in exp.checks})
-    assert all(r[3] in ("untested (0/0)", "—") for r in rows)
+    assert all(r[2] in ("untested (0/0): no point in range", "—") for r in rows)

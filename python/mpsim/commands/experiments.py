@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,6 +19,14 @@ if TYPE_CHECKING:
     from mpsim.experiments.base import Experiment
 
 console = Console()
+
+
+class Stack(StrEnum):
+    """The stacks a reproduction runs on (:data:`mpsim.experiments.stacks.JUDGED_ON`)."""
+
+    paper = "paper"
+    linux = "linux"
+    ns3 = "ns3"
 
 
 def register(app: typer.Typer) -> None:
@@ -49,6 +58,15 @@ def register(app: typer.Typer) -> None:
         quick: Annotated[bool, typer.Option("--quick", help="Fewer x values and runs, same shape.")] = False,
         executor: Annotated[Executor, typer.Option(help="local processes, or a Dask cluster.")] = Executor.local,
         scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (with --executor dask).")] = None,
+        stack: Annotated[
+            list[Stack] | None,
+            typer.Option(
+                help="The stack to run on, repeatable: paper (the paper's, the default), linux (Linux 6.18) or "
+                "ns3 (ns-3.44); a real stack keeps the paper's segment size, initial window and ssthresh and the "
+                "experiment's algorithms and replaces the rest of each flow's TCP options (docs/reproduction.md). "
+                "Other stacks than the paper's write to OUT/STACK/NAME/.",
+            ),
+        ] = None,
     ) -> None:
         """Reproduce paper figures: run each one's sweep, write results.parquet/.csv and the figure (PNG, SVG),
         judge the paper's claims on the table (holds / partly / fails, with the numbers), and write
@@ -61,16 +79,24 @@ def register(app: typer.Typer) -> None:
 
         mode = "quick" if quick else "full"
         command = shlex.join(["mpsim", *sys.argv[1:]])
+        stacks = [s.value for s in Stack if s in (stack or [Stack.paper])]
         if all_:
             if names:
                 raise ConfigError(f"reproduce: give experiment names or --all, not both (got '{' '.join(names)}')")
             card, files = reproduce_all(
-                out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler, command=command
+                out,
+                quick=quick,
+                runs=runs,
+                jobs=jobs,
+                executor=executor.value,
+                scheduler=scheduler,
+                command=command,
+                stacks=stacks,
             )
-            from mpsim.experiments.scorecard import tally
+            from mpsim.experiments.scorecard import counts_words, tally
 
-            for paper, counts in tally(card).items():
-                console.print(f"{paper}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+            for paper, by_stack in tally(card).items():
+                console.print(f"{paper}: " + "; ".join(f"{s}: {counts_words(c)}" for s, c in by_stack.items()))
             for path in files:
                 console.print(f"  {path}")
             return
@@ -81,17 +107,28 @@ def register(app: typer.Typer) -> None:
                 raise ConfigError(f"reproduce: unknown experiment '{name}'; known: {', '.join(CATALOGUE)}")
         ran = []
         for name in dict.fromkeys(names):
-            exp = CATALOGUE[name]
-            console.print(f"[bold]{exp.name}[/bold] ({mode}): {exp.paper}, {exp.figure}")
-            started = time.perf_counter()
-            result = run(name, out, quick=quick, runs=runs, jobs=jobs, executor=executor.value, scheduler=scheduler)
-            wall = time.perf_counter() - started
-            ran.append(Ran(result, wall, quick, runs))
-            _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
-            _verdicts(exp, result.table.to_pylist())
-            console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
-            for path in result.files:
-                console.print(f"  {path}")
+            for on in stacks:
+                exp = CATALOGUE[name].on(on)
+                where = "" if on == "paper" else f" on {on}"
+                console.print(f"[bold]{exp.name}[/bold] ({mode}{where}): {exp.paper}, {exp.figure}")
+                started = time.perf_counter()
+                result = run(
+                    name,
+                    out,
+                    stack=on,
+                    quick=quick,
+                    runs=runs,
+                    jobs=jobs,
+                    executor=executor.value,
+                    scheduler=scheduler,
+                )
+                wall = time.perf_counter() - started
+                ran.append(Ran(result, wall, quick, runs))
+                _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
+                _verdicts(exp, result.table.to_pylist())
+                console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
+                for path in result.files:
+                    console.print(f"  {path}")
         console.print(f"report: {write_report(out, ran, command)}")
 
     @app.command()
@@ -100,35 +137,51 @@ def register(app: typer.Typer) -> None:
         docs: Annotated[Path, typer.Option(help="The Markdown file with scorecard markers.")] = Path(
             "docs/reproduction.md"
         ),
-        check: Annotated[bool, typer.Option("--check", help="Only report whether the tables are current.")] = False,
+        check: Annotated[
+            bool,
+            typer.Option(
+                "--check", help="Only report whether the tables are current and the scorecard is the current engine's."
+            ),
+        ] = False,
     ) -> None:
         """Write the verdict tables of docs/reproduction.md (between its scorecard markers) from a scorecard."""
-        from mpsim.experiments.scorecard import load, update_docs
+        from mpsim.experiments.scorecard import foreign_engine, load, update_docs
+        from mpsim.fingerprint import engine_id
 
         text = docs.read_text()
-        new = update_docs(load(source), text)
+        card = load(source)
+        new = update_docs(card, text)
         if check:
+            problems = []
+            foreign = foreign_engine(card, engine_id())
+            if foreign:
+                problems.append(f"{source} {foreign}; run `make scorecard JOBS=2` and commit what it writes")
             if new != text:
-                console.print(
+                problems.append(
                     f"{docs}: its tables differ from {source}; run `mpsim scorecard --from {source} --docs {docs}`"
                 )
+            for problem in problems:
+                console.print(problem, soft_wrap=True)
+            if problems:
                 raise typer.Exit(1)
-            console.print(f"{docs} is current with {source}")
+            console.print(f"{docs} is current with {source}, made on the current engine {engine_id()}", soft_wrap=True)
             return
         docs.write_text(new)
         console.print(f"{docs}: tables written from {source}")
 
 
 def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
-    """Each claim of the experiment, its verdict and its numbers, as the scorecard judges them."""
+    """Each claim of the experiment, its verdict and its numbers on the stack it ran on, as the scorecard judges
+    them."""
     from mpsim.experiments.scorecard import check_words, claim_words, entry
 
-    style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim"}
-    judged = entry(exp, rows)
+    style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim", "uncheckable": "dim"}
+    judged = entry(exp, {exp.runs_on: rows})
     for c in judged["claims"]:
+        v = c["verdicts"][exp.runs_on]
         console.print(
-            f"[{style[c['verdict']]}]{c['verdict']}[/] ({c['passed']}/{c['points']}) {claim_words(c)}\n"
-            f"    {check_words(c)}\n    {c['numbers']}"
+            f"[{style[v['verdict']]}]{v['verdict']}[/] ({v['passed']}/{v['points']}) {claim_words(c)}\n"
+            f"    {check_words(c)}\n    {v['numbers']}"
         )
     for text in judged["unchecked"]:
         console.print(f"[dim]not stated as a check[/] {text}")

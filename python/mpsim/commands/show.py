@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
             text = show_sweep(directory)
         elif (directory / "results.json").is_file():
             text = show_run(directory)
-        elif (directory / "results.parquet").is_file() or any(directory.glob("*/results.parquet")):
+        elif (directory / "results.parquet").is_file() or _reproduced(directory):
             text = show_reproduction(directory)
         else:
             raise ConfigError(
@@ -78,15 +78,25 @@ def show_run(directory: Path) -> str:
     return "\n".join(lines)
 
 
+def _reproduced(directory: Path) -> list[Path]:
+    """The result tables of the experiments a reproduction ran: ``NAME/results.parquet`` on the paper's stack,
+    ``STACK/NAME/results.parquet`` on another."""
+    from mpsim.experiments.stacks import JUDGED_ON
+
+    stacks = [directory.glob(f"{stack}/*/results.parquet") for stack in JUDGED_ON if stack != "paper"]
+    return sorted([*directory.glob("*/results.parquet"), *(p for found in stacks for p in found)])
+
+
 def show_reproduction(directory: Path) -> str:
-    """Each experiment of a reproduction: its rows and its figures."""
+    """Each experiment of a reproduction, on each stack it ran on: its rows and its figures."""
     import pyarrow.parquet as pq
 
     lines = [f"{directory}: reproduction"]
-    for results in sorted([*directory.glob("results.parquet"), *directory.glob("*/results.parquet")]):
+    for results in sorted(directory.glob("results.parquet")) + _reproduced(directory):
         exp = results.parent
         figures = ", ".join(p.name for p in sorted(exp.glob("*.png"))) or "no figure"
-        lines.append(f"  {exp.name}: {pq.read_metadata(results).num_rows} rows; {figures}")
+        name = exp.name if exp == directory else exp.relative_to(directory).as_posix()
+        lines.append(f"  {name}: {pq.read_metadata(results).num_rows} rows; {figures}")
     if (directory / "index.html").is_file():
         lines.append(f"  report: {directory / 'index.html'}")
     return "\n".join(lines)

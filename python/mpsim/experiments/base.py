@@ -19,6 +19,7 @@ is background traffic.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -27,6 +28,7 @@ from typing import Any
 
 from mpsim.engine import Results, run_config
 from mpsim.experiments.claims import Claim
+from mpsim.experiments.stacks import JUDGED_ON, on_stack
 from mpsim.scenario import CongestionControl, Flow, MptcpFlow, Scenario, SlowStart, TcpFlow, TcpOptions, UdpFlow
 from mpsim.tcp_options import flow_mss
 from mpsim.topologies import Address, DropTail, Link, LinkDirection, Loss, Network, Queue
@@ -121,6 +123,18 @@ def _no_builder(x: Any, variant: str, run: int) -> Scenario:
     raise TypeError("an Experiment needs scenario or definition")
 
 
+@dataclass(frozen=True)
+class _OnStack:
+    """The builder of an experiment whose runs are moved onto another stack than its paper's: each scenario of
+    the paper's builder, moved (:func:`mpsim.experiments.stacks.on_stack`)."""
+
+    paper: Callable[[Any, str, int], Scenario]
+    stack: str
+
+    def __call__(self, x: Any, variant: str, run: int) -> Scenario:
+        return on_stack(self.paper(x, variant, run), self.stack)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Experiment:
     """A named reproduction of one paper figure.
@@ -169,12 +183,17 @@ class Experiment:
     (long-lived flows over a window of the run, whose rows say nothing of completion)."""
     extract: Callable[[Results, Mapping[str, Any]], dict[str, Any]] | None = None
     """The row of one run when not :func:`experiment_metrics`' (a module-level function, so workers can run it)."""
+    runs_on: str = "paper"
+    """The stack its runs are on, a name of :data:`mpsim.experiments.stacks.JUDGED_ON`: ``paper``, as built, or a
+    profile (``linux``, ``ns3``) that replaces the rest of every flow's TCP options (:meth:`on`)."""
 
     def __post_init__(self) -> None:
         stated = tuple(dict.fromkeys(c.text for c in self.checks if c.text not in self.claims))
         object.__setattr__(self, "claims", stated + self.claims)
-        # A builder derived from a definition is not one given: `dataclasses.replace` passes it back.
-        builder_given = not (self.scenario is _no_builder or isinstance(self.scenario, _FromDefinition))
+        # A builder derived from a definition or moved onto a stack is not one given: `dataclasses.replace`
+        # passes it back.
+        paper = self.scenario.paper if isinstance(self.scenario, _OnStack) else self.scenario
+        builder_given = not (paper is _no_builder or isinstance(paper, _FromDefinition))
         if (self.definition is not None) == builder_given:
             raise ValueError(f"{self.name}: give exactly one of scenario and definition")
         if self.definition is not None:
@@ -182,7 +201,15 @@ class Experiment:
             if unknown:
                 allowed = ", ".join(self.variants)
                 raise ValueError(f"{self.name}: definition.patches: unknown variant '{unknown[0]}'; allowed: {allowed}")
-            object.__setattr__(self, "scenario", _FromDefinition(self.definition, self.name))
+            paper = _FromDefinition(self.definition, self.name)
+        if self.runs_on not in JUDGED_ON:
+            raise ValueError(f"{self.name}: runs_on: unknown stack '{self.runs_on}'; allowed: {', '.join(JUDGED_ON)}")
+        object.__setattr__(self, "scenario", paper if self.runs_on == "paper" else _OnStack(paper, self.runs_on))
+
+    def on(self, stack: str) -> Experiment:
+        """The experiment with its runs on ``stack`` (``paper``, ``linux`` or ``ns3``): the same x values,
+        variants, runs and claims, every scenario moved onto it (:func:`mpsim.experiments.stacks.on_stack`)."""
+        return dataclasses.replace(self, runs_on=stack)
 
     def build(self, x: Any, variant: str, run: int) -> CoreConfig:
         """The core configuration of one run: its scenario's (:meth:`mpsim.Scenario.to_core`)."""

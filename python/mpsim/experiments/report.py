@@ -1,10 +1,12 @@
 """The HTML report of a reproduction: ``OUT/index.html``, one page for everything ``mpsim reproduce`` ran.
 
-For each experiment: its figures (the PNG files beside the page, by relative path), its claims with their
-verdicts and numbers (:func:`mpsim.experiments.scorecard.entry`), its configuration (x axis and values,
-variants, runs per point, mode, stack, the core configuration of its first run) and its provenance (seeds,
-result rows, wall time); for the whole page the mpsim version, the engine's identity
-(:func:`mpsim.fingerprint.engine_id`), the command and the date.
+For each experiment: its figures on each stack it ran on (the PNG files beside the page, by relative path), its
+claims with their verdicts and numbers on those stacks side by side (:func:`mpsim.experiments.scorecard.entry`;
+the paper's verdict marked where the claim holds only there), its configuration (x axis and values, variants,
+runs per point, mode, stack, the core configuration of its first run on each stack) and its provenance (seeds,
+result rows, wall time, per stack); for the whole page the mpsim version, the engine's identity
+(:func:`mpsim.fingerprint.engine_id`), the command and the date, the verdict counts per experiment and stack and
+per paper and stack, and the claims that hold only on the paper's stack.
 
 The page is self-contained: no network, no fonts, scripts or styles from elsewhere; its one inline script
 marks each figure with its decoded width (``data-natural-width``) once the page has loaded, and shows a
@@ -16,8 +18,9 @@ from __future__ import annotations
 import html
 import json
 import platform
+import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,14 +29,29 @@ from typing import Any
 import pyarrow as pa
 
 from mpsim.experiments.base import Experiment
-from mpsim.experiments.scorecard import VERDICTS, check_words, claim_words, entry
+from mpsim.experiments.scorecard import (
+    PAPER_ONLY,
+    STACKS,
+    VERDICTS,
+    check_words,
+    claim_words,
+    counts_rows,
+    entry,
+    holds_only_on_paper,
+    paper_only_words,
+    stack_words,
+    tally,
+    verdicts,
+)
+from mpsim.experiments.stacks import JUDGED_ON
 
 __all__ = ["Ran", "Reproduction", "write_report"]
 
 
 @dataclass(frozen=True)
 class Reproduction:
-    """What reproducing one experiment wrote: its result table and its files under ``directory``."""
+    """What reproducing one experiment on one stack (``experiment.runs_on``) wrote: its result table and its files
+    under ``directory``."""
 
     experiment: Experiment
     directory: Path
@@ -63,7 +81,8 @@ th, td { border: 1px solid #bbb; padding: 0.2rem 0.5rem; vertical-align: top; te
 th { background: #eee; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .holds { background: #d9f2d9; } .partly { background: #fff2cc; } .fails { background: #f8d0d0; }
-.untested { background: #eee; color: #555; }
+.untested, .uncheckable { background: #eee; color: #555; }
+td.paper-only { outline: 3px solid #a00; outline-offset: -3px; }
 figure { margin: 0.5rem 0 1rem; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.9rem; color: #333; }
 .missing { color: #a00; font-weight: bold; }
@@ -126,26 +145,33 @@ def _values(values: Sequence[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _claims(exp: Experiment, rows: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, int]]:
-    """The claims table of one experiment and its verdict counts."""
-    judged = entry(exp, rows)
-    counts = dict.fromkeys(VERDICTS, 0)
+def _claims(judged: Mapping[str, Any], stacks: Sequence[str]) -> str:
+    """The claims table of one experiment: each claim's verdicts on ``stacks`` side by side, the paper's marked
+    where the claim holds there alone."""
     out = []
     for c in judged["claims"]:
-        counts[c["verdict"]] += 1
-        out.append(
-            [
-                _td(claim_words(c)),
-                _td(check_words(c)),
-                _td(c["numbers"]),
-                _td(f"{c['verdict']} ({c['passed']}/{c['points']})", c["verdict"]),
-            ]
-        )
+        row = [_td(claim_words(c)), _td(check_words(c))]
+        for stack in stacks:
+            verdict = verdicts(c).get(stack)
+            only = stack == "paper" and holds_only_on_paper(c)
+            cls = (verdict["verdict"] if verdict else "untested") + (" paper-only" if only else "")
+            mark = f"<strong>{_e(PAPER_ONLY)}</strong>: " if only else ""
+            row.append(f'<td class="{cls}">{mark}{_e(stack_words(c, stack))}</td>')
+        out.append(row)
     for text in judged["unchecked"]:
-        out.append([_td(text), _td("not stated as a check"), _td(""), _td("—")])
+        out.append([_td(text), _td("not stated as a check"), *(_td("—") for _ in stacks)])
     if not out:
-        return "<p>The paper states no claim for this figure.</p>\n", counts
-    return _table(["paper's claim", "checked as", "mpsim", "verdict"], out, "claims"), counts
+        return "<p>The paper states no claim for this figure.</p>\n"
+    return _table(["paper's claim", "checked as", *stacks], out, "claims")
+
+
+def _counts(judged: Mapping[str, Any], stack: str) -> dict[str, int]:
+    """How many of an experiment's checks have each verdict on ``stack``."""
+    counts = dict.fromkeys(VERDICTS, 0)
+    for c in judged["claims"]:
+        if stack in verdicts(c):
+            counts[verdicts(c)[stack]["verdict"]] += 1
+    return counts
 
 
 def _figures(ran: Ran, out: Path) -> str:
@@ -166,7 +192,9 @@ def _figures(ran: Ran, out: Path) -> str:
     return "".join(parts) or "<p>No figure.</p>\n"
 
 
-def _configuration(ran: Ran) -> str:
+def _configuration(rans: Sequence[Ran]) -> str:
+    """The configuration of one experiment, with the core configuration of its first run on each stack."""
+    ran = rans[0]
     exp = ran.result.experiment
     xs = exp.xs(ran.quick)
     runs = exp.run_count(ran.quick, ran.runs)
@@ -179,6 +207,7 @@ def _configuration(ran: Ran) -> str:
         ("error bars", "95 % confidence interval" if exp.error_bars == "ci95" else "±1 standard deviation"),
         ("measures", exp.measures),
         ("stack", exp.stack or "each variant's own (docs/reproduction.md)"),
+        ("run on", "; ".join(f"{_stack(r)}: {JUDGED_ON[_stack(r)]}" for r in rans)),
         ("panels", _values([p.metric for p in exp.panels])),
     ]
     if exp.trace_x:
@@ -187,11 +216,12 @@ def _configuration(ran: Ran) -> str:
     if exp.notes:
         text += "<ul>\n" + "".join(f"<li>{_e(n)}</li>\n" for n in exp.notes) + "</ul>\n"
     x, variant = xs[0], exp.variants[0]
-    config = json.dumps(exp.build(x, variant, 1), indent=1, sort_keys=True)
-    text += (
-        f"<details><summary>The core configuration of run 1 at x = {_e(x)}, variant {_e(variant)} "
-        f"(base units: ns, bit/s, bytes, packets)</summary>\n<pre>{_e(config)}</pre></details>\n"
-    )
+    for r in rans:
+        config = json.dumps(r.result.experiment.build(x, variant, 1), indent=1, sort_keys=True)
+        text += (
+            f"<details><summary>The core configuration of run 1 at x = {_e(x)}, variant {_e(variant)}, on "
+            f"{_e(_stack(r))} (base units: ns, bit/s, bytes, packets)</summary>\n<pre>{_e(config)}</pre></details>\n"
+        )
     return text
 
 
@@ -214,41 +244,87 @@ def _provenance(ran: Ran, out: Path) -> str:
     )
 
 
-def _section(ran: Ran, out: Path) -> tuple[str, dict[str, int]]:
-    exp = ran.result.experiment
-    claims, counts = _claims(exp, ran.result.table.to_pylist())
+def _stack(ran: Ran) -> str:
+    return ran.result.experiment.runs_on
+
+
+def _per_stack(rans: Sequence[Ran], part: Callable[[Ran], str]) -> str:
+    """``part`` of each stack's run, under a heading naming the stack when there are several."""
+    if len(rans) == 1:
+        return part(rans[0])
+    return "".join(f"<h4>On {_e(_stack(r))}: {_e(JUDGED_ON[_stack(r)])}</h4>\n{part(r)}" for r in rans)
+
+
+def _section(rans: Sequence[Ran], out: Path) -> tuple[str, dict[str, Any]]:
+    """The section of one experiment over the stacks it ran on, and its scorecard entry."""
+    exp = rans[0].result.experiment
+    judged = entry(exp, {_stack(r): r.result.table.to_pylist() for r in rans})
     body = (
         f'<section class="experiment" id="{_anchor(exp.name)}">\n'
         f"<h2>{_e(exp.name)}</h2>\n"
         f"<p><strong>{_e(exp.paper)}</strong>, {_e(exp.figure)}. {_e(exp.description)}</p>\n"
-        f"<h3>Figures</h3>\n{_figures(ran, out)}"
-        f"<h3>Claims</h3>\n{claims}"
-        f"<h3>Configuration</h3>\n{_configuration(ran)}"
-        f"<h3>Provenance</h3>\n{_provenance(ran, out)}"
+        f"<h3>Figures</h3>\n{_per_stack(rans, lambda r: _figures(r, out))}"
+        f"<h3>Claims</h3>\n{_claims(judged, [_stack(r) for r in rans])}"
+        f"<h3>Configuration</h3>\n{_configuration(rans)}"
+        f"<h3>Provenance</h3>\n{_per_stack(rans, lambda r: _provenance(r, out))}"
         "</section>\n"
     )
-    return body, counts
+    return body, judged
+
+
+def _code(text: str) -> str:
+    """``text`` escaped, its `backquoted` parts as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
+
+
+def _tallies(card: Mapping[str, Any]) -> str:
+    """The verdict counts per paper and stack (the explorations' apart) and the claims that hold only on the
+    paper's stack."""
+
+    def counts(explorations: bool) -> str:
+        header, rows = counts_rows(card, tally(card, explorations))
+        cells = [[_td(row[0]), _td(row[1]), *(_td(n, "num") for n in row[2:])] for row in rows]
+        return _table(header, cells, "tally")
+
+    text = counts(False)
+    if any(sum(c.values()) for by_stack in tally(card, True).values() for c in by_stack.values()):
+        text += "<p>Explorations (checks of no figure or claim of the paper), not counted above:</p>\n" + counts(True)
+    title, lines = paper_only_words(card)
+    text += f"<p>{_code(title)}</p>\n"
+    if lines:
+        text += '<ul class="paper-only">\n' + "".join(f"<li>{_code(line)}</li>\n" for line in lines) + "</ul>\n"
+    return text
 
 
 def write_report(out: Path, runs: Sequence[Ran], command: str) -> Path:
-    """Writes ``out/index.html`` for the experiments of ``runs`` (their files under ``out``) and returns it."""
+    """Writes ``out/index.html`` for the experiments of ``runs`` (their files under ``out``; an experiment run on
+    several stacks is one section, its verdicts side by side) and returns it."""
     import mpsim
     from mpsim.fingerprint import engine_id
 
     out = Path(out)
-    sections, summary = [], []
+    groups: dict[str, list[Ran]] = {}
     for ran in runs:
-        text, counts = _section(ran, out)
+        groups.setdefault(ran.result.experiment.name, []).append(ran)
+    sections, summary = [], []
+    card: dict[str, Any] = {"stacks": [s for s in STACKS if any(_stack(r) == s for r in runs)], "experiments": {}}
+    for name, rans in groups.items():
+        rans.sort(key=lambda r: STACKS.index(_stack(r)))
+        text, judged = _section(rans, out)
         sections.append(text)
-        exp = ran.result.experiment
-        summary.append(
-            [
-                f'<td><a href="#{_anchor(exp.name)}">{_e(exp.name)}</a></td>',
-                _td(f"{exp.paper.split(':')[0]}, {exp.figure}"),
-                *(_td(counts[v], f"num {v}" if counts[v] else "num") for v in VERDICTS),
-                _td(f"{ran.wall_s:.1f}", "num"),
-            ]
-        )
+        card["experiments"][name] = judged
+        exp = rans[0].result.experiment
+        for ran in rans:
+            counts = _counts(judged, _stack(ran))
+            summary.append(
+                [
+                    f'<td><a href="#{_anchor(name)}">{_e(name)}</a></td>',
+                    _td(f"{exp.paper.split(':')[0]}, {exp.figure}"),
+                    _td(_stack(ran)),
+                    *(_td(counts[v], f"num {v}" if counts[v] else "num") for v in VERDICTS),
+                    _td(f"{ran.wall_s:.1f}", "num"),
+                ]
+            )
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     provenance = _fields(
         [
@@ -260,18 +336,22 @@ def write_report(out: Path, runs: Sequence[Ran], command: str) -> Path:
             ("Python", f"{platform.python_implementation()} {platform.python_version()} on {sys.platform}"),
         ]
     )
-    overview = _table(["experiment", "paper, figure", *VERDICTS, "wall time (s)"], summary, "summary")
+    stacks = "; ".join(f"<strong>{_e(s)}</strong>: {_e(JUDGED_ON[s])}" for s in card["stacks"])
+    overview = _table(["experiment", "paper, figure", "stack", *VERDICTS, "wall time (s)"], summary, "summary")
     page = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>mpsim reproduction: {_e(', '.join(r.result.experiment.name for r in runs))}</title>\n"
+        f"<title>mpsim reproduction: {_e(', '.join(groups))}</title>\n"
         f"<style>{_STYLE}</style>\n</head>\n<body>\n"
         "<h1>mpsim reproduction</h1>\n"
         f"{provenance}"
-        "<p>Each claim of a paper is judged on the result table: <em>holds</em> at every point, "
-        "<em>partly</em> at some, <em>fails</em> at none, <em>untested</em> when no point is in range "
-        "(docs/reproduction.md, Claims as checks).</p>\n"
+        "<p>Each claim of a paper is judged on the result table of each stack run: <em>holds</em> at every point, "
+        "<em>partly</em> at some, <em>fails</em> at none, <em>untested</em> when no point is in range, "
+        "<em>uncheckable</em> when no check can judge it (docs/reproduction.md, Claims as checks). "
+        f"Stacks: {stacks}. <strong>{_e(PAPER_ONLY)}</strong> marks a claim that holds on the paper's stack "
+        "and on no other.</p>\n"
         f"{overview}"
+        f"{_tallies(card)}"
         f"{''.join(sections)}"
         f"<script>{_SCRIPT}</script>\n</body>\n</html>\n"
     )

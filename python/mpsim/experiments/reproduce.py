@@ -1,11 +1,15 @@
 """Runs an experiment of the catalogue through the sweep runner and writes its table and figure.
 
 ``reproduce("css-shared-filesize", out="results")`` writes, under ``results/css-shared-filesize/``:
-``results.parquet`` and ``results.csv`` (one row per run: experiment, variant, x_name, x, run, seed and
-the metrics of :func:`~mpsim.experiments.base.experiment_metrics`), ``figure.png`` and ``figure.svg``
+``results.parquet`` and ``results.csv`` (one row per run: experiment, stack, variant, x_name, x, run, seed
+and the metrics of :func:`~mpsim.experiments.base.experiment_metrics`), ``figure.png`` and ``figure.svg``
 (one panel per metric the paper plots, mean and error bar per variant), and ``store/``, the sweep
 runner's resumable store: an interrupted reproduction resumes where it stopped and never runs a
 finished run again.
+
+``stack="linux"`` or ``"ns3"`` runs it on that stack instead of the paper's
+(:func:`mpsim.experiments.stacks.on_stack`) and writes under ``results/linux/css-shared-filesize/``: each stack
+has its own directory and store, and its runs their own configurations, so their own store keys.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 import textwrap
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,14 +25,16 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from mpsim._core import ConfigError
 from mpsim.engine import Results
 from mpsim.experiments import CATALOGUE, get, scorecard, timeseries
 from mpsim.experiments.base import Experiment, experiment_metrics
 from mpsim.experiments.report import Ran, Reproduction, write_report
+from mpsim.experiments.stacks import JUDGED_ON
 from mpsim.fingerprint import engine_id
 from mpsim.sweep import Point, axis_text, run_key, run_points
 
-__all__ = ["Reproduction", "experiment_row", "reproduce", "reproduce_all"]
+__all__ = ["Reproduction", "experiment_row", "reproduce", "reproduce_all", "stack_directory"]
 
 
 def experiment_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,10 +42,17 @@ def experiment_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any
     return experiment_metrics(results.raw, config)
 
 
+def stack_directory(out: str | Path, name: str, stack: str = "paper") -> Path:
+    """Where experiment ``name`` run on ``stack`` writes: ``OUT/NAME`` on the paper's stack, ``OUT/STACK/NAME``
+    on another."""
+    return Path(out) / name if stack == "paper" else Path(out) / stack / name
+
+
 def reproduce(
     name: str,
     out: str | Path = "results",
     *,
+    stack: str = "paper",
     quick: bool = False,
     runs: int | None = None,
     jobs: int | None = None,
@@ -47,10 +60,11 @@ def reproduce(
     scheduler: str | None = None,
     progress: bool = True,
 ) -> Reproduction:
-    """Runs experiment ``name`` (its quick form with fewer x values and runs when ``quick``)."""
-    exp = get(name)
+    """Runs experiment ``name`` (its quick form with fewer x values and runs when ``quick``) on ``stack``: the
+    paper's, ``linux`` or ``ns3`` (:data:`mpsim.experiments.stacks.JUDGED_ON`)."""
+    exp = get(name).on(stack)
     extract = exp.extract or experiment_row
-    directory = Path(out) / exp.name
+    directory = stack_directory(out, exp.name, stack)
     points: list[tuple[Point, dict[str, Any]]] = []
     meta: dict[tuple[str, str], tuple[Any, str, int, int]] = {}
     for x, variant, run, cfg in exp.configs(quick, runs):
@@ -88,6 +102,7 @@ def _table(exp: Experiment, stored: pa.Table, meta: Mapping[tuple[str, str], tup
         rows.append(
             {
                 "experiment": exp.name,
+                "stack": exp.runs_on,
                 "variant": variant,
                 "x_name": exp.x_name,
                 "x": x,
@@ -118,8 +133,9 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
         if panel.log_y:
             ax.set_yscale("log")
     bars = "95 % CI" if errors == "ci95" else "±1 std"
+    on = "" if exp.runs_on == "paper" else f" on {JUDGED_ON[exp.runs_on]}"
     # About 12 characters of 10-point text per inch of figure: long titles wrap instead of running off it.
-    title = f"{exp.name}: {exp.paper}, {exp.figure} (error bars {bars})"
+    title = f"{exp.name}{on}: {exp.paper}, {exp.figure} (error bars {bars})"
     fig.suptitle(textwrap.fill(title, width=int(12 * fig.get_figwidth())), fontsize=10)
     return save(fig, path)
 
@@ -135,23 +151,44 @@ def reproduce_all(
     progress: bool = True,
     names: list[str] | None = None,
     command: str | None = None,
+    stacks: Sequence[str] = ("paper",),
 ) -> tuple[dict[str, Any], list[Path]]:
-    """Runs every experiment of the catalogue (or ``names``) and writes ``OUT/scorecard.json`` and
-    ``OUT/scorecard.md`` (each claim's verdict on its table) and ``OUT/index.html``
-    (:mod:`mpsim.experiments.report`, which names ``command``). Returns the scorecard and its files."""
+    """Runs every experiment of the catalogue (or ``names``) on each of ``stacks`` (the paper's, ``linux``,
+    ``ns3``) and writes ``OUT/scorecard.json`` and ``OUT/scorecard.md`` (each claim's verdict on each stack's
+    table) and ``OUT/index.html`` (:mod:`mpsim.experiments.report`, which names ``command``). Returns the
+    scorecard and its files."""
+    unknown = [s for s in stacks if s not in JUDGED_ON]
+    if unknown or not stacks:
+        raise ConfigError(f"stacks: unknown {unknown or 'none given'}; allowed: {', '.join(JUDGED_ON)}")
+    stacks = [s for s in JUDGED_ON if s in stacks]
+    source = "mpsim reproduce --all" + (" --quick" if quick else "") + (f" --runs {runs}" if runs else "")
+    if stacks != ["paper"]:
+        source += "".join(f" --stack {s}" for s in stacks)
     card: dict[str, Any] = {
         "mode": "quick" if quick else "full",
-        "source": "mpsim reproduce --all" + (" --quick" if quick else "") + (f" --runs {runs}" if runs else ""),
+        "source": source,
         "engine": engine_id(),
+        "stacks": stacks,
         "experiments": {},
     }
     ran = []
     for name in names or list(CATALOGUE):
-        started = time.perf_counter()
-        result = reproduce(
-            name, out, quick=quick, runs=runs, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
-        )
-        ran.append(Ran(result, time.perf_counter() - started, quick, runs))
-        card["experiments"][name] = scorecard.entry(result.experiment, result.table.to_pylist())
+        tables = {}
+        for stack in stacks:
+            started = time.perf_counter()
+            result = reproduce(
+                name,
+                out,
+                stack=stack,
+                quick=quick,
+                runs=runs,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+            )
+            ran.append(Ran(result, time.perf_counter() - started, quick, runs))
+            tables[stack] = result.table.to_pylist()
+        card["experiments"][name] = scorecard.entry(get(name), tables)
     files = scorecard.write(card, Path(out))
     return card, [*files, write_report(Path(out), ran, command or card["source"])]

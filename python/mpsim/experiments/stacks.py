@@ -1,4 +1,5 @@
-"""The stacks the papers ran, each defined once: every experiment that emulates one takes it from here.
+"""The stacks the papers ran, each defined once: every experiment that emulates one takes it from here; and the
+stacks every claim is also judged on (Linux 6.18 and ns-3.44), with the transform that moves a run onto one.
 
 Two stacks, each with its source and what mpsim reproduces of it (docs/reproduction.md reads them in full):
 
@@ -15,10 +16,13 @@ papers describe it, and GSAM's threshold K as its authors compute it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import cache
 
-from mpsim.experiments.base import MS, S, ns
-from mpsim.scenario import CongestionControl, SlowStart, TcpOptions
+from mpsim._core import resolved_json
+from mpsim.scenario import CongestionControl, MptcpFlow, Scenario, SlowStart, TcpFlow, TcpOptions
+from mpsim.tcp_options import profile_params
 from mpsim.topologies import Link
 from mpsim.units import SizeSpec
 
@@ -42,8 +46,8 @@ LEGACY_NS3 = TcpOptions(
     delayed_ack=False,
     # Its RTO is about 2·SRTT with no floor. With the papers' base RTTs of 100 and 150 ms a 200 ms floor
     # never binds on 2·SRTT, where ns-3's own 1 s would; the first RTO before any sample is 1 s.
-    min_rto=ns(200 * MS),
-    initial_rto=ns(1 * S),
+    min_rto="200ms",
+    initial_rto="1s",
     receive_window=LEGACY_NS3_WINDOW_BYTES,
 )
 """The legacy ns-3 MPTCP model as mpsim reproduces it. Not reproduced (docs/reproduction.md): its receiver
@@ -94,7 +98,76 @@ STACKS: dict[str, TcpOptions] = {"legacy_ns3": LEGACY_NS3, "linux_3_14": LINUX_3
 PAPER_SETTINGS = ("mss", "initial_cwnd", "initial_ssthresh")
 """The TCP options a paper sets beside its stack's."""
 
+# ============================================================================ the stacks a claim is judged on
+
+JUDGED_ON: dict[str, str] = {
+    "paper": "the paper's stack as mpsim reproduces it",
+    "linux": "mpsim's Linux 6.18 profile",
+    "ns3": "mpsim's ns-3.44 profile",
+}
+"""The stacks every claim is judged on, in the order the scorecard shows them: ``paper`` runs an experiment as it
+is built (its ``stack``, or the TCP options its flows set themselves), ``linux`` and ``ns3`` move its runs onto
+mpsim's profile of that name (:func:`on_stack`), so that a claim that holds only on the paper's simulator shows."""
+
+
+def on_stack(scenario: Scenario, stack: str) -> Scenario:
+    """``scenario`` with its runs on ``stack``, a name of :data:`JUDGED_ON`: as it is for ``paper``; for a profile,
+    every TCP flow and MPTCP connection takes that profile's TCP options in place of its own, but for what its
+    paper sets and its algorithms. Of each flow,
+
+    - kept at the values the paper's runs had: segment size, initial window and initial ssthresh
+      (:data:`PAPER_SETTINGS`), the flow's own or else its own profile's (MPCubic's ns-2 segment of 1000 B and
+      window of 2 segments), so that sizes and buffers in packets and GSAM's K mean what they meant;
+    - kept: its congestion control with its parameters, the flow's own or else the one its own profile runs when
+      a flow names none (CUBIC for a TCP flow of ``linux_3_14``, ``ns3`` or ``ns2``, Reno of ``rfc``, LIA for
+      MPTCP), and everything outside its TCP options: the coupled slow start with its parameters (LISA's ACKs
+      to ignore, GSAM's K), a scheduler the experiment names, the path manager and its subflows, the receive
+      buffer, network coding, size, start, sequence and copies;
+    - replaced by the profile's: every other TCP option (loss recovery, SACK, timestamps, delayed ACKs, RTO
+      bounds, receive window and send buffer, HyStart, ACK counting, framing and option layout, MPTCP's join and
+      connection-level receive window), and the scheduler where the experiment names none (Linux 6.18's
+      ``linger`` under ``linux``).
+
+    The network, the UDP flows, traces, seed and duration are the scenario's.
+    """
+    if stack == "paper":
+        return scenario
+    if stack not in JUDGED_ON:
+        raise ValueError(f"stack: unknown '{stack}'; allowed: {', '.join(JUDGED_ON)}")
+    flows = [_flow_on(f, stack) if isinstance(f, TcpFlow | MptcpFlow) else f for f in scenario.flows]
+    return scenario.model_copy(update={"flows": flows})
+
+
+def _flow_on(flow: TcpFlow | MptcpFlow, profile: str) -> TcpFlow | MptcpFlow:
+    """One flow on ``profile`` (:func:`on_stack`)."""
+    paper = flow.tcp
+    defaults = profile_params(paper.profile)
+    window = paper.initial_cwnd if paper.initial_cwnd is not None else defaults["initial_cwnd_segments"]
+    ssthresh = paper.initial_ssthresh
+    if ssthresh is None and defaults["initial_ssthresh_bytes"] is not None:
+        ssthresh = SizeSpec(defaults["initial_ssthresh_bytes"], "bytes")
+    tcp = TcpOptions.model_validate(
+        {"profile": profile, "mss": paper.mss_bytes, "initial_cwnd": window, "initial_ssthresh": ssthresh}
+    )
+    cc = flow.cc or default_congestion_control(paper.profile, isinstance(flow, MptcpFlow))
+    return flow.model_copy(update={"tcp": tcp, "cc": cc})
+
+
+@cache
+def default_congestion_control(profile: str, mptcp: bool) -> CongestionControl:
+    """The congestion control a flow of ``profile`` (an MPTCP connection when ``mptcp``) runs when it names none,
+    as the core resolves it for a flow between two hosts (nothing is run)."""
+    flow = {"type": "mptcp" if mptcp else "tcp", "name": "f", "src": "a", "dst": "b", "tcp": {"profile": profile}}
+    links = [{"from": "a", "to": "b", "rate": "1Mbps"}]
+    probe = Scenario.from_dict({"duration": "1s", "hosts": ["a", "b"], "links": links, "flows": [flow]})
+    (resolved,) = json.loads(resolved_json(json.dumps(probe.to_core())))
+    return CongestionControl(type=resolved["cc"]["type"])
+
+
 # ============================================================================ GSAM's threshold K
+
+NS_PER_S = 1_000_000_000
+"""Nanoseconds in a second (``base.S``; this module stands below base.py, which builds on it)."""
 
 IP_TCP_HEADER_BYTES = 40
 """IPv4 and TCP headers without options: a full segment is MSS + 40 B on the wire without timestamps."""
@@ -110,7 +183,7 @@ def gsam_k_ns(buffer_pkts: int, wire_bytes: int, rate_bps: int, d_ns: int) -> in
     as it is, also where it falls below D (B < C·D); the core's derived K would be max(D, …). Every
     experiment passes this K, so GSAM runs the same way beside every stack.
     """
-    return d_ns // 2 + buffer_pkts * wire_bytes * 8 * S // (2 * rate_bps)
+    return d_ns // 2 + buffer_pkts * wire_bytes * 8 * NS_PER_S // (2 * rate_bps)
 
 
 def gsam(k_ns: int) -> SlowStart:
@@ -125,7 +198,7 @@ def min_rtt_ns(path: Sequence[Link], data_wire: int, ack_wire: int) -> int:
     total = 0
     for link in path:
         total += 2 * link.delay
-        total += (data_wire + ack_wire) * 8 * S // link.rate
+        total += (data_wire + ack_wire) * 8 * NS_PER_S // link.rate
     return total
 
 
