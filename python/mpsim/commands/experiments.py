@@ -123,7 +123,7 @@ def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
     """Each claim of the experiment, its verdict and its numbers, as the scorecard judges them."""
     from mpsim.experiments.scorecard import check_words, claim_words, entry
 
-    style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim"}
+    style = {"holds": "green", "partly": "yellow", "fails": "red", "untested": "dim", "uncheckable": "dim"}
     judged = entry(exp, rows)
     for c in judged["claims"]:
         console.print(
