@@ -54,12 +54,13 @@ def assert_runs_stack(e: Experiment, stack: TcpOptions) -> None:
         assert f.tcp.model_copy(update=dict.fromkeys(PAPER_SETTINGS)) == stack, (e.name, variant, f.name)
 
 
-def test_the_legacy_ns3_model_is_what_every_css_and_gsam_ns3_experiment_runs() -> None:
-    """The CSS paper and the GSAM paper's §II: one stack, whatever the module. Each flow, single-path or
-    multipath, runs exactly LEGACY_NS3 (Reno recovery, no delayed ACK, min RTO 200 ms, the 65 535-byte window)
-    and differs only in the paper's MSS (1400 / 536), IW (10 / 1) and ssthresh; LISA beside it is credit-only."""
+def test_the_legacy_ns3_model_is_what_every_css_gsam_and_couple_ns3_experiment_runs() -> None:
+    """The CSS paper, the GSAM paper's §II and the Couple+ paper (the same group's ns-3 model, read by the CSS
+    paper's reasoning): one stack, whatever the module. Each flow, single-path or multipath, runs exactly
+    LEGACY_NS3 (Reno recovery, no delayed ACK, min RTO 200 ms, the 65 535-byte window) and differs only in the
+    paper's MSS (1400 / 536 / 1400), IW (10 / 1 / 1) and ssthresh; LISA beside it is credit-only."""
     exps = emulating("legacy_ns3")
-    assert {e.name.split("-")[0] for e in exps} == {"css", "gsam"}
+    assert {e.name.split("-")[0] for e in exps} == {"css", "gsam", "couple"}
     assert {"css-shared-filesize", "css-longlived", "gsam-subflows", "gsam-iw"} <= {e.name for e in exps}
     core = LEGACY_NS3.to_core()
     assert core["receive_window_bytes"] == 65_535 and core["delayed_ack"] is False
