@@ -21,6 +21,14 @@ Variants are the paper's: ``mpcubic`` (k = 2 unless the experiment sweeps k), ``
 
 Flows are named by role: ``measured…`` are the flows the figure reports (``measured_X`` when there are
 several), ``competing…`` the flows it compares them with. :func:`rates_row` turns a run into one row.
+
+Every check cites the paper's sentence it judges (``quote``, verbatim), where it stands and, for its band or
+tolerance, how that follows from the paper's words or numbers alone (``derivation``), by the catalogue's band
+conventions: an exact number of the paper ± 25 %, "similar"/"nearly the same" within 10 %, "slightly" 0–10 %, a
+comparison word ("more", "lower", "not greedy") one-sided with no tolerance. Every figure of Sec. IV (Figs. 1,
+3–7) and both tables have checks; Fig. 2 draws the scenarios. The headline claims (Abstract, §I, §V) are those
+marked ``headline``: stability (Figs. 1, 3), throughput improvement (Figs. 6, 7, Table I), fair sharing with
+Cubic, TCP and MPTCP (Figs. 4, 5) and load balancing (Figs. 1, 7, Table II).
 """
 
 from __future__ import annotations
@@ -33,9 +41,10 @@ from typing import Any
 
 from mpsim.engine import Results, run_config
 from mpsim.experiments.base import Experiment, Panel, traced
-from mpsim.experiments.claims import Bound, Compare, Ratio, Trend
+from mpsim.experiments.claims import Band, Compare, CompareMetrics, Ratio, Trend
 from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES
 from mpsim.scenario import Scenario
+from mpsim.topologies import LinkDirection, Network, Triangle
 
 PAPER = "MPCubic: Le, Hong, Lee, MPCubic: An Extended Cubic TCP for Multiple Paths, 2011"
 MSS = 1000
@@ -104,9 +113,20 @@ def rates_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     """One run's row: the delivered rates (Mbit/s) over the binned window of every measured flow, its
     subflows (``path1_mbps``, ``path2_mbps``) and the competing flows, their ratio, each measured flow's
     share of its windows' data on path 2 (mean and standard deviation over the bins), the mean time
-    between congestion events of its first subflow (``epoch_s``), and the loss rate of each bottleneck.
+    between congestion events of its first and second subflows (``epoch_s``, ``epoch2_s``), and the loss rate
+    of each bottleneck. Besides, the measures some of the paper's sentences need:
+
+    - ``rate_sd_mbps``: the standard deviation over the 5 s bins of a measured flow's rate (the mean over the
+      measured flows), Fig. 6(b)'s "fluctuation of the obtained bandwidth";
+    - ``jain_index``: Jain's fairness index of the measured flows' rates, (Σx)²/(n·Σx²), 1 when all are equal
+      (Table I: "A perfect resource pooling should produce the equal throughput for each flow");
+    - ``competing_best_mbps``: the larger of the per-link means of the competing flows (Fig. 6(a): "greater
+      than average throughput of fifteen Cubic flows on each path");
+    - ``loss_growth_link1``: the loss rate on link 1 over that on link 1 of the run's reference copy of the
+      network (:data:`REFERENCE`, Table II's 50 Mbit/s), when the run has one.
+
     The completion columns every catalogue row has are NaN or 0 (the flows are long-lived)."""
-    bins = results.throughput.to_pylist()
+    bins = [r for r in results.throughput.to_pylist() if not r["flow"].startswith(REFERENCE)]
     span_s = max(r["end_s"] for r in bins) - min(r["start_s"] for r in bins)
 
     def mbps(flow: str, subflow: int | None = None) -> float:
@@ -123,6 +143,10 @@ def rates_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
     for f, rate in rates.items():
         if f != "measured":
             row[f"rate_{f.removeprefix('measured_')}_mbps"] = rate
+    if len(rates) >= 2:
+        row["jain_index"] = jain_index(list(rates.values()))
+    spreads = [_binned_sd_mbps(bins, f) for f in measured]
+    row["rate_sd_mbps"] = statistics.fmean(spreads) if spreads else float("nan")
     for i in (1, 2):
         paths = [mbps(f, i - 1) for f in measured]
         if not any(math.isnan(p) for p in paths):
@@ -131,8 +155,11 @@ def rates_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
         row["competing_mbps"] = statistics.fmean(mbps(f) for f in competing)
         row["ratio"] = row["rate_mbps"] / row["competing_mbps"] if row["competing_mbps"] > 0 else float("nan")
         # Groups: ``competing1_k`` are the flows on link 1, ``competing2_k`` on link 2.
-        for group in sorted({f.split("_")[0] for f in competing}):
+        groups = sorted({f.split("_")[0] for f in competing})
+        for group in groups:
             row[f"{group}_mbps"] = statistics.fmean(mbps(f) for f in competing if f.split("_")[0] == group)
+        if len(groups) >= 2:
+            row["competing_best_mbps"] = max(row[f"{group}_mbps"] for group in groups)
     for f in measured:
         suffix = "" if f == "measured" else f"_{f.removeprefix('measured_')}"
         one = [r["bytes_delivered"] for r in bins if r["flow"] == f and r["subflow"] == 0]
@@ -141,28 +168,58 @@ def rates_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
         if len(shares) >= 2:
             row[f"share2_mean{suffix}"] = statistics.fmean(shares)
             row[f"share2_sd{suffix}"] = statistics.stdev(shares)
-    first = _first_subflows(results, measured)
+    first = _subflows(results, measured, 0)
     epochs = [_epoch_s(r, results.end_time_s) for r in first]
     row["epoch_s"] = statistics.fmean(epochs) if epochs else float("nan")
+    second = [_epoch_s(r, results.end_time_s) for r in _subflows(results, measured, 1)]
+    row["epoch2_s"] = statistics.fmean(second) if second else float("nan")
     row["retransmissions"] = statistics.fmean(r["retransmits_fast"] + r["retransmits_rto"] for r in first)
     row["rto_count"] = statistics.fmean(r["rto_count"] for r in first)
     row["sum_cwnd_pkts"] = statistics.fmean(r["cwnd_bytes_at_end"] / MSS for r in first)
+    reference: dict[str, float] = {}
     for link in results.links.to_pylist():
-        if link["name"] in BOTTLENECKS:
+        name = link["name"].removeprefix(REFERENCE)
+        if name in BOTTLENECKS:
             lost = link["dropped_overflow_pkts"] + link["dropped_red_pkts"] + link["dropped_loss_pkts"]
-            row[f"loss_pct_{BOTTLENECKS[link['name']]}"] = 100 * lost / max(1, link["arrived_pkts"])
+            pct = 100 * lost / max(1, link["arrived_pkts"])
+            if link["name"].startswith(REFERENCE):
+                reference[BOTTLENECKS[name]] = pct
+            else:
+                row[f"loss_pct_{BOTTLENECKS[name]}"] = pct
+    if "link1" in reference:
+        base = reference["link1"]
+        row["loss_pct_link1_reference"] = base
+        row["loss_growth_link1"] = row["loss_pct_link1"] / base if base > 0 else float("nan")
     return row
 
 
 BOTTLENECKS = {"L1": "link1", "L2": "link2", "L3": "link3", "A1-B1": "link1", "A2-B2": "link2", "R1-R2": "link1"}
 """The bottleneck links of the presets, by the name a row gives their loss rate."""
 
+REFERENCE = "ref-"
+"""The prefix of every node, link, address and flow of a run's reference copy of its network (Table II's
+link 1 at 50 Mbit/s beside the network at x): never a measured or competing flow, and its bottlenecks' loss
+rates are the row's ``…_reference`` columns."""
 
-def _first_subflows(results: Results, measured: list[str]) -> list[dict[str, Any]]:
-    """The TCP row of each measured flow, or of its first subflow."""
-    tcp = [r for r in results.tcp_flows.to_pylist() if r["name"] in measured]
-    sub = [r for r in results.mptcp_subflows.to_pylist() if r["connection"] in measured and r["subflow"] == 0]
-    return tcp + sub
+
+def jain_index(rates: list[float]) -> float:
+    """Jain's fairness index (Σx)²/(n·Σx²) of ``rates``: 1 when all are equal, 1/n when one takes everything."""
+    squares = sum(r * r for r in rates)
+    return sum(rates) ** 2 / (len(rates) * squares) if squares > 0 else float("nan")
+
+
+def _binned_sd_mbps(bins: list[dict[str, Any]], flow: str) -> float:
+    """The standard deviation of ``flow``'s delivered rate (Mbit/s) over its bins."""
+    rates = [r["delivered_bps"] / 1e6 for r in bins if r["flow"] == flow and r["subflow"] is None]
+    return statistics.stdev(rates) if len(rates) >= 2 else float("nan")
+
+
+def _subflows(results: Results, measured: list[str], index: int) -> list[dict[str, Any]]:
+    """The TCP row of each measured flow (``index`` 0 only) and the row of each measured connection's subflow
+    ``index``."""
+    tcp = [r for r in results.tcp_flows.to_pylist() if r["name"] in measured] if index == 0 else []
+    rows = results.mptcp_subflows.to_pylist()
+    return tcp + [r for r in rows if r["connection"] in measured and r["subflow"] == index]
 
 
 def _epoch_s(row: Mapping[str, Any], end_s: float) -> float:
@@ -277,12 +334,63 @@ def _hetero(rate_mbps: int, variant: str, run: int) -> Scenario:
     return scenario(run, 150, 50, topology, flows)
 
 
+TRIANGLE_REFERENCE_MBPS = 50
+"""Table II's first row: link 1 at 50 Mbit/s, the capacity the loss rate at 25 Mbit/s is compared with."""
+
+
 def _triangle(link1_mbps: int, variant: str, run: int) -> Scenario:
-    # Fig. 2(d): 50 Mbit/s links of 20 ms one way (the paper gives no delay), link 1 at x Mbit/s.
-    rates = [link1_mbps * 1_000_000, 50_000_000, 50_000_000]
-    topology = {"preset": "triangle", "rates": rates, "delays": "20ms", "queue": adaptive_red(50_000_000, 0.04)}
+    # Fig. 2(d): 50 Mbit/s links of 20 ms one way (the paper gives no delay), link 1 at x Mbit/s. Beside it,
+    # in the same run and sharing nothing with it, a reference copy with link 1 at Table II's 50 Mbit/s
+    # (every name prefixed ``ref-``): Table II's "increases five times" and "is double" compare the loss rate
+    # at 25 Mbit/s with the one at 50, which a row can only hold when both are measured in its run.
+    topology = _triangle_links(link1_mbps)
     flows = [_flow(f"measured_{f}", f"S{f}", f"D{f}", cc(variant)) for f in ("A", "B", "C")]
-    return scenario(run, 400, 50, topology, flows)
+    reference = _prefixed(Triangle.model_validate(_triangle_links(TRIANGLE_REFERENCE_MBPS)).expand(), REFERENCE)
+    flows += [_flow(f"{REFERENCE}{f}", f"{REFERENCE}S{f}", f"{REFERENCE}D{f}", cc(variant)) for f in ("A", "B", "C")]
+    written = {
+        "hosts": reference.hosts,
+        "routers": reference.routers,
+        "links": reference.links,
+        "addresses": reference.addresses,
+    }
+    return scenario(run, 400, 50, topology, flows, **written)
+
+
+def _triangle_links(link1_mbps: int) -> dict[str, Any]:
+    rates = [link1_mbps * 1_000_000, 50_000_000, 50_000_000]
+    return {"preset": "triangle", "rates": rates, "delays": "20ms", "queue": adaptive_red(50_000_000, 0.04)}
+
+
+def _prefixed(network: Network, prefix: str) -> Network:
+    """``network`` with every node, link and address renamed ``prefix`` + its name: a copy that can run
+    beside the original in one scenario. Routes and link changes are not copied (the presets have none)."""
+    if network.routes or network.link_changes:
+        raise ValueError("a network with routes or link changes cannot be copied")
+    links = []
+    for link in network.links:
+        reverse = None
+        if link.reverse_name is not None:
+            reverse = (link.reverse or LinkDirection()).model_copy(update={"name": prefix + link.reverse_name})
+        update = {"name": prefix + link.forward_name, "from_": prefix + link.from_, "to": prefix + link.to}
+        links.append(link.model_copy(update={**update, "reverse": reverse}))
+    addresses = [
+        a.model_copy(
+            update={
+                "name": prefix + a.name,
+                "node": prefix + a.node,
+                "interface": None if a.interface is None else prefix + a.interface,
+                "out_link": None if a.out_link is None else prefix + a.out_link,
+                "in_link": None if a.in_link is None else prefix + a.in_link,
+            }
+        )
+        for a in network.addresses
+    ]
+    return Network(
+        hosts=[prefix + h for h in network.hosts],
+        routers=[prefix + r for r in network.routers],
+        links=links,
+        addresses=addresses,
+    )
 
 
 def _experiment(**fields: Any) -> Experiment:
@@ -292,6 +400,39 @@ def _experiment(**fields: Any) -> Experiment:
 
 RATE = Panel("rate_mbps", "Rate of the multipath flow (Mbit/s)")
 RATIO = Panel("ratio", "Multipath / competing rate")
+COMPETING = Panel("competing_mbps", "Rate of the competing flow (Mbit/s)")
+
+FAIR_SHARING = "while preserving fair sharing with regular TCP, Cubic, and MPTCP at common bottlenecks"
+"""The abstract's fairness claim (§I: "fairly share to regular Cubic and TCP at common bottleneck"; §V: "fairness to
+regular TCP, Cubic and MPTCP"), judged at Figs. 4, 5(a) and 5(b)."""
+NEARLY_EQUAL = 0.10
+"""The band of the paper's closeness words ("fair sharing", "the same", "overlapped"): within 10 %, the convention
+for "similar", "nearly the same", "nearly equal" (the catalogue's band conventions, /work/diag/headline-claims.md)."""
+FAIR_DERIVATION = (
+    "'fair sharing' at a common bottleneck: equal shares (Eq. 9 designs the multipath flow to take what a single-"
+    "path flow takes on its best path, here the same link), within the convention's 10 % for 'nearly equal'"
+)
+SLIGHTLY = 0.10
+"""The convention for "slightly": 0–10 % on the stated side."""
+FIVE_TIMES = (3.75, 6.68)
+"""Table II, unMPCubic: the text's "five times" (5) and the table's 0.0155/0.0029 = 5.34, each ± 25 % (the convention
+for an exact number): [3.75, 6.25] ∪ [4.01, 6.68]."""
+DOUBLE = (1.2, 2.5)
+"""Table II, MPCubic: the text's "double" (2) and the table's 0.0032/0.0020 = 1.6, each ± 25 %: [1.5, 2.5] ∪
+[1.2, 2.0]."""
+CYCLE = (1.875, 3.125)
+"""Fig. 3: "equals 2.5 times", a number the paper measured, ± 25 % (the convention for an exact number)."""
+
+FIG6B = (
+    "Two-path unMPCubic flow in Fig. 6(b) gives less fluctuation of the obtained bandwidth, and lower throughput than "
+    "MPCubic."
+)
+TABLE1 = (
+    "Table I shows that MPCubic appears more fair than unMPCubic, and MPCubic's sum throughput is larger than that of "
+    "unMPCubic as well."
+)
+TABLE2_MPCUBIC = "Since MPCubic is able to move traffic away from the congested link (link 1), the loss rate is double."
+FIG7A = "Fig. 7(a) shows that MPCubic produces less aggressive rate on path 1, but more aggressive rate on path 2."
 
 EXPERIMENTS: list[Experiment] = [
     _experiment(
@@ -314,22 +455,55 @@ EXPERIMENTS: list[Experiment] = [
                 left="unmpcubic",
                 op="<",
                 right="mpcubic",
+                quote="when $p_1 = p_2$, unMPCubic demonstrates non-variation in increment of both windows",
+                where="Fig. 1 (top), §III",
+                derivation="'non-variation' (unMPCubic) against MPCubic's 'variations' at every k: unMPCubic's spread "
+                "below MPCubic's; no tolerance, the paper's words give none",
             ),
-            Trend(
-                "p1 = p2: MPCubic's share varies little for k <= 2 and clearly more for k = 3 (windows swing "
-                "between the axes).",
+            Compare(
+                "p1 = p2: MPCubic's share varies only slightly more than unMPCubic's for k <= 2.",
                 "share2_sd_equal",
-                variants=("mpcubic",),
-                direction="grows",
-                tolerance=0.5,
-                x_min=2,
+                left="mpcubic",
+                op="<",
+                right="unmpcubic",
+                tolerance=SLIGHTLY,
+                x_max=2,
+                quote="MPCubic with $k \\leq 2$ gives the slight variations",
+                where="Fig. 1 (top), §III",
+                headline=True,
+                derivation="'slight variations' against unMPCubic's 'non-variation' (the spread the random drops alone "
+                "give): at most 10 % above unMPCubic's, the convention for 'slightly'. Headline: the abstract's "
+                "'stability' (§I: 'window evolution fluctuation')",
+            ),
+            Compare(
+                "p1 = p2: at k = 3 MPCubic's share varies more than slightly (windows swing between the axes).",
+                "share2_sd_equal",
+                left="mpcubic",
+                op=">",
+                right="unmpcubic",
+                factor=1 + SLIGHTLY,
+                x_min=3,
                 x_max=3,
+                quote="for $k = 3$, pairs of window increment move from one axis to another, and so on",
+                where="Fig. 1 (top), §III",
+                derivation="'move from one axis to another' is more than the 'slight variations' of k <= 2: beyond "
+                "10 % above unMPCubic's spread, where the 'slightly' convention ends (the former +50 % over k = 2 "
+                "had no source in the paper)",
             ),
             Trend(
                 "p1 > p2: MPCubic's share of the less lossy path 2 grows with k.",
                 "share2_mean_unequal",
                 variants=("mpcubic",),
                 direction="grows",
+                mode="rank",
+                quote="when $p_1 > p_2$ as shown in the bottom plots in Fig. 1, MPCubic demonstrates the capability "
+                "of less aggressive increase in the congestion window on path 1 and the more aggressive increase on "
+                "path 2 as increasing k value",
+                where="Fig. 1 (bottom), §III",
+                headline=True,
+                derivation="'as increasing k value' states a tendency over the k range, not each step: Spearman's "
+                "rank correlation of the means with k, one-sided p < 0.05 (the conventional level; over 5 k values a "
+                "perfect order gives p = 1/120). Headline: 'move traffic away from congested paths' (§I, §V)",
             ),
         ),
         variants=MULTIPATH,
@@ -348,16 +522,38 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(0.7, 0.8),
         quick_x_values=(0.7,),
         scenario=_cycle,
-        panels=(Panel("epoch_s", "Mean congestion epoch (s)"),),
+        panels=(
+            Panel("epoch_s", "Mean congestion epoch (s)"),
+            Panel("epoch2_s", "Mean congestion epoch of subflow 2 (s)"),
+        ),
         checks=(
             Ratio(
-                "MPCubic's congestion epoch is 2^(4/3) ~ 2.52 times regular Cubic's (K_s = K / delta^(1/3), delta = "
-                "1/16), with beta_cubic = 0.7 and 0.8 alike.",
+                "MPCubic's window growth cycle is 2.5 times regular Cubic's (theory: 2^(4/3) ~ 2.52), with "
+                "beta_cubic = 0.7 and 0.8 alike.",
                 "epoch_s",
                 left="mpcubic",
                 right="cubic",
-                low=2.27,
-                high=2.77,
+                low=CYCLE[0],
+                high=CYCLE[1],
+                quote="window growth cycle of sub-flow in MPCubic equals 2.5 times as long as that of regular Cubic",
+                where="Fig. 3, §IV-A",
+                headline=True,
+                derivation="'equals 2.5 times', a number the paper measured: 2.5 ± 25 % (the convention for an exact "
+                "number), [1.875, 3.125]; its theory's 2^(4/3) = 2.52 lies inside. A cycle is two epochs of each flow, "
+                "so the ratio of cycles is that of epochs. The lower end above 1 is also 'the regular Cubic flow is "
+                "more aggressive in window growth'. Headline: the abstract's 'stability' (window evolution)",
+            ),
+            CompareMetrics(
+                "On equal paths the two MPCubic subflows' windows evolve alike (equal epochs).",
+                "epoch_s",
+                variant="mpcubic",
+                op="≈",
+                other="epoch2_s",
+                tolerance=NEARLY_EQUAL,
+                quote="Since two paths's parameters are equal, the window evolution of two sub-flows is overlapped.",
+                where="Fig. 3, §IV-A",
+                derivation="'overlapped': the two subflows' windows the same, read as their congestion epochs nearly "
+                "the same, within the convention's 10 % for 'nearly the same'",
             ),
         ),
         variants=("cubic", "mpcubic"),
@@ -372,15 +568,31 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(50,),
         quick_x_values=(10,),
         scenario=_shared,
-        panels=(RATE, RATIO),
+        panels=(RATE, COMPETING, RATIO),
         checks=(
-            Bound(
-                "The 2-path MPCubic flow takes about as much as the Cubic flow (ratio ~ 1).",
-                "ratio",
-                variants=("mpcubic",),
+            CompareMetrics(
+                "The 2-path MPCubic flow is friendly to the Cubic flow: it takes no more than the Cubic flow.",
+                "rate_mbps",
+                variant="mpcubic",
+                op="<",
+                other="competing_mbps",
+                quote="The simulation results in Fig. 4 show that two-path MPCubic can be friendly regular Cubic at a "
+                "bottleneck.",
+                where="Fig. 4, §IV-B",
+                derivation="'friendly' to regular Cubic: the 2-path flow takes no more than the Cubic flow, one-sided "
+                "with no tolerance (the paper's words give none)",
+            ),
+            CompareMetrics(
+                "The 2-path MPCubic flow shares the bottleneck fairly with the Cubic flow (rates nearly equal).",
+                "rate_mbps",
+                variant="mpcubic",
                 op="≈",
-                value=1.0,
-                tolerance=0.2,
+                other="competing_mbps",
+                tolerance=NEARLY_EQUAL,
+                quote=FAIR_SHARING,
+                where="Abstract (Fig. 4, §IV-B)",
+                headline=True,
+                derivation=FAIR_DERIVATION,
             ),
         ),
         variants=(*MULTIPATH, "lia"),
@@ -395,15 +607,32 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(10,),
         quick_x_values=(10,),
         scenario=_reno,
-        panels=(RATE, RATIO),
+        panels=(RATE, COMPETING, RATIO),
         checks=(
-            Bound(
-                "In the TCP-friendly region MPCubic is not greedier than the Reno flow (ratio <= ~1).",
-                "ratio",
-                variants=("mpcubic",),
-                op="<=",
-                value=1.0,
-                tolerance=0.15,
+            CompareMetrics(
+                "In the TCP-friendly region MPCubic takes no more than the regular TCP (Reno) flow.",
+                "rate_mbps",
+                variant="mpcubic",
+                op="<",
+                other="competing_mbps",
+                quote="Fig. 5(a) shows that two-path MPCubic is not greedy to capture more bandwidth than the regular "
+                "TCP.",
+                where="Fig. 5(a), §IV-B",
+                derivation="'not greedy to capture more bandwidth than the regular TCP': MPCubic's rate at most the "
+                "TCP flow's, one-sided with no tolerance (the paper's words give none; the former 15 % had no source "
+                "in the paper). The paper compares with the TCP flow, not with MPTCP",
+            ),
+            CompareMetrics(
+                "The 2-path MPCubic flow shares the bottleneck fairly with the regular TCP flow (rates nearly equal).",
+                "rate_mbps",
+                variant="mpcubic",
+                op="≈",
+                other="competing_mbps",
+                tolerance=NEARLY_EQUAL,
+                quote=FAIR_SHARING,
+                where="Abstract (Fig. 5(a), §IV-B)",
+                headline=True,
+                derivation=FAIR_DERIVATION,
             ),
         ),
         variants=WITH_MPTCP,
@@ -418,15 +647,23 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(10,),
         quick_x_values=(10,),
         scenario=_vs_mptcp,
-        panels=(RATE, RATIO),
+        panels=(RATE, COMPETING, RATIO),
         checks=(
-            Bound(
-                "In the TCP-friendly region MPCubic shares reasonably with MPTCP (ratio ~ 1).",
-                "ratio",
-                variants=("mpcubic",),
+            CompareMetrics(
+                "In the TCP-friendly region MPCubic shares the two links with MPTCP reasonably (rates nearly equal).",
+                "rate_mbps",
+                variant="mpcubic",
                 op="≈",
-                value=1.0,
-                tolerance=0.2,
+                other="competing_mbps",
+                tolerance=NEARLY_EQUAL,
+                quote="Fig. 5(b) shows that in the TCP-friendliness region MPCubic can allocate the bandwidth "
+                "reasonably with regular MPTCP.",
+                where="Fig. 5(b), §IV-B",
+                headline=True,
+                derivation="'reasonably' is no closeness word of the conventions; read by §III's design of MPCubic's "
+                "TCP-friendly region ('the throughput of both approaches in the steady state are the same') and the "
+                "abstract's 'fair sharing with ... MPTCP': nearly the same, within the convention's 10 %. Headline: "
+                "the abstract's fair sharing with MPTCP",
             ),
         ),
         variants=(*MULTIPATH, "olia", "balia"),
@@ -441,16 +678,49 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(100,),
         quick_x_values=(10,),
         scenario=_pooling,
-        panels=(RATE, RATIO),
+        panels=(
+            RATE,
+            Panel("competing_best_mbps", "Mean Cubic flow of the link where it is larger (Mbit/s)"),
+            RATIO,
+            Panel("rate_sd_mbps", "sd of the multipath flow's rate over 5 s bins (Mbit/s)"),
+        ),
         checks=(
-            Bound(
-                "MPCubic's total rate exceeds the mean Cubic flow's (ratio > 1).",
-                "ratio",
-                variants=("mpcubic",),
-                op=">=",
-                value=1.0,
+            CompareMetrics(
+                "MPCubic's total rate exceeds the mean Cubic flow's on each link.",
+                "rate_mbps",
+                variant="mpcubic",
+                op=">",
+                other="competing_best_mbps",
+                quote="Fig. 6(a) shows that total throughput of a two-path MPCubic flow is greater than average "
+                "throughput of fifteen Cubic flows on each path.",
+                where="Fig. 6(a), §IV-C",
+                derivation="'greater than average throughput of fifteen Cubic flows on each path': above the mean "
+                "Cubic flow of each link, so above the larger of the two (per run); one-sided, no tolerance",
             ),
-            Compare("unMPCubic gets less than MPCubic.", "rate_mbps", left="unmpcubic", op="<", right="mpcubic"),
+            Compare(
+                "unMPCubic's rate fluctuates less than MPCubic's.",
+                "rate_sd_mbps",
+                left="unmpcubic",
+                op="<",
+                right="mpcubic",
+                quote=FIG6B,
+                where="Fig. 6(b), §IV-C",
+                derivation="'less fluctuation of the obtained bandwidth': the standard deviation of the flow's rate "
+                "over the paper's 5 s samples, lower for unMPCubic; no tolerance",
+            ),
+            Compare(
+                "unMPCubic gets less than MPCubic.",
+                "rate_mbps",
+                left="unmpcubic",
+                op="<",
+                right="mpcubic",
+                quote=FIG6B,
+                where="Fig. 6(b), §IV-C",
+                headline=True,
+                derivation="'lower throughput than MPCubic': one-sided, no tolerance. Headline: the abstract's "
+                "'throughput improvement' (§IV-C: 'the improvement of the throughput of MPCubic compared with "
+                "unMPCubic')",
+            ),
         ),
         variants=MULTIPATH,
         notes=("120 s, rates after 30 s; quick mode at 10 Mbit/s.",),
@@ -464,9 +734,27 @@ EXPERIMENTS: list[Experiment] = [
         x_values=(50, 25),
         quick_x_values=(25,),
         scenario=_triangle,
-        panels=(Panel("total_mbps", "Sum of A, B, C (Mbit/s)"), Panel("loss_pct_link1", "Loss rate on link 1 (%)")),
-        claims=("Table I: MPCubic's throughput is spread more evenly over A, B, C than unMPCubic's.",),
+        panels=(
+            Panel("total_mbps", "Sum of A, B, C (Mbit/s)"),
+            Panel("jain_index", "Jain's index of A, B, C"),
+            Panel("loss_pct_link1", "Loss rate on link 1 (%)"),
+            Panel("loss_growth_link1", "Loss on link 1 / loss at 50 Mbit/s (same run)"),
+        ),
         checks=(
+            Compare(
+                "Table I: MPCubic's throughput is spread more evenly over A, B, C than unMPCubic's (Jain's index).",
+                "jain_index",
+                left="mpcubic",
+                op=">",
+                right="unmpcubic",
+                x_min=50,
+                x_max=50,
+                quote=TABLE1,
+                where="Table I, §IV-D",
+                derivation="'more fair', with the paper's 'A perfect resource pooling should produce the equal "
+                "throughput for each flow': Jain's index of A, B, C (1 when equal) higher for MPCubic; no tolerance "
+                "(the table's own indices, 0.973 against 0.964, differ by 1 %)",
+            ),
             Compare(
                 "Table I: MPCubic's sum (171.6 Mbit/s) exceeds unMPCubic's (168).",
                 "total_mbps",
@@ -474,17 +762,75 @@ EXPERIMENTS: list[Experiment] = [
                 op=">",
                 right="unmpcubic",
                 x_min=50,
+                x_max=50,
+                quote=TABLE1,
+                where="Table I, §IV-D",
+                headline=True,
+                derivation="'larger': one-sided, no tolerance (the table's 171.6 against 168 is 2.1 %, too close for a "
+                "band of ± 25 % to say anything). Headline: 'MPCubic can achieve the throughput improvement' (§IV-D; "
+                "Abstract)",
             ),
             Trend(
-                "Table II: halving link 1 raises its loss rate, about twofold with MPCubic (0.0020 -> 0.0032 %) "
-                "and about fivefold with unMPCubic (0.0029 -> 0.0155 %).",
+                "Table II: halving link 1 raises its loss rate with MPCubic and with unMPCubic.",
                 "loss_pct_link1",
                 variants=("mpcubic", "unmpcubic"),
                 direction="falls",
+                mode="monotone",
+                quote="Table II shows that the loss rates always increase as reducing link 1's capacity.",
+                where="Table II, §IV-D",
+                derivation="'always increase' as link 1's capacity falls: the loss rate never lower at a smaller "
+                "capacity, no step back allowed (tolerance 0)",
+            ),
+            Band(
+                "Table II: unMPCubic's loss rate on link 1 about fivefold when link 1 is halved (0.0029 -> 0.0155 %).",
+                "loss_growth_link1",
+                variants=("unmpcubic",),
+                low=FIVE_TIMES[0],
+                high=FIVE_TIMES[1],
+                x_min=25,
+                x_max=25,
+                quote="For unMPCubic the loss rate at link 1 increases five times because unMPCubic is a uncoordinated "
+                "congestion controller.",
+                where="Table II, §IV-D",
+                derivation="'five times' and the table's 0.0155/0.0029 = 5.34, each ± 25 % (the convention for an "
+                "exact number): [3.75, 6.25] ∪ [4.01, 6.68]; the growth is the loss at 25 Mbit/s over the loss at 50 "
+                "in the same run",
+            ),
+            Band(
+                "Table II: with MPCubic, halving link 1 about doubles its loss rate (0.0020 -> 0.0032 %).",
+                "loss_growth_link1",
+                variants=("mpcubic",),
+                low=DOUBLE[0],
+                high=DOUBLE[1],
+                x_min=25,
+                x_max=25,
+                quote=TABLE2_MPCUBIC,
+                where="Table II, §IV-D",
+                derivation="'double' and the table's 0.0032/0.0020 = 1.6, each ± 25 % (the convention for an exact "
+                "number): [1.5, 2.5] ∪ [1.2, 2.0]",
+            ),
+            Compare(
+                "Table II: MPCubic's loss rate on link 1 grows less than unMPCubic's when link 1 is halved.",
+                "loss_growth_link1",
+                left="mpcubic",
+                op="<",
+                right="unmpcubic",
+                x_min=25,
+                x_max=25,
+                quote=TABLE2_MPCUBIC,
+                where="Table II, §IV-D",
+                headline=True,
+                derivation="'double' for MPCubic against 'five times' for unMPCubic: MPCubic's growth the smaller, one-"
+                "sided, no tolerance. Headline: 'move traffic away from congested paths' (§I, §V; Abstract: "
+                "'load-balancing')",
             ),
         ),
         variants=MULTIPATH,
-        notes=("Links 50 Mbit/s, 20 ms one way (not given); 400 s as the paper's, rates after 50 s.",),
+        notes=(
+            "Links 50 Mbit/s, 20 ms one way (not given); 400 s as the paper's, rates after 50 s. Each run also "
+            "carries a reference copy of the network with link 1 at 50 Mbit/s (names prefixed 'ref-'), sharing "
+            "nothing with it, so that Table II's growth of the loss rate is a ratio within one run.",
+        ),
     ),
     _experiment(
         name="mpcubic-hetero",
@@ -507,9 +853,48 @@ EXPERIMENTS: list[Experiment] = [
                 left="mpcubic",
                 op="<",
                 right="unmpcubic",
+                quote=FIG7A,
+                where="Fig. 7, §IV-D",
+                headline=True,
+                derivation="'less aggressive rate on path 1', read against unMPCubic's Fig. 7(b): one-sided, no "
+                "tolerance. Headline: 'move traffic away from congested paths' (§I, §V)",
             ),
-            Compare("more on path 2,", "path2_mbps", left="mpcubic", op=">", right="unmpcubic"),
-            Compare("and more in total.", "rate_mbps", left="mpcubic", op=">", right="unmpcubic"),
+            Compare(
+                "more on path 2,",
+                "path2_mbps",
+                left="mpcubic",
+                op=">",
+                right="unmpcubic",
+                quote=FIG7A,
+                where="Fig. 7, §IV-D",
+                headline=True,
+                derivation="'more aggressive rate on path 2', read against unMPCubic's Fig. 7(b): one-sided, no "
+                "tolerance. Headline: 'move traffic away from congested paths ... to lightly load paths' (§V)",
+            ),
+            CompareMetrics(
+                "MPCubic's own rate on path 1 is below its rate on path 2.",
+                "path1_mbps",
+                variant="mpcubic",
+                op="<",
+                other="path2_mbps",
+                quote=FIG7A,
+                where="Fig. 7(a), §IV-D",
+                derivation="the same sentence read within Fig. 7(a) alone: MPCubic's path-1 subflow slower than its "
+                "path-2 subflow; one-sided, no tolerance",
+            ),
+            Compare(
+                "and more in total.",
+                "rate_mbps",
+                left="mpcubic",
+                op=">",
+                right="unmpcubic",
+                quote="Whereas, unMPCubic in Fig. 7(b) gets the total throughput lower than MPCubic because there is "
+                "no coordination of congestion control between paths.",
+                where="Fig. 7(b), §IV-D",
+                headline=True,
+                derivation="'the total throughput lower than MPCubic': one-sided, no tolerance. Headline: the "
+                "abstract's 'throughput improvement' (§V: 'greater throughput')",
+            ),
         ),
         variants=MULTIPATH,
         notes=("150 s, rates after 50 s; quick mode at 10 and 8 Mbit/s.",),
