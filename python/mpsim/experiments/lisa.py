@@ -671,6 +671,7 @@ RETX = Panel("retransmissions", "Retransmissions, R (packets)")
 COMPETING_RETX = Panel("competing_retransmissions", "Retransmissions of the competing TCP flow (packets)")
 CELL_SHARE = Panel("cell_share_pct", "Share of the data carried by the 3G subflow (%)")
 FIRST_LOSS = Panel("first_loss_s", "Time to the first loss (first slow-start exit) (s)")
+CELL_QUEUE = Panel("cell_max_queue_pkts", "Largest queue of the 3G link (packets)")
 
 POOLED_NOTE = (
     "Buffers 9, 17 and 30 packets are pooled: run r uses [9, 17, 30][(r - 1) mod 3], "
@@ -732,7 +733,7 @@ def _realnet_experiment(shared_lab: bool) -> Experiment:
         quick_x_values=(100, 500, 1000),
         definition=Definition(_realnet_run, axis="size_kb", fixed={"shared_lab": shared_lab}),
         extract=realnet_row,
-        panels=(FCT, RETX, CELL_SHARE, FIRST_LOSS),
+        panels=(FCT, RETX, CELL_SHARE, FIRST_LOSS, CELL_QUEUE),
         checks=(
             Compare(
                 "LISA improves the completion time at every file size.",
