@@ -1,9 +1,15 @@
 """The LISA experiments (Barik et al., ICC 2016): topologies with the paper's base RTTs and bottleneck,
-valid configurations for every variant, the join timing, the pooling of buffers, and the headline sign."""
+valid configurations for every variant, the join timing, the pooling of buffers, the headline sign, the
+emulated real network of §VI, every check citing the paper's words with its band's derivation, and the three
+check forms defined in lisa.py (Gap, GapTrend, Share) on tables built so that each must hold or fail."""
 
 from __future__ import annotations
 
 import copy
+import math
+import os
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,12 +17,39 @@ import pytest
 import mpsim
 from mpsim.experiments import CATALOGUE, lisa
 from mpsim.experiments.base import MS, VARIANTS
-from mpsim.experiments.claims import Compare, single
-from mpsim.scenario import CongestionControl, TcpFlow
+from mpsim.experiments.claims import (
+    Bound,
+    Claim,
+    Compare,
+    CompareMetrics,
+    Difference,
+    Equivalent,
+    Order,
+    Ratio,
+    Trend,
+    single,
+)
+from mpsim.experiments.lisa import Gap, GapTrend, Share, share
+from mpsim.scenario import CongestionControl, MptcpFlow, TcpFlow, UdpFlow
 
-OTHER_SETTINGS = ("lisa-motivation", "lisa-datacenter", "lisa-datacenter-filesize")
+OTHER_SETTINGS = (
+    "lisa-motivation",
+    "lisa-datacenter",
+    "lisa-datacenter-filesize",
+    "lisa-realnet-shared",
+    "lisa-realnet-nonshared",
+)
 LISA_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("lisa-") and name not in OTHER_SETTINGS]
-"""The multi-homed server experiments of §IV-A (Figs. 3, 4): all but the motivation and the data centre."""
+"""The multi-homed server experiments of §IV-A (Figs. 3, 4): all but the motivation, the data centre and the
+emulated real network."""
+EVERY_LISA_EXPERIMENT = [name for name in CATALOGUE if name.startswith("lisa-")]
+PAPER_FILE = "003_6e4093937845a0e0.txt"
+PAPER_DIRS = [
+    *([Path(os.environ["MPSIM_PAPERS"])] if "MPSIM_PAPERS" in os.environ else []),
+    Path(__file__).resolve().parents[2] / "shared" / "papers",
+]
+"""Where the LISA paper's plain text is looked for (``MPSIM_PAPERS``, else the papers beside the checkout): it
+is not part of the repository, so the test of the quotes is skipped where it is absent."""
 
 
 def ser_ns(wire_bytes: int, rate_bps: int) -> int:
@@ -203,3 +236,203 @@ def test_the_motivation_runs_x_subflows_through_a_2_5_mbit_70_ms_downlink() -> N
         assert conn["size_bytes"] == 300_000
     (tcp,) = e.scenario(2, "tcp", 1).flows
     assert isinstance(tcp, TcpFlow) and tcp.cc == CongestionControl(type="cubic")
+
+
+# ------------------------------------------------------------------------------------------ the paper's words
+
+
+def paper_text() -> str:
+    """The LISA paper's text with its whitespace collapsed, as the checks' quotes are compared with it."""
+    for directory in PAPER_DIRS:
+        if (directory / PAPER_FILE).is_file():
+            return re.sub(r"\s+", " ", (directory / PAPER_FILE).read_text())
+    pytest.skip(f"the paper's text {PAPER_FILE} is not in {', '.join(map(str, PAPER_DIRS))}")
+
+
+def every_check() -> list[tuple[str, Claim]]:
+    return [(name, claim) for name in EVERY_LISA_EXPERIMENT for claim in CATALOGUE[name].checks]
+
+
+def has_band(claim: Claim) -> bool:
+    """Whether a check states a number the paper has to justify: a tolerance, margin, factor, bound, share or
+    the two-standard-error criterion (an x range alone is not a band)."""
+    if isinstance(claim, Share):
+        return True
+    if isinstance(claim, Compare | CompareMetrics):
+        return bool(claim.tolerance) or claim.factor != 1.0 or claim.criterion == "significant"
+    if isinstance(claim, Trend | GapTrend):
+        return bool(claim.tolerance)
+    if isinstance(claim, Order):
+        return bool(claim.tie)
+    return isinstance(claim, Ratio | Difference | Equivalent | Bound | Gap)
+
+
+def test_every_check_quotes_the_paper_verbatim_says_where_and_derives_its_band() -> None:
+    text = paper_text()
+    for name, claim in every_check():
+        quote = re.sub(r"\s+", " ", claim.quote).strip()
+        assert quote and quote in text, (name, claim.text, claim.quote)
+        assert claim.where, (name, claim.text)
+        if has_band(claim):
+            assert claim.derivation, (name, claim.statement())
+        if claim.headline:
+            # A headline claim is the abstract's, the introduction's (§I) or the conclusion's (§VIII).
+            assert re.search(r"Abstract|§I\b|§VIII", claim.where), (name, claim.where)
+
+
+def test_the_headline_claims_are_all_checked() -> None:
+    """The paper's headline claims (docs/reproduction.md lists them): each has a check marked headline."""
+    quotes = " ".join(claim.quote for _, claim in every_check() if claim.headline)
+    for words in (
+        "harms the performance of both MPTCP and the concurrent TCP",  # H1, MPTCP itself
+        "the adverse effect of MPTCP's uncoupled slow-start",  # H2, the concurrent TCP
+        "not only provides gains for MPTCP",  # H3
+        "the number of retransmitted packets experienced by the TCP flow is reduced with LISA",  # H4 (Fig. 7a)
+        "LISA effectively reduces number of retransmissions",  # H5
+        "LISA does not harm",  # H6
+        "LISA even provides gains",  # H6
+        "the disadvantage was marginal",  # H7
+        "This further escalates with an increasing number of subflows",  # H8
+    ):
+        assert words in quotes, words
+
+
+def test_every_lisa_experiment_draws_the_papers_95_percent_confidence_intervals() -> None:
+    # §V: "we will take the 95% confidence interval for all the plots".
+    assert {CATALOGUE[name].error_bars for name in EVERY_LISA_EXPERIMENT} == {"ci95"}
+
+
+# ------------------------------------------------------------------------------------------ check forms
+
+
+def table(means: dict[tuple[str, Any], tuple[float, ...]], metric: str = "fct_s") -> list[dict[str, Any]]:
+    """One row per run of each (variant, x)."""
+    return [
+        {"x": x, "variant": v, "run": k + 1, metric: value}
+        for (v, x), values in means.items()
+        for k, value in enumerate(values)
+    ]
+
+
+def test_a_gap_bounds_the_absolute_difference_of_two_variants_at_every_x() -> None:
+    rows = table({("mptcp", 2): (1.6, 1.8), ("lisa", 2): (1.5, 1.5), ("mptcp", 3): (1.5, 1.5), ("lisa", 3): (1.5, 1.5)})
+    gap = Gap("", "fct_s", left="mptcp", right="lisa", low=0.15, high=0.25)
+    outcome = gap.check(rows)
+    assert (outcome.verdict, outcome.details) == ("partly", ("2: 0.2", "3: 0 ✗"))
+    assert gap.statement() == "fct_s: mptcp − lisa in [0.15, 0.25] at every x"
+    one_sided = Gap("", "fct_s", left="mptcp", right="lisa", high=0.05, x_max=2)
+    assert one_sided.statement() == "fct_s: mptcp − lisa ≤ 0.05 at x ≤ 2"
+    assert one_sided.check(rows).verdict == "fails"
+
+
+def test_a_gap_trend_judges_every_step_of_the_gap_or_of_the_relative_gain() -> None:
+    # MPTCP 10, 10, 10; LISA 8, 7, 6: the reduction 2, 3, 4 grows at every step.
+    rows = table({("mptcp", x): (10.0,) for x in (1, 2, 3)} | {("lisa", x): (9.0 - x,) for x in (1, 2, 3)})
+    grows = GapTrend("", "fct_s", left="lisa", right="mptcp", direction="grows")
+    assert grows.check(rows).verdict == "holds"
+    assert grows.check(rows).details == ("gap 2 at 1 → 3 at 2 → 4 at 3",)
+    relative = GapTrend("", "fct_s", left="lisa", right="mptcp", direction="falls", relative=True)
+    assert relative.check(rows).verdict == "fails"
+    # A gain that falls, then rises back: the monotone reading fails it unless the step back is within tolerance.
+    wobble = table(
+        {("mptcp", x): (10.0,) for x in (1, 2, 3)} | {("lisa", 1): (7.0,), ("lisa", 2): (9.5,), ("lisa", 3): (9.0,)}
+    )
+    falls = GapTrend("", "fct_s", left="lisa", right="mptcp", direction="falls", relative=True)
+    assert falls.check(wobble).verdict == "fails"  # 0.3 → 0.05 → 0.1: a step back of 0.05, 20 % of the span
+    assert (
+        GapTrend("", "fct_s", left="lisa", right="mptcp", direction="falls", relative=True, tolerance=0.2)
+        .check(wobble)
+        .verdict
+        == "holds"
+    )
+    assert (
+        GapTrend("", "fct_s", left="lisa", right="mptcp")
+        .check(table({("mptcp", 1): (1.0,), ("lisa", 1): (1.0,)}))
+        .verdict
+        == "untested"
+    )
+
+
+def test_a_share_holds_at_the_stated_share_of_its_points() -> None:
+    # LISA above MPTCP at 8 of 10 x values: "almost all" (80 %) holds, every x would not.
+    rows = table({("mptcp", x): (1.0,) for x in range(10)} | {("lisa", x): (2.0 if x < 8 else 0.5,) for x in range(10)})
+    above = Compare("", "fct_s", left="lisa", op=">", right="mptcp")
+    assert above.check(rows).verdict == "partly"
+    almost = share(above, 0.8, quote="q", where="Fig. 6(b)", derivation="'almost all': 80 %")
+    outcome = almost.check(rows)
+    assert (outcome.verdict, outcome.passed, outcome.total) == ("holds", 8, 10)
+    assert outcome.details[-1] == "8 of 10 points hold, 8 needed"
+    assert (almost.quote, almost.where, almost.statement()) == (
+        "q",
+        "Fig. 6(b)",
+        "at least 80% of the points of: fct_s: lisa > mptcp at every x",
+    )
+    assert share(above, 0.9).check(rows).verdict == "partly"
+    # "Only for a distinct set of values": some points but not all.
+    some = share(above, 0.0, not_all=True)
+    assert some.statement().startswith("at least one point but not all of: ")
+    assert some.check(rows).verdict == "holds"
+    everywhere = table({("mptcp", x): (1.0,) for x in range(3)} | {("lisa", x): (2.0,) for x in range(3)})
+    assert some.check(everywhere).verdict == "partly"
+    nowhere = table({("mptcp", x): (1.0,) for x in range(3)} | {("lisa", x): (0.5,) for x in range(3)})
+    assert some.check(nowhere).verdict == "fails"
+    assert some.check([]).verdict == "untested"
+    assert isinstance(some, Share) and some.named_variants() == ("lisa", "mptcp") and some.columns() == ("fct_s",)
+
+
+# ------------------------------------------------------------------------------------------ §V-A, §VI settings
+
+
+def test_the_nonshared_hetero_rtt_paths_are_200_and_20_ms_each_behind_its_own_5_mbit_uplink() -> None:
+    cfg = CATALOGUE["lisa-nonshared-hetero-rtt"].build(20, "tcp", 1)
+    slow = one_packet_fct_ns([(FIVE, 99 * MS), (GIG, 1 * MS)], [(GIG, 1 * MS), (FIVE, 99 * MS)])
+    fast = one_packet_fct_ns([(FIVE, 9 * MS), (GIG, 1 * MS)], [(GIG, 1 * MS), (FIVE, 9 * MS)])
+    assert slow - fast == 4 * 90 * MS
+    assert single_packet_run(cfg, "Server.eth0") == slow
+    assert single_packet_run(cfg, "Server.eth1") == fast
+    links = {link["name"]: link for link in cfg["links"]}
+    assert [links[f"Server.eth{i}-R{i + 1}"]["queue"]["limit_pkts"] for i in (0, 1)] == [20, 20]
+    (conn,) = CATALOGUE["lisa-nonshared-hetero-rtt"].build(20, "lisa", 1)["mptcp_connections"]
+    assert conn["size_bytes"] == 500_000
+
+
+@pytest.mark.parametrize("name", ["lisa-realnet-shared", "lisa-realnet-nonshared"])
+def test_the_emulated_real_network_downloads_over_3g_first_then_wlan_with_30_percent_cross_traffic(name: str) -> None:
+    exp = CATALOGUE[name]
+    assert exp.runs == 15 and exp.x_values == tuple(range(100, 1001, 100))
+    scenario = exp.scenario(100, "lisa", 1)
+    flows = {f.name: f for f in scenario.flows}
+    measured = flows["measured"]
+    assert isinstance(measured, MptcpFlow)
+    assert measured.dst == ["Client.3g", "Client.wlan"]  # the 3G path is the first subflow
+    cfg = exp.build(100, "lisa", 1)
+    mpsim.validate_config(cfg)
+    links = {link["name"]: link for link in cfg["links"]}
+    for nic, rate, delay, p in (("3g", 2_000_000, 75 * MS, 0.0075), ("wlan", 10_000_000, 10 * MS, 0.015)):
+        down = links[f"R-Client.{nic}"]
+        assert (down["rate_bps"], down["delay_ns"], down["queue"]["limit_pkts"]) == (rate, delay, 1000)
+        assert down["loss"] == {"type": "bernoulli", "p": p}
+        cross = flows[f"cross-{nic}"]
+        # On half the time on average at 60 % of the link: the paper's 30 %.
+        assert isinstance(cross, UdpFlow) and cross.pattern == "on_off" and cross.on == cross.off
+        assert cross.rate == round(0.6 * rate)
+    background = [f for f in scenario.flows if f.name.startswith("background")]
+    if name == "lisa-realnet-shared":
+        assert len(background) == 19 and all(isinstance(f, TcpFlow) and f.dst == "VM" for f in background)
+        # 20 flows on the 100 Mbit/s lab link: 5 Mbit/s each, the paper's shared-bottleneck capacity.
+        assert links["Server-R"]["rate_bps"] // (len(background) + 1) == 5_000_000
+    else:
+        assert background == []
+    (tcp,) = [f for f in exp.scenario(100, "tcp", 1).flows if f.name == "measured"]
+    assert isinstance(tcp, TcpFlow) and tcp.dst == "Client.3g"
+
+
+def test_the_emulated_real_networks_row_has_the_3g_share_and_the_first_loss() -> None:
+    exp = CATALOGUE["lisa-realnet-nonshared"]
+    cfg = exp.build(300, "mptcp", 1)
+    row = lisa.realnet_row(mpsim.run_config(cfg), cfg)
+    assert 0.0 < row["cell_share_pct"] < 100.0
+    assert row["first_loss_s"] > 0 or math.isnan(row["first_loss_s"])
+    assert row["cell_max_queue_pkts"] >= 1 and row["incomplete"] == 0
+    tcp_cfg = exp.build(300, "tcp", 1)
+    assert lisa.realnet_row(mpsim.run_config(tcp_cfg), tcp_cfg)["cell_share_pct"] == 100.0
