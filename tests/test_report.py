@@ -138,7 +138,8 @@ def test_the_report_names_every_experiment_its_figures_claims_and_provenance(rep
         rows, exp = page.claims[name], CATALOGUE[name]
         # One row per check of a claim of the paper, then one per claim not stated as a check.
         checked = [c.text for c in exp.checks]
-        assert [r[0] for r in rows] == checked + [text for text in exp.claims if text not in checked]
+        words = [claim_words(dataclasses.asdict(c)) for c in exp.checks]
+        assert [r[0] for r in rows] == words + [text for text in exp.claims if text not in checked]
         # The claim, its check, then its verdict on each stack side by side.
         assert all(len(r) == 2 + len(STACKS) for r in rows)
         verdict_words = {cell.removeprefix("paper only: ").split()[0] for r in rows[: len(checked)] for cell in r[2:]}

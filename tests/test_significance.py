@@ -102,3 +102,10 @@ def test_tost_with_identical_runs_or_too_few_runs() -> None:
     assert tost([5.0, 5.0], [7.0, 7.0], margin=1.0).p == 1.0
     with pytest.raises(ValueError, match="2 values or more"):
         tost([5.0], [5.0, 5.0], margin=1.0)
+
+
+def test_two_samples_of_the_same_constant_are_equivalent_even_within_a_zero_margin() -> None:
+    # Both sides 0 in every run (nobody loses a packet): a margin relative to a mean of 0 is 0, and the known
+    # difference, 0, lies inside it; a constant difference outside it does not.
+    assert tost([0.0, 0.0, 0.0], [0.0, 0.0], 0.0).p < 0.05
+    assert tost([1.0, 1.0], [0.0, 0.0], 0.5).p > 0.05

@@ -158,8 +158,10 @@ def tost(a: Sequence[float], b: Sequence[float], margin: float) -> Equivalence:
     va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
     se = math.sqrt(va + vb)
     if se == 0:
-        # Identical runs on each side: the difference is known exactly.
-        return Equivalence(d, 0.0, math.nan, 0.0 if d > -margin else 1.0, 0.0 if d < margin else 1.0)
+        # Identical runs on each side: the difference is known exactly, and no difference lies inside any margin,
+        # a zero one too (a relative margin of two means of 0).
+        inside_low, inside_high = d > -margin or d == 0, d < margin or d == 0
+        return Equivalence(d, 0.0, math.nan, 0.0 if inside_low else 1.0, 0.0 if inside_high else 1.0)
     dof = (va + vb) ** 2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1))
     p_lower = 1.0 - student_t_cdf((d + margin) / se, dof)
     p_upper = student_t_cdf((d - margin) / se, dof)
