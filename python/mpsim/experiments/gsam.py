@@ -520,8 +520,8 @@ measures of an untraced run, the other subflows of a TCP flow)."""
 
 
 def _totals(samples: Sequence[Mapping[str, Any]], key: str) -> list[tuple[int, int]]:
-    """(time, sum over subflows of each one's latest ``key``) after each traced sample, in time order: a subflow
-    counts 0 until its first sample (its establishment, which the core traces) and then its latest value."""
+    """(time, sum over subflows of each one's latest ``key``) after each sample, in time order: a subflow counts 0
+    until its first sample (its establishment, :func:`_since_establishment`) and then its latest value."""
     latest: dict[int, int] = {}
     total = 0
     out = []
@@ -575,10 +575,11 @@ def _transfer_measures(
     # Fig. 23: from subflow 0's first window of 10 segments or more to its first of 11 or more.
     at_10 = next((s["time_ns"] for s in first if s["cwnd_bytes"] >= 10 * mss), None)
     at_11 = next((s["time_ns"] for s in first if s["cwnd_bytes"] >= 11 * mss), None)
+    # An SRTT of 0 is none yet (no RTT sample: Karn's rule after a SYN sent again), not an RTT.
     in_slow_start = [
         s["srtt_ns"] / 1e6
         for s in samples
-        if (exit_ns := ss_exit_ns.get(s["subflow"])) is None or s["time_ns"] <= exit_ns
+        if s["srtt_ns"] > 0 and ((exit_ns := ss_exit_ns.get(s["subflow"])) is None or s["time_ns"] <= exit_ns)
     ]
     early = _time_mean(cwnd, start_ns, min(start_ns + EARLY_NS, end_ns))
     mean = _time_mean(cwnd, start_ns, end_ns)
@@ -639,15 +640,34 @@ def gsam_row(results: Results, config: Mapping[str, Any]) -> dict[str, Any]:
             traces.setdefault(r["flow"], []).append(r)
     if not traces:
         return row
+    tcp = {f["name"] for f in raw["tcp_flows"]}
     measures = []
-    for name, samples in traces.items():
-        samples.sort(key=lambda r: r["time_ns"])
+    for name, traced in traces.items():
+        traced.sort(key=lambda r: r["time_ns"])
+        established = None if name in tcp else {s["subflow"]: s["established_ns"] for s in subflows[name]}
+        samples = _since_establishment(traced, established)
+        if not samples:
+            continue
         start = transfers[name]["start_ns"]
         end = transfers[name]["completed_ns"] or samples[-1]["time_ns"]
         exits = {s["subflow"]: s["slow_start_exit_ns"] for s in subflows[name]}
         measures.append(_transfer_measures(samples, start, end, mss[name], exits))
-    row.update({k: _mean_of([m[k] for m in measures]) for k in measures[0]})
+    if measures:
+        row.update({k: _mean_of([m[k] for m in measures]) for k in measures[0]})
     return row
+
+
+def _since_establishment(
+    samples: Sequence[Mapping[str, Any]], established_ns: Mapping[int, int | None] | None
+) -> list[Mapping[str, Any]]:
+    """The samples (time order) each subflow took once established: the core also traces the timeouts of a SYN,
+    with the initial window and no RTT yet, while the subflow cannot send. ``established_ns``: when each subflow
+    of a connection was established (None: never); None for a TCP flow, whose table has no such time, which is
+    established at its first sample with data in flight (it sends its initial window at once)."""
+    if established_ns is None:
+        first = next((i for i, s in enumerate(samples) if s["in_flight_bytes"] > 0), len(samples))
+        return list(samples[first:])
+    return [s for s in samples if (t := established_ns.get(s["subflow"])) is not None and s["time_ns"] >= t]
 
 
 @dataclass(frozen=True)
