@@ -124,7 +124,9 @@ def test_the_report_names_every_experiment_its_figures_claims_and_provenance(rep
         rows, exp = page.claims[name], CATALOGUE[name]
         # One row per check of a claim of the paper, then one per claim not stated as a check.
         checked = [c.text for c in exp.checks]
-        assert [r[0] for r in rows] == checked + [text for text in exp.claims if text not in checked]
+        # Each row's claim is its check's words (with where the paper says them and its quote, if it cites it).
+        texts = checked + [text for text in exp.claims if text not in checked]
+        assert len(rows) == len(texts) and all(text in r[0] for r, text in zip(rows, texts, strict=True))
         assert {r[3].split()[0] for r in rows[: len(checked)]} <= {"holds", "partly", "fails", "untested"}
         assert rows == expected_claims(reproduced, name)
         seeds = sorted(set(pq.read_table(reproduced / name / "results.parquet").column("seed").to_pylist()))
