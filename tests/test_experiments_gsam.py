@@ -4,7 +4,9 @@ Eq. 15's unclamped upper end, valid configurations for every variant, and one he
 from __future__ import annotations
 
 import math
+import os
 import statistics
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments import gsam as g
 from mpsim.experiments.base import Experiment
-from mpsim.experiments.claims import Compare, Order, single
+from mpsim.experiments.claims import Band, Bound, Claim, Compare, Equivalent, NotCheckable, Order, Ratio, Trend, single
 from mpsim.experiments.stacks import min_rtt_ns
 from mpsim.scenario import UdpFlow
 
@@ -191,7 +193,7 @@ def test_gsam_beats_mptcp_at_the_testbed_default_operating_point() -> None:
     """Fig. 12's headline at the testbed's default point (buffer 20, 5 × 80 KB): GSAM, the claim's best,
     completes sooner than MPTCP."""
     e = get("gsam-shared")
-    best = single(e.checks, Order, "fct_s")
+    best = single(e.checks, Order, "fct_s", ranking=("gsam", "tcp"))
     beats = Compare(best.text, best.metric, left=best.ranking[0], op="<", right="mptcp")
     assert beats.check(e.rows([g.DEFAULT_BUFFER_PKTS], beats.named_variants(), range(1, 4))).verdict == "holds"
 
@@ -238,7 +240,8 @@ def test_small_buffer_experiments_keep_fig2_setting_but_the_buffer_and_k() -> No
             for direction in ("R1-R2", "R2-R1"):
                 link(c, direction)["queue"] = None
             for conn in c["mptcp_connections"]:
-                conn["slow_start"]["k_ns"] = conn["start_ns"] = None
+                # `gsam-subflows` traces its windows (Figs. 3, 5, 6); these explorations need no trace.
+                conn["slow_start"]["k_ns"] = conn["start_ns"] = conn["trace"] = None
         assert cfg == reference, name
 
 
@@ -271,13 +274,12 @@ def test_with_eight_subflows_gsam_wins_with_small_buffers_and_mptcp_once_nothing
 
 def test_rto_times_runs_fig2_with_every_subflow_traced() -> None:
     """Fig. 7 is drawn from Fig. 2's runs: `gsam-rto-times` builds `gsam-subflows`' configuration (the same
-    random draws) with every measured transfer traced, and nothing else changed."""
+    random draws, every measured transfer traced, as `gsam-subflows` traces them for Figs. 3, 5 and 6)."""
     for variant in VARIANTS:
         scenario = get("gsam-rto-times").scenario(6, variant, 2)
         reference = get("gsam-subflows").scenario(6, variant, 2)
         assert [f.trace for f in scenario.flows if not isinstance(f, UdpFlow)] == [True, True], variant
-        untraced = [f.model_copy(update={"trace": False}) for f in scenario.flows]
-        assert scenario.model_copy(update={"flows": untraced}).to_core() == reference.to_core(), variant
+        assert scenario.to_core() == reference.to_core(), variant
 
 
 def test_rto_times_table_gives_each_timeout_of_each_traced_subflow() -> None:
@@ -316,3 +318,161 @@ def test_rto_times_reproduces_in_quick_mode(tmp_path: Any) -> None:
     assert all(by[2, v, k]["rto_count"] == 0 for v in exp.variants for k in (1, 2, 3))
     assert [by[6, "mptcp", k]["rto_subflows"] for k in (1, 2, 3)] == [0.5, 0.5, 0.5]
     assert all(by[6, "gsam", k]["rto_count"] == 0 for k in (1, 2, 3))
+
+
+# ---------------------------------------------------------------------------------------------- the paper's words
+
+
+PAPERS = Path(os.environ.get("MPSIM_PAPERS", Path(__file__).resolve().parents[2] / "shared" / "papers"))
+"""The papers' plain texts (not in the repository): beside the checkout, or where ``MPSIM_PAPERS`` says."""
+PAPER_TEXT = PAPERS / "001_cbddccc0691a423c.txt"
+
+
+def has_band(c: Claim) -> bool:
+    """Whether the check has a numeric band, margin or tolerance that must be derived from the paper."""
+    if isinstance(c, Band | Ratio | Bound | Equivalent | g.UpTo):
+        return True
+    if isinstance(c, Trend):
+        return c.mode == "rank" or c.tolerance != 0
+    if isinstance(c, Order):
+        return c.tie != 0
+    if isinstance(c, Compare):
+        return c.tolerance != 0 or c.factor != 1 or c.criterion == "significant"
+    return False
+
+
+GSAM_CHECKS = [(name, c) for name in GSAM_NAMES for c in get(name).checks]
+
+
+@pytest.mark.parametrize(("name", "check"), GSAM_CHECKS, ids=[f"{n}:{c.statement()[:50]}" for n, c in GSAM_CHECKS])
+def test_every_check_quotes_the_paper_says_where_and_derives_its_band(name: str, check: Claim) -> None:
+    """Each check carries the paper's words, where the paper says them, and, for a numeric band, how the band
+    follows from the paper."""
+    assert check.quote.strip() and check.where, (name, check.statement())
+    if has_band(check):
+        assert check.derivation, (name, check.statement())
+    if isinstance(check, NotCheckable):
+        assert check.reason
+
+
+@pytest.mark.skipif(not PAPER_TEXT.exists(), reason=f"the paper's text is not at {PAPER_TEXT} (set MPSIM_PAPERS)")
+def test_every_quote_is_the_papers_own_words() -> None:
+    """Each check's quote is found verbatim in the paper's plain text (whitespace aside)."""
+    paper = " ".join(PAPER_TEXT.read_text().split())
+    missing = [(name, c.quote) for name, c in GSAM_CHECKS if " ".join(c.quote.split()) not in paper]
+    assert not missing, missing
+
+
+def test_no_trend_is_judged_by_its_endpoints_alone() -> None:
+    for _, c in GSAM_CHECKS:
+        assert not isinstance(c, Trend) or c.mode in ("monotone", "rank"), c.statement()
+
+
+def test_the_checks_of_no_paper_figure_are_explorations_and_only_they() -> None:
+    explored = {n for n, c in GSAM_CHECKS if c.exploration}
+    assert explored == {"gsam-subflows-165kb", "gsam-subflows-b20", "gsam-subflows-buffer"}
+    assert all(c.exploration for n, c in GSAM_CHECKS if n in explored)
+    assert all("not a paper figure" in get(n).figure for n in explored)
+
+
+def test_every_headline_claim_has_a_check() -> None:
+    """The abstract's, the contributions' and the conclusion's claims (docs/reproduction.md, GSAM's headline
+    claims): each is judged by at least one check marked as a headline."""
+    headline = " ".join(" ".join(c.quote.split()) for _, c in GSAM_CHECKS if c.headline)
+    for words in (
+        "worse than regular single path TCP",
+        "causes timeouts and throughput collapse",
+        "by up to 80%",
+        "retaining high Goodput for large flows as MPTCP",
+        "by up to 35.73%",
+        "up to 21.3%",
+        "by reducing the number of retransmission and RTOs",
+        "benefit from the reduced retransmission",
+    ):
+        assert words in headline, words
+
+
+def test_fig3_is_traced_at_two_subflows_and_figs_5_6_at_four() -> None:
+    e = get("gsam-subflows")
+    assert e.trace_x == (2, 4)
+    fig3 = [c for c in e.checks if c.where == "Fig. 3"]
+    assert fig3 and all(c.x_min == c.x_max == 2 for c in fig3 if isinstance(c, Ratio | Order))
+    assert all(f["trace"] for f in e.build(2, "mptcp", 1)["mptcp_connections"])
+
+
+def test_the_second_subflow_joins_as_soon_as_the_first_is_established() -> None:
+    """§II: the additional subflows join after the initial handshake and "can start sending once they are
+    established"; the core's join delay counts from the first subflow's establishment."""
+    assert g.JOIN_DELAY_NS == 0
+    for name in ("gsam-shared", "gsam-competing", "gsam-nonshared", "gsam-codel-limit", "gsam-udp"):
+        e = get(name)
+        for conn in e.build(e.x_values[0], "lisa", 1)["mptcp_connections"]:
+            assert conn["join_delay_ns"] == 0, name
+
+
+def test_up_to_judges_the_largest_reduction_over_its_range() -> None:
+    rows = [
+        {"x": x, "variant": v, "run": 1, "fct_s": f}
+        for x, v, f in ((1, "gsam", 0.9), (1, "mptcp", 1.0), (2, "gsam", 0.5), (2, "mptcp", 1.0), (3, "gsam", 2.0))
+    ]
+    claim = g.UpTo("", "fct_s", left="gsam", right="mptcp", low=0.4, high=1.0)
+    outcome = claim.check(rows)
+    assert (outcome.verdict, outcome.details) == ("holds", ("50.0% at 2 (largest of 2 x)",))
+    assert g.UpTo("", "fct_s", left="gsam", right="mptcp", low=0.6, high=1.0).check(rows).verdict == "fails"
+    assert g.UpTo("", "fct_s", left="gsam", right="mptcp", x_max=1).check(rows).details == (
+        "10.0% at 1 (largest of 1 x)",
+    )
+    assert claim.statement() == "fct_s: the largest reduction 1 − gsam/mptcp over every x in [40.0%, 100.0%]"
+
+
+def sample(t: int, subflow: int, cwnd: int, in_flight: int = 1, srtt_ms: float = 40.0) -> dict[str, Any]:
+    return {
+        "time_ns": t,
+        "subflow": subflow,
+        "cwnd_bytes": cwnd * 1000,
+        "in_flight_bytes": in_flight * 1000,
+        "srtt_ns": int(srtt_ms * 1e6),
+    }
+
+
+def test_window_sums_count_each_subflow_from_its_establishment() -> None:
+    # Subflow 1's SYN times out at 150 (traced with the initial window, nothing in flight, no RTT) before it is
+    # established at 300.
+    traced = [
+        sample(100, 0, 10, 10),
+        sample(150, 1, 10, 0, 0.0),
+        sample(200, 0, 11, 11, 42.0),
+        sample(300, 1, 3, 3, 0.0),
+        sample(400, 0, 12, 5, 50.0),
+        sample(500, 1, 4, 4, 60.0),
+    ]
+    samples = g._since_establishment(traced, {0: 100, 1: 300})
+    assert [s["time_ns"] for s in samples] == [100, 200, 300, 400, 500]
+    assert g._since_establishment(traced, {0: 100, 1: None}) == [traced[0], traced[2], traced[4]]
+    # A TCP flow: established at its first sample with data in flight.
+    assert g._since_establishment([sample(50, 0, 10, 0, 0.0), *traced[:1]], None) == traced[:1]
+    totals = g._totals(samples, "cwnd_bytes")
+    assert totals == [(100, 10_000), (200, 11_000), (300, 14_000), (400, 15_000), (500, 16_000)]
+    assert (g._at(totals, 99), g._at(totals, 350), g._at(totals, 10**9)) == (0, 14_000, 16_000)
+    # (0·100 + 10·100 + 11·100 + 14·100 + 15·100 + 16·100) / 600 packets of 1000 B.
+    assert g._time_mean(totals, 0, 600) == 11_000
+    m = g._transfer_measures(samples, 0, 600, 1000, {0: 250, 1: None})
+    assert (m["sub0_peak_cwnd_pkts"], m["others_peak_cwnd_pkts"], m["sub1_initial_cwnd_pkts"]) == (12, 4, 3)
+    assert (m["sum_cwnd_peak_pkts"], m["in_flight_peak_pkts"], m["sum_cwnd_mean_pkts"]) == (16, 14, 11)
+    assert m["cwnd_10_to_11_s"] == 100 / 1e9
+    # Slow start: subflow 0 until 250 (40, 42 ms), subflow 1 throughout but for its sample without an RTT (60).
+    assert m["ss_srtt_ms"] == pytest.approx((40 + 42 + 60) / 3)
+
+
+def test_gsam_row_measures_every_run_of_a_traced_experiment() -> None:
+    """The windows of Figs. 3, 5 and 6 are measures of each run of `gsam-subflows` (at 3 subflows, a point no
+    check judges): TCP has one subflow, so no other subflow's window; MPTCP's sum exceeds its subflow 0's."""
+    e = get("gsam-subflows")
+    tcp, mptcp = (e.point(3, v, [1])[0] for v in ("tcp", "mptcp"))
+    assert math.isnan(tcp["others_peak_cwnd_pkts"]) and math.isnan(tcp["sub1_initial_cwnd_pkts"])
+    assert mptcp["sum_cwnd_peak_pkts"] > mptcp["sub0_peak_cwnd_pkts"] >= 1
+    assert mptcp["sub1_initial_cwnd_pkts"] == g.NS3_IW
+    assert all(r["cwnd_reductions"] >= 0 for r in (tcp, mptcp))
+    # An untraced experiment has the window reductions, and no trace measure.
+    row = get("gsam-competing-buffer").point(12, "mptcp", [1])[0]
+    assert row["cwnd_reductions"] >= 0 and math.isnan(row["sum_cwnd_peak_pkts"])
