@@ -5,7 +5,6 @@ check citing the paper's own words, with the derivation of its band."""
 from __future__ import annotations
 
 import math
-import os
 import re
 from pathlib import Path
 
@@ -28,10 +27,11 @@ from mpsim.experiments.claims import (
 )
 from mpsim.experiments.reproduce import reproduce
 from mpsim.scenario import Coding, CongestionControl, MptcpFlow, TcpFlow
+from paper_texts import PAPERS, collapsed, paper_file
 
 COUPLE_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("couple-")]
 PAPER_FILE = "002_4899a4030525d091.txt"
-"""The paper's plain text, as the directory ``MPSIM_PAPERS`` names it (the papers are not in the repository)."""
+"""The paper's plain text (not in the repository: ``paper_texts``)."""
 
 
 def every_check() -> list[tuple[str, Claim]]:
@@ -185,14 +185,12 @@ def test_the_headline_claims_are_checked_in_every_figure_that_shows_them() -> No
     assert not any(c.headline and c.exploration for _, c in every_check())
 
 
-@pytest.mark.skipif(not os.environ.get("MPSIM_PAPERS"), reason="MPSIM_PAPERS names no directory of the papers")
+@pytest.mark.skipif(paper_file(PAPER_FILE[:4]) is None, reason=f"the paper's text is not in {PAPERS}")
 def test_every_quote_is_the_papers_words_verbatim() -> None:
     """Whitespace aside, every quote, and every sentence a NotCheckable's reason quotes, is in the paper's text."""
-
-    def collapsed(text: str) -> str:
-        return re.sub(r"\s+", " ", text).strip()
-
-    paper = collapsed((Path(os.environ["MPSIM_PAPERS"]) / PAPER_FILE).read_text())
+    text = paper_file(PAPER_FILE[:4])
+    assert text is not None
+    paper = collapsed(text.read_text())
     for name, c in every_check():
         assert collapsed(c.quote) in paper, (name, c.quote)
         if isinstance(c, NotCheckable):

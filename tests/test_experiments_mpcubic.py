@@ -5,8 +5,6 @@ index, the fluctuation of a rate) are what they say."""
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import pytest
 
@@ -14,10 +12,10 @@ from mpsim.engine import run_config
 from mpsim.experiments import CATALOGUE, get, mpcubic
 from mpsim.experiments.claims import Band, Claim, Compare, CompareMetrics, Equivalent, Ratio, Trend
 from mpsim.topologies import Network, Route
+from paper_texts import PAPERS, paper_file
 
-PAPERS = Path(os.environ.get("MPSIM_PAPERS", "/work/shared/papers"))
-"""The papers' plain texts (not in the repository): ``MPSIM_PAPERS`` or the project's shared folder."""
-PAPER_FILES = sorted(PAPERS.glob("004_*.txt"))
+PAPER = paper_file("004_")
+"""The paper's plain text (not in the repository: ``paper_texts``)."""
 EXPERIMENTS = [e for e in CATALOGUE.values() if e.paper == mpcubic.PAPER]
 CHECKS = [(e.name, c) for e in EXPERIMENTS for c in e.checks]
 
@@ -45,10 +43,11 @@ def test_the_paper_has_eight_experiments_and_every_claim_is_a_check() -> None:
         assert set(e.claims) == {c.text for c in e.checks}, e.name
 
 
-@pytest.mark.skipif(not PAPER_FILES, reason="the paper's text is not on this machine")
+@pytest.mark.skipif(PAPER is None, reason=f"the paper's text is not in {PAPERS}")
 @pytest.mark.parametrize(("name", "check"), CHECKS, ids=[f"{n}: {c.text[:40]}" for n, c in CHECKS])
 def test_every_check_quotes_the_paper_verbatim_and_says_where(name: str, check: Claim) -> None:
-    paper = words(PAPER_FILES[0].read_text())
+    assert PAPER is not None
+    paper = words(PAPER.read_text())
     assert check.quote and words(check.quote) in paper, (name, check.quote)
     assert check.where, (name, check.text)
 
