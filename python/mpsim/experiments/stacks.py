@@ -4,8 +4,9 @@ stacks every claim is also judged on (Linux 6.18 and ns-3.44), with the transfor
 Two stacks, each with its source and what mpsim reproduces of it (docs/reproduction.md reads them in full):
 
 - **The legacy ns-3 MPTCP model** (code.google.com/p/mptcp-ns3, the Orange Labs model): the CSS paper's
-  simulator (its ref. [9]) and the GSAM paper's §II (its Fig. 8 shows that model's subflow constructor).
-  It replaces ns-3's whole TCP, so the single-path flows of those experiments run it too.
+  simulator (its ref. [9]), the GSAM paper's §II (its Fig. 8 shows that model's subflow constructor) and, by the
+  same reasoning as CSS's, the Couple+ paper's (docs/reproduction.md, Couple+). It replaces ns-3's whole TCP, so
+  the single-path flows of those experiments run it too.
 - **Linux 3.14 with MPTCP v0.89**: the LISA paper's CORE emulator (3.14.22, v0.89.3) and the GSAM paper's
   testbed (§V-A), mpsim's ``linux_3_14`` profile (docs/algorithms.md).
 
