@@ -741,7 +741,7 @@ JOIN_NOTE = (
 SCHEMES = ("tcp", "mptcp", "lisa", "gsam")
 """The schemes the paper compares."""
 
-# The band conventions (from the paper's words only; /work/diag/headline-claims.md, reproduction.md).
+# The band conventions (from the paper's words only; docs/reproduction.md, "How a claim is judged").
 RANK = (
     "a trend in words ('decreases/increases with the increasing …') with no tolerance: over the whole sweep, "
     "Spearman's rank correlation of the means per x with the stated sign, one-sided p < 0.05 (the paper's curves "

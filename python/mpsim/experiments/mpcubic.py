@@ -407,7 +407,7 @@ FAIR_SHARING = "while preserving fair sharing with regular TCP, Cubic, and MPTCP
 regular TCP, Cubic and MPTCP"), judged at Figs. 4, 5(a) and 5(b)."""
 NEARLY_EQUAL = 0.10
 """The band of the paper's closeness words ("fair sharing", "the same", "overlapped"): within 10 %, the convention
-for "similar", "nearly the same", "nearly equal" (the catalogue's band conventions, /work/diag/headline-claims.md)."""
+for "similar", "nearly the same", "nearly equal" (the catalogue's band conventions, docs/reproduction.md)."""
 FAIR_DERIVATION = (
     "'fair sharing' at a common bottleneck: equal shares (Eq. 9 designs the multipath flow to take what a single-"
     "path flow takes on its best path, here the same link), within the convention's 10 % for 'nearly equal'"
