@@ -12,8 +12,8 @@ from typing import Any, Literal
 import pytest
 
 from mpsim.experiments import VARIANTS, get
-from mpsim.experiments.claims import Bound, Claim, Compare, Difference, Equivalent, Order, Ratio, single
-from mpsim.experiments.css import EXPERIMENTS, BestCase
+from mpsim.experiments.claims import BestCase, Bound, Claim, Compare, Difference, Equivalent, Order, Ratio, single
+from mpsim.experiments.css import EXPERIMENTS
 
 PAPERS = Path(os.environ.get("MPSIM_PAPERS", Path(__file__).resolve().parents[2] / "shared" / "papers"))
 """The papers' plain texts (not in the repository): beside the checkout, or where ``MPSIM_PAPERS`` says."""

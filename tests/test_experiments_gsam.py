@@ -15,7 +15,19 @@ import mpsim
 from mpsim.experiments import CATALOGUE, VARIANTS, get
 from mpsim.experiments import gsam as g
 from mpsim.experiments.base import Experiment
-from mpsim.experiments.claims import Band, Bound, Claim, Compare, Equivalent, NotCheckable, Order, Ratio, Trend, single
+from mpsim.experiments.claims import (
+    Band,
+    BestCase,
+    Bound,
+    Claim,
+    Compare,
+    Equivalent,
+    NotCheckable,
+    Order,
+    Ratio,
+    Trend,
+    single,
+)
 from mpsim.experiments.stacks import min_rtt_ns
 from mpsim.scenario import UdpFlow
 
@@ -330,7 +342,7 @@ PAPER_TEXT = PAPERS / "001_cbddccc0691a423c.txt"
 
 def has_band(c: Claim) -> bool:
     """Whether the check has a numeric band, margin or tolerance that must be derived from the paper."""
-    if isinstance(c, Band | Ratio | Bound | Equivalent | g.UpTo):
+    if isinstance(c, Band | Ratio | Bound | Equivalent | BestCase):
         return True
     if isinstance(c, Trend):
         return c.mode == "rank" or c.tolerance != 0
@@ -415,14 +427,16 @@ def test_up_to_judges_the_largest_reduction_over_its_range() -> None:
         {"x": x, "variant": v, "run": 1, "fct_s": f}
         for x, v, f in ((1, "gsam", 0.9), (1, "mptcp", 1.0), (2, "gsam", 0.5), (2, "mptcp", 1.0), (3, "gsam", 2.0))
     ]
-    claim = g.UpTo("", "fct_s", left="gsam", right="mptcp", low=0.4, high=1.0)
+
+    def up_to(**band: float) -> BestCase:
+        return BestCase("", "fct_s", better="gsam", worse="mptcp", gain="reduction", **band)
+
+    claim = up_to(low=0.4, high=1.0)
     outcome = claim.check(rows)
-    assert (outcome.verdict, outcome.details) == ("holds", ("50.0% at 2 (largest of 2 x)",))
-    assert g.UpTo("", "fct_s", left="gsam", right="mptcp", low=0.6, high=1.0).check(rows).verdict == "fails"
-    assert g.UpTo("", "fct_s", left="gsam", right="mptcp", x_max=1).check(rows).details == (
-        "10.0% at 1 (largest of 1 x)",
-    )
-    assert claim.statement() == "fct_s: the largest reduction 1 − gsam/mptcp over every x in [40.0%, 100.0%]"
+    assert (outcome.verdict, outcome.details) == ("holds", ("largest 0.5 at 2 (of 2 x)",))
+    assert up_to(low=0.6, high=1.0).check(rows).verdict == "fails"
+    assert up_to(x_max=1).check(rows).details == ("largest 0.1 at 1 (of 1 x)",)
+    assert claim.statement() == "fct_s: the largest 1 − gsam/mptcp over every x in [0.4, 1]"
 
 
 def sample(t: int, subflow: int, cwnd: int, in_flight: int = 1, srtt_ms: float = 40.0) -> dict[str, Any]:

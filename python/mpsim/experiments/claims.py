@@ -614,6 +614,55 @@ class Equivalent(Claim):
 
 
 @dataclass(frozen=True)
+class BestCase(Claim):
+    """The paper's "up to v": the largest gain of ``better`` over ``worse`` among the x values in range lies in
+    [low, high]; one point, at the x where it is largest. The gain at an x is, of the two means there, ``worse −
+    better`` (``gain="difference"``: "up to 1.5 s in the best case"), ``worse/better − 1`` (``"increase"``: a
+    goodput gain read from the completion times of one file) or ``1 − better/worse`` (``"reduction"``: "reduces
+    the completion time by up to 80 %"). A :class:`Ratio` asks every x to reach the band, and a
+    :class:`Difference` judges the mean over x: neither is "up to"."""
+
+    better: str = ""
+    worse: str = ""
+    gain: Literal["difference", "increase", "reduction"] = "difference"
+    low: float = -INF
+    high: float = INF
+    x_min: float = -INF
+    x_max: float = INF
+
+    def _gain_text(self) -> str:
+        if self.gain == "difference":
+            return f"{self.worse} − {self.better}"
+        if self.gain == "increase":
+            return f"{self.worse}/{self.better} − 1"
+        return f"1 − {self.better}/{self.worse}"
+
+    def statement(self) -> str:
+        return (
+            f"{self.metric}: the largest {self._gain_text()} over {_range_text(self.x_min, self.x_max)} in "
+            f"[{self.low:g}, {self.high:g}]"
+        )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.better, self.worse)
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        gains = []
+        for x in sample.xs(self.x_min, self.x_max, (self.better, self.worse)):
+            better, worse = sample.mean(x, self.better), sample.mean(x, self.worse)
+            if self.gain == "difference":
+                gains.append((worse - better, x))
+            elif better and self.gain == "increase":
+                gains.append((worse / better - 1, x))
+            elif worse and self.gain == "reduction":
+                gains.append((1 - better / worse, x))
+        if not gains:
+            return []
+        best, at = max(gains)
+        return [(self.low <= best <= self.high, f"largest {best:.3g} at {at} (of {len(gains)} x)")]
+
+
+@dataclass(frozen=True)
 class NotCheckable(Claim):
     """A figure or claim of the paper that no check can judge, and why (a caption that contradicts its text, a
     figure whose data the paper does not give): verdict ``uncheckable``, never a pass or a fail."""

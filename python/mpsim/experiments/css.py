@@ -23,9 +23,6 @@ claims of the abstract, the contributions and the conclusion (listed in docs/rep
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
 from mpsim.experiments.base import (
     FCT,
     MS,
@@ -43,16 +40,14 @@ from mpsim.experiments.base import (
     transfer,
 )
 from mpsim.experiments.claims import (
-    INF,
     Band,
+    BestCase,
     Bound,
-    Claim,
     Compare,
     Difference,
     Equivalent,
     Order,
     Ratio,
-    Sample,
     Trend,
 )
 from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES, LISA_CREDIT_ONLY, PPP_FRAMING_BYTES, gsam_on_path, legacy_ns3
@@ -270,63 +265,6 @@ EXACT = "an exact number of the paper v: v ± 25 %"
 ABOUT = "'about v': v ± 50 %"
 UP_TO = "'up to v', a best case: the largest over the range in [0.5·v, 1.5·v]"
 SIMILAR = "'similar' / 'nearly the same': equivalent within ±10 % of the reference (TOST, α = 0.05)"
-
-
-@dataclass(frozen=True)
-class BestCase(Claim):
-    """The paper's "up to v": the largest gain of ``better`` over ``worse`` among the x values in range lies in
-    [low, high]; one point. The gain at an x is, of the two means there, ``worse − better`` (``gain=
-    "difference"``: "up to 1.5 s in the best case"), ``worse/better − 1`` (``"increase"``: a goodput gain read
-    from the completion times of one file, goodput being its size over its time) or ``1 − better/worse``
-    (``"reduction"``: "lower latency of up to 45 %").
-
-    The claim language (claims.py) has no best case: a :class:`Ratio` at every x asks every x to reach it and a
-    :class:`Difference` judges the mean over x only. Kept here until the language has one."""
-
-    better: str = ""
-    worse: str = ""
-    gain: Literal["difference", "increase", "reduction"] = "difference"
-    low: float = -INF
-    high: float = INF
-    x_min: float = -INF
-    x_max: float = INF
-
-    def _gain_text(self) -> str:
-        if self.gain == "difference":
-            return f"{self.worse} − {self.better}"
-        if self.gain == "increase":
-            return f"{self.worse}/{self.better} − 1"
-        return f"1 − {self.better}/{self.worse}"
-
-    def statement(self) -> str:
-        where = "every x" if self.x_min == -INF and self.x_max == INF else _range(self.x_min, self.x_max)
-        return f"{self.metric}: the largest {self._gain_text()} over {where} in [{self.low:g}, {self.high:g}]"
-
-    def named_variants(self) -> tuple[str, ...]:
-        return (self.better, self.worse)
-
-    def points(self, sample: Sample) -> list[tuple[bool, str]]:
-        gains = []
-        for x in sample.xs(self.x_min, self.x_max, (self.better, self.worse)):
-            better, worse = sample.mean(x, self.better), sample.mean(x, self.worse)
-            if self.gain == "difference":
-                gains.append((worse - better, x))
-            elif better and self.gain == "increase":
-                gains.append((worse / better - 1, x))
-            elif worse and self.gain == "reduction":
-                gains.append((1 - better / worse, x))
-        if not gains:
-            return []
-        best, at = max(gains)
-        return [(self.low <= best <= self.high, f"largest {best:.3g} at {at} (of {len(gains)} x)")]
-
-
-def _range(x_min: float, x_max: float) -> str:
-    if x_max == INF:
-        return f"x ≥ {x_min:g}"
-    if x_min == -INF:
-        return f"x ≤ {x_max:g}"
-    return f"{x_min:g} ≤ x ≤ {x_max:g}"
 
 
 EXPERIMENTS = [
