@@ -1,7 +1,8 @@
 """The LISA experiments (Barik et al., ICC 2016): topologies with the paper's base RTTs and bottleneck,
 valid configurations for every variant, the join timing, the pooling of buffers, the headline sign, the
 emulated real network of §VI, every check citing the paper's words with its band's derivation, and the three
-check forms defined in lisa.py (Gap, GapTrend, Share) on tables built so that each must hold or fail."""
+check forms the LISA checks brought to the check language (Gap, GapTrend, Share) on tables built so that each
+must hold or fail."""
 
 from __future__ import annotations
 
@@ -24,12 +25,15 @@ from mpsim.experiments.claims import (
     CompareMetrics,
     Difference,
     Equivalent,
+    Gap,
+    GapTrend,
     Order,
     Ratio,
+    Share,
     Trend,
+    share,
     single,
 )
-from mpsim.experiments.lisa import Gap, GapTrend, Share, share
 from mpsim.scenario import CongestionControl, MptcpFlow, TcpFlow, UdpFlow
 
 OTHER_SETTINGS = (

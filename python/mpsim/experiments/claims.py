@@ -662,6 +662,136 @@ class BestCase(Claim):
         return [(self.low <= best <= self.high, f"largest {best:.3g} at {at} (of {len(gains)} x)")]
 
 
+def _one_sided(low: float, high: float) -> str:
+    if low == -INF:
+        return f"≤ {high:g}"
+    if high == INF:
+        return f"≥ {low:g}"
+    return f"in [{low:g}, {high:g}]"
+
+
+@dataclass(frozen=True)
+class Gap(Claim):
+    """``mean(left) − mean(right)`` lies in [low, high] at every x in range, in the metric's own unit: the
+    papers' absolute numbers ("a 200 ms shorter completion time", "less than 50 ms"), which :class:`Ratio`
+    would make relative."""
+
+    left: str = ""
+    right: str = ""
+    low: float = -INF
+    high: float = INF
+    x_min: float = -INF
+    x_max: float = INF
+
+    def statement(self) -> str:
+        where = _range_text(self.x_min, self.x_max)
+        return f"{self.metric}: {self.left} − {self.right} {_one_sided(self.low, self.high)} at {where}"
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.left, self.right)
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        out = []
+        for x in sample.xs(self.x_min, self.x_max, (self.left, self.right)):
+            gap = sample.mean(x, self.left) - sample.mean(x, self.right)
+            out.append((self.low <= gap <= self.high, f"{x}: {_fmt(gap)}"))
+        return out
+
+
+@dataclass(frozen=True)
+class GapTrend(Claim):
+    """The gap of ``left`` below ``right`` at each x, ``mean(right) − mean(left)`` (with ``relative``, divided by
+    ``mean(right)``: left's gain over right), grows or falls with x over the range, judged as
+    :class:`Trend`'s ``monotone`` mode judges a mean: no step from one x to the next
+    goes back against the stated way by more than ``tolerance`` of the gaps' span, and the gap at the last x is
+    beyond the gap at the first. One point: LISA's "a greater reduction in retransmissions with LISA" (3
+    subflows against 2), "the performance gain decreases" (with the file size)."""
+
+    left: str = ""
+    right: str = ""
+    direction: Literal["falls", "grows"] = "grows"
+    relative: bool = False
+    tolerance: float = 0.0
+    x_min: float = -INF
+    x_max: float = INF
+
+    def statement(self) -> str:
+        gap = f"({self.right} − {self.left})" + (f"/{self.right}" if self.relative else "")
+        than, never = ("lower", "higher") if self.direction == "falls" else ("higher", "lower")
+        back = f" by more than {self.tolerance:.0%} of the gaps' span" if self.tolerance else ""
+        return (
+            f"{self.metric}: {gap} never {never} at an x than at the one before{back}, and {than} at the last x "
+            f"than at the first ({_range_text(self.x_min, self.x_max)})"
+        )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.left, self.right)
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        xs = sample.xs(self.x_min, self.x_max, (self.left, self.right))
+        if len(xs) < 2:
+            return []
+        gaps = []
+        for x in xs:
+            a, b = sample.mean(x, self.left), sample.mean(x, self.right)
+            gaps.append(((b - a) / b if b else math.nan) if self.relative else b - a)
+        way = -1.0 if self.direction == "falls" else 1.0
+        # How far each step goes against the stated direction (0 for a step the stated way).
+        backs = [max(0.0, -way * (after - before)) for before, after in itertools.pairwise(gaps)]
+        worst = max(range(len(backs)), key=lambda i: backs[i])
+        allowed = self.tolerance * (max(gaps) - min(gaps))
+        ok = backs[worst] <= allowed and way * (gaps[-1] - gaps[0]) > 0
+        path = " → ".join(f"{_fmt(g)} at {x}" for x, g in zip(xs, gaps, strict=True))
+        back = f"; largest step back {_fmt(backs[worst])} after {xs[worst]}" if backs[worst] else ""
+        return [(ok, f"gap {path}{back}")]
+
+
+@dataclass(frozen=True)
+class Share(Claim):
+    """Another claim (``of``) judged by the share of its points that hold: it holds when at least ``at_least``
+    of them do, and at least one; with ``not_all``, also when not every one does (a paper's "the benefit only
+    plays out for a distinct set of values"). Otherwise it fails when no point holds and holds partly when some
+    do. "Almost all" is ``at_least=0.8`` (the band conventions). Build one with :func:`share`."""
+
+    of: Claim | None = None
+    at_least: float = 1.0
+    not_all: bool = False
+
+    def inner(self) -> Claim:
+        if self.of is None:
+            raise ValueError(f"Share '{self.text}': no claim to judge (of=None)")
+        return self.of
+
+    def statement(self) -> str:
+        need = "at least one point" if self.at_least == 0 else f"at least {self.at_least:.0%} of the points"
+        but = " but not all" if self.not_all else ""
+        return f"{need}{but} of: {self.inner().statement()}"
+
+    def named_variants(self) -> tuple[str, ...]:
+        return self.inner().named_variants()
+
+    def columns(self) -> tuple[str, ...]:
+        return self.inner().columns()
+
+    def check(self, rows: Rows) -> Outcome:
+        judged = self.inner().check(rows)
+        held, total = judged.passed, judged.total
+        needed = max(1, math.ceil(self.at_least * total - 1e-9))
+        ok = held >= needed and not (self.not_all and held == total)
+        verdict: Verdict = "untested" if total == 0 else "holds" if ok else "fails" if held == 0 else "partly"
+        summary = f"{held} of {total} points hold, {needed} needed" + (", not all" if self.not_all else "")
+        return Outcome(verdict, held, total, (*judged.details, summary))
+
+    def points(self, sample: Sample) -> list[tuple[bool, str]]:
+        return self.inner().points(sample)
+
+
+def share(of: Claim, at_least: float, *, not_all: bool = False, **cited: Any) -> Share:
+    """``of`` judged by the share of its points that hold (:class:`Share`), with the citation fields
+    (``quote``, ``where``, ``headline``, ``derivation``, ``exploration``) given."""
+    return Share(of.text, of.metric, of=of, at_least=at_least, not_all=not_all, **cited)
+
+
 @dataclass(frozen=True)
 class NotCheckable(Claim):
     """A figure or claim of the paper that no check can judge, and why (a caption that contradicts its text, a
