@@ -8,6 +8,8 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
 PAPERS = Path(os.environ.get("MPSIM_PAPERS", Path(__file__).resolve().parents[2] / "shared" / "papers"))
 
 
@@ -20,3 +22,12 @@ def paper_file(prefix: str) -> Path | None:
 def collapsed(text: str) -> str:
     """``text`` with its whitespace collapsed: a quote may cross a line or a page break of the paper's file."""
     return re.sub(r"\s+", " ", text).strip()
+
+
+def paper_words(prefix: str) -> str:
+    """The text of the paper whose file name starts with ``prefix``, its whitespace collapsed (as a check's quote
+    is compared with it); the test is skipped where the text is not on this machine."""
+    text = paper_file(prefix)
+    if text is None:
+        pytest.skip(f"the paper's text {prefix}*.txt is not in {PAPERS}")
+    return collapsed(text.read_text())

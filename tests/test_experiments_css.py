@@ -3,10 +3,8 @@ bytes), LISA in the credit-only form it compares, and the headline claims of Fig
 
 from __future__ import annotations
 
-import os
 import re
 import statistics
-from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -14,10 +12,7 @@ import pytest
 from mpsim.experiments import VARIANTS, get
 from mpsim.experiments.claims import BestCase, Bound, Claim, Compare, Difference, Equivalent, Order, Ratio, single
 from mpsim.experiments.css import EXPERIMENTS
-
-PAPERS = Path(os.environ.get("MPSIM_PAPERS", Path(__file__).resolve().parents[2] / "shared" / "papers"))
-"""The papers' plain texts (not in the repository): beside the checkout, or where ``MPSIM_PAPERS`` says."""
-PAPER_TEXT = PAPERS / "000_99ecaf649ec15389.txt"
+from paper_texts import collapsed, paper_words
 
 RUNS = range(1, 11)
 
@@ -126,10 +121,6 @@ def test_the_sequence_figure_shows_every_packet_sent_and_acknowledged_and_each_r
 # ------------------------------------------------------------------------------------- the paper's words
 
 
-def _collapsed(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
-
-
 CHECKS = [(e.name, c) for e in EXPERIMENTS for c in e.checks]
 
 
@@ -143,11 +134,10 @@ def test_every_check_cites_the_paper_where_it_says_it_and_derives_its_band() -> 
         assert not c.exploration, (name, c.statement())
 
 
-@pytest.mark.skipif(not PAPER_TEXT.exists(), reason=f"the paper's text is not at {PAPER_TEXT} (set MPSIM_PAPERS)")
 def test_every_quote_is_the_papers_own_words() -> None:
-    paper = _collapsed(PAPER_TEXT.read_text())
+    paper = paper_words("000_")
     for name, c in CHECKS:
-        assert _collapsed(c.quote) in paper, (name, c.quote)
+        assert collapsed(c.quote) in paper, (name, c.quote)
 
 
 def test_every_figure_of_the_evaluation_and_every_headline_claim_has_a_check() -> None:

@@ -4,9 +4,7 @@ Eq. 15's unclamped upper end, valid configurations for every variant, and one he
 from __future__ import annotations
 
 import math
-import os
 import statistics
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +28,7 @@ from mpsim.experiments.claims import (
 )
 from mpsim.experiments.stacks import min_rtt_ns
 from mpsim.scenario import UdpFlow
+from paper_texts import collapsed, paper_words
 
 MS = 1_000_000
 GSAM_NAMES = [n for n in CATALOGUE if n.startswith("gsam-")]
@@ -335,11 +334,6 @@ def test_rto_times_reproduces_in_quick_mode(tmp_path: Any) -> None:
 # ---------------------------------------------------------------------------------------------- the paper's words
 
 
-PAPERS = Path(os.environ.get("MPSIM_PAPERS", Path(__file__).resolve().parents[2] / "shared" / "papers"))
-"""The papers' plain texts (not in the repository): beside the checkout, or where ``MPSIM_PAPERS`` says."""
-PAPER_TEXT = PAPERS / "001_cbddccc0691a423c.txt"
-
-
 def has_band(c: Claim) -> bool:
     """Whether the check has a numeric band, margin or tolerance that must be derived from the paper."""
     if isinstance(c, Band | Ratio | Bound | Equivalent | BestCase):
@@ -367,11 +361,10 @@ def test_every_check_quotes_the_paper_says_where_and_derives_its_band(name: str,
         assert check.reason
 
 
-@pytest.mark.skipif(not PAPER_TEXT.exists(), reason=f"the paper's text is not at {PAPER_TEXT} (set MPSIM_PAPERS)")
 def test_every_quote_is_the_papers_own_words() -> None:
     """Each check's quote is found verbatim in the paper's plain text (whitespace aside)."""
-    paper = " ".join(PAPER_TEXT.read_text().split())
-    missing = [(name, c.quote) for name, c in GSAM_CHECKS if " ".join(c.quote.split()) not in paper]
+    paper = paper_words("001_")
+    missing = [(name, c.quote) for name, c in GSAM_CHECKS if collapsed(c.quote) not in paper]
     assert not missing, missing
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +33,7 @@ from mpsim.experiments.claims import (
     single,
 )
 from mpsim.scenario import CongestionControl, MptcpFlow, TcpFlow, UdpFlow
+from paper_texts import paper_words
 
 OTHER_SETTINGS = (
     "lisa-motivation",
@@ -47,13 +46,6 @@ LISA_EXPERIMENTS = [name for name in CATALOGUE if name.startswith("lisa-") and n
 """The multi-homed server experiments of §IV-A (Figs. 3, 4): all but the motivation, the data centre and the
 emulated real network."""
 EVERY_LISA_EXPERIMENT = [name for name in CATALOGUE if name.startswith("lisa-")]
-PAPER_FILE = "003_6e4093937845a0e0.txt"
-PAPER_DIRS = [
-    *([Path(os.environ["MPSIM_PAPERS"])] if "MPSIM_PAPERS" in os.environ else []),
-    Path(__file__).resolve().parents[2] / "shared" / "papers",
-]
-"""Where the LISA paper's plain text is looked for (``MPSIM_PAPERS``, else the papers beside the checkout): it
-is not part of the repository, so the test of the quotes is skipped where it is absent."""
 
 
 def ser_ns(wire_bytes: int, rate_bps: int) -> int:
@@ -245,14 +237,6 @@ def test_the_motivation_runs_x_subflows_through_a_2_5_mbit_70_ms_downlink() -> N
 # ------------------------------------------------------------------------------------------ the paper's words
 
 
-def paper_text() -> str:
-    """The LISA paper's text with its whitespace collapsed, as the checks' quotes are compared with it."""
-    for directory in PAPER_DIRS:
-        if (directory / PAPER_FILE).is_file():
-            return re.sub(r"\s+", " ", (directory / PAPER_FILE).read_text())
-    pytest.skip(f"the paper's text {PAPER_FILE} is not in {', '.join(map(str, PAPER_DIRS))}")
-
-
 def every_check() -> list[tuple[str, Claim]]:
     return [(name, claim) for name in EVERY_LISA_EXPERIMENT for claim in CATALOGUE[name].checks]
 
@@ -272,7 +256,7 @@ def has_band(claim: Claim) -> bool:
 
 
 def test_every_check_quotes_the_paper_verbatim_says_where_and_derives_its_band() -> None:
-    text = paper_text()
+    text = paper_words("003_")
     for name, claim in every_check():
         quote = re.sub(r"\s+", " ", claim.quote).strip()
         assert quote and quote in text, (name, claim.text, claim.quote)

@@ -12,17 +12,10 @@ from mpsim.engine import run_config
 from mpsim.experiments import CATALOGUE, get, mpcubic
 from mpsim.experiments.claims import Band, Claim, Compare, CompareMetrics, Equivalent, Ratio, Trend
 from mpsim.topologies import Network, Route
-from paper_texts import PAPERS, paper_file
+from paper_texts import collapsed, paper_words
 
-PAPER = paper_file("004_")
-"""The paper's plain text (not in the repository: ``paper_texts``)."""
 EXPERIMENTS = [e for e in CATALOGUE.values() if e.paper == mpcubic.PAPER]
 CHECKS = [(e.name, c) for e in EXPERIMENTS for c in e.checks]
-
-
-def words(text: str) -> str:
-    """``text`` with its whitespace collapsed: a quote may cross a line or a page break of the paper's file."""
-    return " ".join(text.split())
 
 
 def has_band(c: Claim) -> bool:
@@ -43,12 +36,10 @@ def test_the_paper_has_eight_experiments_and_every_claim_is_a_check() -> None:
         assert set(e.claims) == {c.text for c in e.checks}, e.name
 
 
-@pytest.mark.skipif(PAPER is None, reason=f"the paper's text is not in {PAPERS}")
 @pytest.mark.parametrize(("name", "check"), CHECKS, ids=[f"{n}: {c.text[:40]}" for n, c in CHECKS])
 def test_every_check_quotes_the_paper_verbatim_and_says_where(name: str, check: Claim) -> None:
-    assert PAPER is not None
-    paper = words(PAPER.read_text())
-    assert check.quote and words(check.quote) in paper, (name, check.quote)
+    paper = paper_words("004_")
+    assert check.quote and collapsed(check.quote) in paper, (name, check.quote)
     assert check.where, (name, check.text)
 
 

@@ -351,6 +351,22 @@ class Order(Claim):
 TrendMode = Literal["endpoints", "monotone", "rank"]
 
 
+def monotone(
+    xs: Sequence[Any], values: Sequence[float], direction: Literal["falls", "grows"], tolerance: float
+) -> tuple[bool, str]:
+    """Whether ``values`` (one per x, in order) go the stated way over the whole range: no step from one x to the
+    next goes back against it by more than ``tolerance`` of the values' span (largest − smallest; a flat step does
+    not go back), and the last value is beyond the first; with the path and its largest step back, as numbers."""
+    way = -1.0 if direction == "falls" else 1.0
+    # How far each step goes against the stated direction (0 for a step the stated way).
+    backs = [max(0.0, -way * (b - a)) for a, b in itertools.pairwise(values)]
+    worst = max(range(len(backs)), key=lambda i: backs[i])
+    ok = backs[worst] <= tolerance * (max(values) - min(values)) and way * (values[-1] - values[0]) > 0
+    path = " → ".join(f"{_fmt(v)} at {x}" for x, v in zip(xs, values, strict=True))
+    back = f"; largest step back {_fmt(backs[worst])} after {xs[worst]}" if backs[worst] else ""
+    return ok, path + back
+
+
 @dataclass(frozen=True)
 class Trend(Claim):
     """Each variant's mean falls (``falls``) or grows (``grows``) with x over the range; one point per variant
@@ -416,15 +432,8 @@ class Trend(Claim):
         return out
 
     def _monotone(self, variant: str, xs: Sequence[Any], means: Sequence[float]) -> tuple[bool, str]:
-        way = -1.0 if self.direction == "falls" else 1.0
-        # How far each step goes against the stated direction (0 for a step the stated way).
-        backs = [max(0.0, -way * (b - a)) for a, b in itertools.pairwise(means)]
-        worst = max(range(len(backs)), key=lambda i: backs[i])
-        allowed = self.tolerance * (max(means) - min(means))
-        ok = backs[worst] <= allowed and way * (means[-1] - means[0]) > 0
-        path = " → ".join(f"{_fmt(m)} at {x}" for x, m in zip(xs, means, strict=True))
-        back = f"; largest step back {_fmt(backs[worst])} after {xs[worst]}" if backs[worst] else ""
-        return ok, f"{variant}: {path}{back}"
+        ok, path = monotone(xs, means, self.direction, self.tolerance)
+        return ok, f"{variant}: {path}"
 
     def _rank(self, variant: str, xs: Sequence[Any], sample: Sample) -> tuple[bool, str]:
         if self.rank_over == "means":
@@ -735,15 +744,8 @@ class GapTrend(Claim):
         for x in xs:
             a, b = sample.mean(x, self.left), sample.mean(x, self.right)
             gaps.append(((b - a) / b if b else math.nan) if self.relative else b - a)
-        way = -1.0 if self.direction == "falls" else 1.0
-        # How far each step goes against the stated direction (0 for a step the stated way).
-        backs = [max(0.0, -way * (after - before)) for before, after in itertools.pairwise(gaps)]
-        worst = max(range(len(backs)), key=lambda i: backs[i])
-        allowed = self.tolerance * (max(gaps) - min(gaps))
-        ok = backs[worst] <= allowed and way * (gaps[-1] - gaps[0]) > 0
-        path = " → ".join(f"{_fmt(g)} at {x}" for x, g in zip(xs, gaps, strict=True))
-        back = f"; largest step back {_fmt(backs[worst])} after {xs[worst]}" if backs[worst] else ""
-        return [(ok, f"gap {path}{back}")]
+        ok, path = monotone(xs, gaps, self.direction, self.tolerance)
+        return [(ok, f"gap {path}")]
 
 
 @dataclass(frozen=True)
