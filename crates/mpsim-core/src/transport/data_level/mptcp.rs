@@ -237,14 +237,24 @@ impl DataLevel for MptcpLevel {
                 .sender
                 .send_retransmissions(now, set.params, &mut set.ccs[r], &mut wire)
             {
-                // Then what `linger` queued on it, as its window lets it go.
+                // Then what `linger` queued on it, as its window lets it go;
+                // with Linux's window, a short segment last in the queue waits
+                // while one sent earlier is unacknowledged (`tcp_write_xmit`
+                // applies `tcp_nagle_test` only to the write queue's tail).
                 while let Some(&chunk) = sf.queued.front() {
                     if !sf.sender.room_for(set.params, &set.ccs[r], chunk.len) {
+                        break;
+                    }
+                    let short = self.window_end.is_some() && chunk.len < set.params.mss;
+                    if short && sf.queued.len() == 1 && sf.short_unacked() {
                         break;
                     }
                     sf.queued.pop_front();
                     sf.queued_bytes -= chunk.len as u64;
                     sf.sender.send_chunk(chunk, now, &mut wire);
+                    if short {
+                        sf.short_sent_end = sf.sender.snd_nxt;
+                    }
                 }
                 set.ccs[r].bytes_in_flight = sf.sender.pipe();
             }
@@ -256,22 +266,26 @@ impl DataLevel for MptcpLevel {
             // the held segment's mapping).
             let short = self.window_end.is_some() && from.is_none() && chunk.len < set.params.mss;
             if self.linger {
+                // Linux `__subflow_push_pending`: the chunk joins the chosen
+                // subflow's write queue whatever its window; a short one is
+                // held there by Nagle's rule (below) and grows if the next
+                // data goes to the same subflow (`mptcp_sendmsg_frag`
+                // extends the unsent tail's mapping), so a short piece left on
+                // a slow subflow can hold back the data after it.
                 let Some(r) = pick_linger(&set, from) else { break };
-                let sf = &mut set.subflows[r];
-                let now_ok = sf.queued.is_empty() && sf.sender.room_for(set.params, &set.ccs[r], chunk.len);
-                if short && (!now_ok || sf.short_unacked()) {
-                    break;
-                }
                 self.take_chunk(&chunk);
+                let sf = &mut set.subflows[r];
+                let now_ok = sf.queued.is_empty()
+                    && sf.sender.room_for(set.params, &set.ccs[r], chunk.len)
+                    && !(short && sf.short_unacked());
                 if now_ok {
                     self.send_on(io, &mut set, r, chunk);
                     if short {
                         set.subflows[r].short_sent_end = set.subflows[r].sender.snd_nxt;
                     }
                 } else {
-                    let sf = &mut set.subflows[r];
-                    sf.queued.push_back(chunk);
-                    sf.queued_bytes += chunk.len as u64;
+                    let merge = self.window_end.is_some() && from.is_none();
+                    queue_chunk(&mut sf.queued, &mut sf.queued_bytes, chunk, set.params.mss, merge);
                 }
                 continue;
             }
@@ -353,6 +367,28 @@ impl DataLevel for MptcpLevel {
     }
 }
 
+/// Queues `chunk` on a subflow for `linger`; with `merge` (Linux's window,
+/// new data), a short unsent tail it continues is filled to the MSS first,
+/// as Linux appends to the write queue's unsent tail skb.
+fn queue_chunk(queue: &mut VecDeque<Chunk>, queued_bytes: &mut u64, mut chunk: Chunk, mss: u32, merge: bool) {
+    *queued_bytes += chunk.len as u64;
+    if merge {
+        if let Some(tail) = queue.back_mut() {
+            if tail.len < mss && tail.dsn + tail.len as u64 == chunk.dsn && !tail.data_fin {
+                let add = (mss - tail.len).min(chunk.len);
+                tail.len += add;
+                chunk.dsn += add as u64;
+                chunk.len -= add;
+                if chunk.len == 0 {
+                    tail.data_fin = chunk.data_fin;
+                    return;
+                }
+            }
+        }
+    }
+    queue.push_back(chunk);
+}
+
 /// The `linger` scheduler's subflow for the next chunk: among the
 /// established subflows that hold less than two windows, the one whose data
 /// would drain first, (in flight + waiting)·SRTT/cwnd (Linux
@@ -416,5 +452,43 @@ impl scheduler::Subflows for SchedulerView<'_> {
             in_flight_bytes: sf.sender.pipe(),
             mss: c.mss,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(dsn: u64, len: u32, data_fin: bool) -> Chunk {
+        Chunk {
+            dsn,
+            len,
+            fin: false,
+            data_fin,
+        }
+    }
+
+    #[test]
+    fn a_short_queued_tail_is_filled_to_the_mss_by_the_data_after_it() {
+        let (mut q, mut bytes) = (VecDeque::new(), 0);
+        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, true);
+        queue_chunk(&mut q, &mut bytes, chunk(225, 1424, false), 1424, true);
+        // 224 + 1200 make one whole segment; the other 224 bytes wait as the new tail.
+        assert_eq!(q, [chunk(1, 1424, false), chunk(1425, 224, false)]);
+        assert_eq!(bytes, 224 + 1424);
+        // The data's end rides on the segment that carries its last byte.
+        queue_chunk(&mut q, &mut bytes, chunk(1649, 100, true), 1424, true);
+        assert_eq!(q, [chunk(1, 1424, false), chunk(1425, 324, true)]);
+        assert_eq!(bytes, 224 + 1424 + 100);
+    }
+
+    #[test]
+    fn data_that_does_not_continue_the_tail_or_is_not_merged_queues_apart() {
+        let (mut q, mut bytes) = (VecDeque::new(), 0);
+        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, true);
+        queue_chunk(&mut q, &mut bytes, chunk(5000, 1424, false), 1424, true);
+        queue_chunk(&mut q, &mut bytes, chunk(6424, 1424, false), 1424, false);
+        assert_eq!(q, [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]);
+        assert_eq!(bytes, 224 + 2 * 1424);
     }
 }
