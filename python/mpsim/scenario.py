@@ -493,6 +493,7 @@ CORE_NAMES = {
     "rate_bps": "rate",
     "delay_ns": "delay",
     "limit_pkts": "limit",
+    "burst_bytes": "burst",
     "limit_bytes": "limit",
     "min_th_pkts": "min_th",
     "max_th_pkts": "max_th",

@@ -219,6 +219,17 @@ def _one_queue(buffer: Buffer | None, queue: object) -> None:
         )
 
 
+def _burst_bytes(burst: SizeSpec | None) -> int | None:
+    """A link's ``burst`` in bytes; a size in packets has no meaning for a link, which has no MSS."""
+    if burst is None:
+        return None
+    if burst.unit != "bytes":
+        raise PydanticCustomError(
+            "burst_unit", f'a link\'s burst is in bytes (e.g. "3028B": two 1514-byte frames), got {burst}'
+        )
+    return burst.value
+
+
 class LinkDirection(Model):
     """Settings of a duplex link's reverse direction that differ from the forward one."""
 
@@ -228,10 +239,12 @@ class LinkDirection(Model):
     buffer: BufferSize | None = None
     queue: Queue | None = None
     loss: Loss | None = None
+    burst: Size | None = None
 
     @model_validator(mode="after")
     def _check(self) -> LinkDirection:
         _one_queue(self.buffer, self.queue)
+        _burst_bytes(self.burst)
         return self
 
 
@@ -256,10 +269,17 @@ class Link(Model):
     up: Flag = True
     duplex: Flag = True
     reverse: LinkDirection | None = None
+    burst: Size | None = None
+    """A token-bucket shaper instead of a transmitter, as Linux's ``tbf`` qdisc: packets leave at ``rate`` on
+    average, but after an idle period up to ``burst`` bytes leave back to back (so a burst finds the queue that
+    much larger); each then takes its transmission time and the delay to arrive, in order. Bytes, e.g.
+    ``"3028B"`` (two 1514-byte frames); none: a plain link. It shapes the forward direction only (a shaper is
+    one direction's queue discipline); ``reverse.burst`` shapes the reverse."""
 
     @model_validator(mode="after")
     def _check(self) -> Link:
         _one_queue(self.buffer, self.queue)
+        _burst_bytes(self.burst)
         if self.reverse is not None and not self.duplex:
             raise PydanticCustomError("reverse", "'reverse' is given but the link is not duplex")
         return self
@@ -292,6 +312,9 @@ class Link(Model):
             fwd["queue"] = q
         if self.loss is not None:
             fwd["loss"] = self.loss.to_core()
+        burst = _burst_bytes(self.burst)
+        if burst is not None:
+            fwd["burst_bytes"] = burst
         out = [fwd]
         rev_name = self.reverse_name
         if rev_name is not None:
@@ -306,6 +329,11 @@ class Link(Model):
                 rev["queue"] = rq
             if r.loss is not None:
                 rev["loss"] = r.loss.to_core()
+            # A shaper is a queue discipline of one direction: the reverse has one only if it names its own.
+            rev.pop("burst_bytes", None)
+            rburst = _burst_bytes(r.burst)
+            if rburst is not None:
+                rev["burst_bytes"] = rburst
             out.append(rev)
         return out
 

@@ -11,6 +11,11 @@ implies; everything else is the profile's, so a change of the profile shows in t
   an access delay of (RTT2 − RTT)/2 each way on its first link, as the delay line adds it per path.
 * **Buffer.** ``buffer_pkts`` packets waiting (mpsim's drop-tail convention); the rig gets B + 1
   because its pfifo also holds the packet being sent.
+* **Token bucket.** The rig's bottleneck is Linux's ``tbf`` with a bucket of two frames (3 028 bytes) in
+  front of the pfifo, and its delay line adds each packet's transmission time: after an idle period
+  two packets leave back to back, so a burst finds room for B + 3 packets where a link has B + 1. The
+  shaped direction has ``burst = "3028B"`` (mpsim's token-bucket link, docs/scenarios.md), which does the
+  same; under load it is the plain link.
 * **MSS.** The rig runs at the kernel's default MTU of 1500: 1448 payload bytes per TCP segment
   with timestamps, 1424 per MPTCP data segment (the DSS option takes 24 bytes). mpsim's wire size
   is MSS + 40 + 12 (timestamps), + 20 on MPTCP data segments (its DSS), so a TCP segment is
@@ -47,6 +52,8 @@ MPTCP_MSS_BYTES = 1424
 """Payload of an MPTCP data segment at MTU 1500: 24 more option bytes for the DSS."""
 FRAMING_BYTES = 14
 """What the rig's bottleneck counts per packet beyond the IP packet: an Ethernet header."""
+RIG_BURST_BYTES = 2 * (1500 + FRAMING_BYTES)
+"""The rig's tbf bucket: two frames (its README: a one-frame bucket runs 1.3 % slow)."""
 FAST_ACCESS_RATE = "10Gbps"
 """The rig's veth links have no rate limit: fast enough to add nothing measurable (1.2 µs a packet)."""
 DEFAULT_SEEDS = (1, 2, 3)
@@ -84,10 +91,10 @@ def network(cell: Cell) -> Network:
     net = preset.model_validate(settings).expand()
     bottlenecks = {"R1", "A1", "A2"}
     fast = LinkDirection(rate=FAST_ACCESS_RATE)
-    shaped = LinkDirection(rate=f"{rate}bps", buffer=f"{cell.buffer_pkts}pkt")
+    shaped = LinkDirection(rate=f"{rate}bps", buffer=f"{cell.buffer_pkts}pkt", burst=f"{RIG_BURST_BYTES}B")
     links = [
         (
-            link.model_copy(update={"reverse": fast})
+            link.model_copy(update={"reverse": fast, "burst": shaped.burst})
             if cell.direction == "up"
             else link.model_copy(update={"rate": fast.rate, "reverse": shaped})
         )

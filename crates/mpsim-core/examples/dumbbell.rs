@@ -26,6 +26,7 @@ fn link(name: &str, from: &str, to: &str, rate_bps: u64, delay_ns: u64, limit: u
         loss: LossConfig::None,
         weight: 1,
         up: true,
+        burst_bytes: None,
     }
 }
 

@@ -9,7 +9,7 @@ use crate::context::SimContext;
 use crate::error::ConfigErrors;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
 use crate::limits::CostEstimate;
-use crate::net::link::{Link, LinkCounters};
+use crate::net::link::{Link, LinkCounters, TokenBucket};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
@@ -374,6 +374,7 @@ fn network(cfg: &ScenarioConfig) -> Network {
             in_flight: 0,
             counters: LinkCounters::default(),
             traced_on_change: false,
+            bucket: l.burst_bytes.map(TokenBucket::new),
         });
     }
 

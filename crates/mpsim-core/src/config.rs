@@ -540,6 +540,11 @@ pub struct LinkConfig {
     /// Whether the link starts up.
     #[serde(default = "yes")]
     pub up: bool,
+    /// A token-bucket shaper of this depth in bytes in place of the
+    /// transmitter's pacing (Linux `tbf`'s `burst`): see
+    /// [`crate::net::link::TokenBucket`]. `None`: a link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_bytes: Option<u32>,
 }
 
 fn one() -> u32 {

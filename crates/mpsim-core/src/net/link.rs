@@ -64,6 +64,58 @@ pub struct Link {
     pub to: NodeId,
     /// Routing cost.
     pub weight: u32,
+    /// A token-bucket shaper in place of the transmitter's pacing (Linux's
+    /// `tbf`), if the link has a `burst`.
+    pub bucket: Option<TokenBucket>,
+}
+
+/// A token-bucket shaper (Linux `sch_tbf.c`, `tbf_dequeue`): the head of the
+/// queue leaves when the bucket holds its transmission time at the link's
+/// rate; the bucket fills at one nanosecond a nanosecond up to the `burst`'s
+/// transmission time. The packet then takes its transmission time and the
+/// link's delay to arrive, behind the one released before it (the store and
+/// forward of a real link after a shaper that releases a packet when its
+/// transmission would start). After an idle period the first packets leave
+/// back to back, so a burst finds the queue `burst` bytes larger than a
+/// link's; under load the link is the plain one.
+#[derive(Clone, Debug)]
+pub struct TokenBucket {
+    pub burst_bytes: u32,
+    /// Tokens, as transmission time, at `tokens_at` (not yet capped).
+    tokens: SimDuration,
+    tokens_at: SimTime,
+    /// When the last released packet's transmission ends.
+    pub(crate) last_end: SimTime,
+}
+
+impl TokenBucket {
+    /// A full bucket of `burst_bytes`.
+    pub fn new(burst_bytes: u32) -> Self {
+        TokenBucket {
+            burst_bytes,
+            tokens: SimDuration(u64::MAX / 4),
+            tokens_at: SimTime::ZERO,
+            last_end: SimTime::ZERO,
+        }
+    }
+
+    /// When a packet of transmission time `tx` that reaches the head of the
+    /// queue at `now` leaves, at a bucket depth of `depth` (the burst's
+    /// transmission time at the link's rate). A packet larger than the burst
+    /// leaves when the bucket is full (Linux's tbf refuses such a
+    /// configuration).
+    pub fn release(&mut self, now: SimTime, tx: SimDuration, depth: SimDuration) -> SimTime {
+        let have = (self.tokens.0.saturating_add(now.saturating_since(self.tokens_at).0)).min(depth.0);
+        let need = tx.0.min(depth.0);
+        let (at, left) = if have >= need {
+            (now, have - need)
+        } else {
+            (now + SimDuration(need - have), 0)
+        };
+        self.tokens = SimDuration(left);
+        self.tokens_at = at;
+        at
+    }
 }
 
 impl Link {

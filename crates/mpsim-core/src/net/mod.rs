@@ -439,7 +439,12 @@ impl Network {
         ctx.observe_packet(l, p.id, PacketEvent::Dequeue);
         link.in_service = Some(p);
         link.service_started = ctx.now;
-        let done = ctx.now + serialization_time(p.size_bytes, link.rate_bps);
+        let tx = serialization_time(p.size_bytes, link.rate_bps);
+        let done = match link.bucket.as_mut() {
+            None => ctx.now + tx,
+            // Released when the bucket holds its transmission time.
+            Some(b) => b.release(ctx.now, tx, serialization_time(b.burst_bytes, link.rate_bps)),
+        };
         ctx.events.schedule(done, Event::LinkTxDone(l));
     }
 
@@ -458,7 +463,20 @@ impl Network {
         }
         let p = link.in_service.take()?;
         let mut hint = None;
-        link.counters.busy_ns += now.saturating_since(link.service_started).nanos();
+        // Behind a token bucket the packet is released now and takes its
+        // transmission time after it, in order (see [`TokenBucket`]).
+        let sent = match link.bucket.as_mut() {
+            None => {
+                link.counters.busy_ns += now.saturating_since(link.service_started).nanos();
+                now
+            }
+            Some(b) => {
+                let tx = serialization_time(p.size_bytes, link.rate_bps);
+                link.counters.busy_ns += tx.nanos();
+                b.last_end = b.last_end.max(now + tx);
+                b.last_end
+            }
+        };
         if !link.up {
             Self::drop_at(ctx, link, l, p.id, p.size_bytes, DropReason::LinkDown);
         } else if link.loss.lose(&mut link.loss_rng) {
@@ -466,7 +484,7 @@ impl Network {
             Self::drop_at(ctx, link, l, p.id, p.size_bytes, why);
         } else {
             link.in_flight += 1;
-            let at = now + link.delay;
+            let at = sent + link.delay;
             let t = InTransit {
                 id: p.id,
                 size_bytes: p.size_bytes,

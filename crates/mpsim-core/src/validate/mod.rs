@@ -149,6 +149,13 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
             );
         }
         check_positive_rate(&format!("{path}.rate_bps"), l.rate_bps, p);
+        if l.burst_bytes == Some(0) {
+            p.out_of(
+                format!("{path}.burst_bytes"),
+                0,
+                "at least 1 byte (or none: no token bucket)",
+            );
+        }
         check_queue(&format!("{path}.queue"), &l.queue, p);
         check_loss(&format!("{path}.loss"), &l.loss, p);
         if l.weight == 0 {

@@ -259,6 +259,7 @@ impl DataLevel for MptcpLevel {
                 set.ccs[r].bytes_in_flight = sf.sender.pipe();
             }
         }
+        let mut burst: Option<(usize, u64)> = None;
         while let Some((chunk, from)) = self.next_chunk(set.params) {
             // Linux's window: a short segment waits, Nagle's rule, while one
             // sent earlier on its subflow is unacknowledged; it stays unmade
@@ -272,7 +273,23 @@ impl DataLevel for MptcpLevel {
                 // data goes to the same subflow (`mptcp_sendmsg_frag`
                 // extends the unsent tail's mapping), so a short piece left on
                 // a slow subflow can hold back the data after it.
-                let Some(r) = pick_linger(&set, from) else { break };
+                // With Linux's window the chosen subflow keeps the data of one
+                // push up to a burst of 64 KB (`MPTCP_SEND_BURST_SIZE`,
+                // `msk->snd_burst`) while it has send buffer left.
+                let kept = burst.filter(|&(k, left)| left > 0 && from.is_none() && linger_may_take(&set, k));
+                let r = match kept {
+                    Some((k, _)) => k,
+                    None => {
+                        let Some(r) = pick_linger(&set, from) else { break };
+                        if let (Some(end), None) = (self.window_end, from) {
+                            burst = Some((r, SEND_BURST_BYTES.min(end.saturating_sub(self.data_next))));
+                        }
+                        r
+                    }
+                };
+                if let Some((_, left)) = burst.as_mut() {
+                    *left = left.saturating_sub(chunk.len as u64);
+                }
                 self.take_chunk(&chunk);
                 let sf = &mut set.subflows[r];
                 let now_ok = sf.queued.is_empty()
@@ -367,6 +384,21 @@ impl DataLevel for MptcpLevel {
     }
 }
 
+/// The most data the `linger` scheduler gives one subflow in a push with
+/// Linux's window (`MPTCP_SEND_BURST_SIZE`).
+const SEND_BURST_BYTES: u64 = 65_428;
+
+/// Whether subflow `r` may take more data from `linger`: established, usable,
+/// and holding less than two windows (Linux `sk_stream_memory_free` with the
+/// send buffer `tcp_sndbuf_expand` sizes).
+fn linger_may_take(set: &SubflowSet<'_>, r: usize) -> bool {
+    let (sf, c) = (&set.subflows[r], &set.ccs[r]);
+    sf.sender.state == SenderState::Established
+        && sf.usable()
+        && c.cwnd > 0
+        && sf.sender.pipe() + sf.queued_bytes < 2 * c.cwnd
+}
+
 /// Queues `chunk` on a subflow for `linger`; with `merge` (Linux's window,
 /// new data), a short unsent tail it continues is filled to the MSS first,
 /// as Linux appends to the write queue's unsent tail skb.
@@ -400,13 +432,10 @@ fn pick_linger(set: &SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
     let mut fallback = None;
     for (r, sf) in set.subflows.iter().enumerate() {
         let c = &set.ccs[r];
-        if sf.sender.state != SenderState::Established || !sf.usable() || c.cwnd == 0 {
+        if !linger_may_take(set, r) {
             continue;
         }
         let held = sf.sender.pipe() + sf.queued_bytes;
-        if held >= 2 * c.cwnd {
-            continue;
-        }
         if Some(r) == from {
             fallback = Some(r);
             continue;
@@ -488,7 +517,10 @@ mod tests {
         queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, true);
         queue_chunk(&mut q, &mut bytes, chunk(5000, 1424, false), 1424, true);
         queue_chunk(&mut q, &mut bytes, chunk(6424, 1424, false), 1424, false);
-        assert_eq!(q, [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]);
+        assert_eq!(
+            q,
+            [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]
+        );
         assert_eq!(bytes, 224 + 2 * 1424);
     }
 }

@@ -1,0 +1,66 @@
+"""A link with ``burst`` is a token-bucket shaper (Linux's ``tbf``), seen from a scenario file.
+
+A burst of ten 1250-byte datagrams, 10 µs apart, reaches a 10 Mbit/s link whose queue holds 4 waiting packets.
+A plain link takes the one on its transmitter and 4 waiting: 5 arrive. Behind a bucket of two packets' bytes
+(full at the start) the first two leave at once and the queue still takes one waiting for tokens and 4 more: 7
+arrive. Under load the shaper sends at the link's rate: after the two on the full bucket, one a transmission
+time.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+import mpsim
+
+SCENARIO = """
+duration = "1s"
+hosts = ["S", "D"]
+routers = ["R"]
+links = [
+  { from = "S", to = "R", rate = "1Gbps" },
+  { from = "R", to = "D", rate = "10Mbps", delay = "2ms", buffer = "4pkt" BURST },
+]
+
+[[flows]]
+name = "u"
+type = "udp"
+src = "S"
+dst = "D"
+rate = "1Gbps"
+packet_size = "1250B"
+stop = "100us"
+"""
+
+
+def _run(burst: str) -> tuple[int, int, int]:
+    """Datagrams received, dropped at R-D, and when the last arrived (ns)."""
+    res = mpsim.run(mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("BURST", burst))))
+    (udp,) = res.raw["udp_flows"]
+    (link,) = [link for link in res.raw["links"] if link["name"] == "R-D"]
+    return udp["received_pkts"], link["dropped_overflow_pkts"], udp["last_rx_ns"]
+
+
+def test_a_plain_link_takes_its_queue_and_the_packet_on_its_transmitter() -> None:
+    # The first reaches R at 10 µs; the fifth ends its 1 ms transmission at 5.01 ms, plus 2 ms of delay.
+    assert _run("") == (5, 5, 7_010_000)
+
+
+def test_a_full_bucket_of_two_packets_lets_two_more_of_a_burst_through() -> None:
+    # Released at 10 and 20 µs on the full bucket, then one a millisecond as tokens come (the third at
+    # 1.01 ms): the seventh at 5.01 ms, arriving after its 1 ms transmission and the 2 ms delay.
+    assert _run(', burst = "2500B"') == (7, 3, 8_010_000)
+
+
+def test_the_reverse_direction_is_shaped_only_when_it_names_its_own_burst() -> None:
+    scenario = mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("BURST", ', burst = "2500B"')))
+    core = {link["name"]: link for link in scenario.to_core()["links"]}
+    assert core["R-D"]["burst_bytes"] == 2500
+    assert "burst_bytes" not in core["D-R"]
+
+
+def test_a_burst_in_packets_is_refused_with_the_field_named() -> None:
+    with pytest.raises(mpsim.ScenarioError, match=r"burst.*bytes"):
+        mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("BURST", ', burst = "2pkt"')))
