@@ -4,6 +4,7 @@ from them, and docs/reproduction.md's generated tables against the committed sco
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -94,6 +95,31 @@ def test_the_committed_verdict_tables_are_what_the_committed_scorecard_writes() 
         [sys.executable, "-m", "mpsim.cli", "scorecard", "--check"], cwd=ROOT, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_each_papers_headline_claims_are_listed_with_the_committed_scorecards_verdicts() -> None:
+    """Every headline claim of docs/scorecard.json has its row in its paper's generated block, with its verdict
+    and points on each stack as the JSON records them, and no other claim has one."""
+    text = (ROOT / "docs" / "reproduction.md").read_text()
+    scorecard = load(ROOT / "docs" / "scorecard.json")
+    stacks = scorecard["stacks"]
+    for paper in {e["paper"] for e in scorecard["experiments"].values()}:
+        block = text.split(f"<!-- scorecard:{paper} -->")[1].split(f"<!-- /scorecard:{paper} -->")[0]
+        listed = [line for line in block.splitlines() if re.match(r"\| `[\w-]+#\d+` \|", line)]
+        expected = []
+        for name, e in scorecard["experiments"].items():
+            if e["paper"] != paper:
+                continue
+            for i, c in enumerate(e["claims"], 1):
+                if c["headline"]:
+                    v = c["verdicts"]
+                    expected.append(
+                        (f"`{name}#{i}`", [f"{v[s]['verdict']} ({v[s]['passed']}/{v[s]['points']})" for s in stacks])
+                    )
+        assert len(listed) == len(expected), paper
+        for line, (claim_id, cells) in zip(listed, expected, strict=True):
+            row = [cell.strip() for cell in line.strip("|").split(" | ")]
+            assert row[0] == claim_id and row[-len(stacks) :] == cells, line
 
 
 def card() -> dict[str, Any]:

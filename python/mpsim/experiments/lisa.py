@@ -33,10 +33,9 @@ one of its headline claims (``headline``) and how its band follows from the pape
 (``derivation``), by the band conventions of the scorecard's pre-registration ("about v": v ± 50 %; a
 measured v: v ± 25 %; "up to v": [0.5·v, 1.5·v]; "more/less than v": one-sided at v; "similar": within
 10 %; "consistently", "significantly": beyond two standard errors at every point; "almost all": at least
-80 % of the points). Three forms the claim language lacks are defined here until they move to
-:mod:`mpsim.experiments.claims`: :class:`Gap` (an absolute difference of two variants' means at each x),
-:class:`GapTrend` (that difference, or the relative gain, rising or falling with x) and :class:`Share` (a
-claim that holds at a stated share of its points).
+80 % of the points). Three forms of :mod:`mpsim.experiments.claims` came with these checks: :class:`Gap` (an
+absolute difference of two variants' means at each x), :class:`GapTrend` (that difference, or the relative gain,
+rising or falling with x) and :class:`Share` (a claim that holds at a stated share of its points).
 """
 
 from __future__ import annotations
