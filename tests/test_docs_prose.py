@@ -3,7 +3,11 @@ holds are generated from docs/scorecard.json into the blocks between the ``score
 explains mechanisms, the papers' settings and the readings chosen. Outside those blocks a sentence may name the
 verdict words only where they are defined ("How a claim is judged", "Claims as checks, and the scorecard", "The
 report in the browser") or in the dated measurements of other readings ("Why the checks that fail do, measured",
-whose tables judge other configurations than the scorecard's)."""
+whose tables judge other configurations than the scorecard's). A verdict is stated by its word with its points or
+in brackets, on a stack or a set ("holds on both stacks"), at points ("fails at every NCF", "holds at k = 0 only"),
+of a claim, a quoted word or an order ('"comparable" fails', "the order holds"), of a whole experiment ("All four
+hold", "Fails, narrowly"), set apart in bold, or as a check's points: "(7/7, 7/7)", "(0/15)" beside a verdict or a
+claim, "at 12 of 15 NCF"."""
 
 from __future__ import annotations
 
@@ -30,6 +34,31 @@ STATES_A_VERDICT = {
     ),
     "a tally": re.compile(r"\b\d+ (?:holds?|fail|fails)\b[,;]|\b\d+ (?:hold|holds) in part\b"),
     "a headline's verdict": re.compile(r"\bH\d\b[^.;]{0,60}\b(?:holds|fails|does not hold)\b"),
+    "a verdict at points": re.compile(
+        r"\b(?:holds|fails|partly)(?: only)? (?:at|for) (?:every|each|all|no|both|any|[a-zA-Zρ]+ = |\d)"
+        r"|\bpass(?:es)?(?: only)? (?:at|for) (?:every|each|all)\b"
+    ),
+    "a verdict in or on a set": re.compile(
+        r"\b(?:holds|fails|partly)(?: only)? (?:in|on) (?:every|each|all|both|no|two|three|four|\d)\b"
+    ),
+    "a claim's verdict": re.compile(
+        r"(?:[\"”»]|\b(?:checks?|claims?|order|words|equivalence|headline|Table [IVX]+)\b),? (?:[\w'’]+ ){0,3}?"
+        r"(?:holds?|fails?)\b(?! do\b)"
+    ),
+    "a verdict of a whole experiment": re.compile(
+        r"\b(?:[Aa]ll|[Bb]oth) (?:\w+ )?(?:hold|fail)\b|(?:^|[.:;]\s+)(?:Holds|Fails|Partly)\b"
+    ),
+    "a verdict set apart": re.compile(
+        r"\*\*(?:holds|fails|partly|untested|uncheckable)\*\*|\(\s*(?:holds|fails|partly)\b"
+        r"|[,:]\s*(?:holds|fails|partly)(?: in part)?(?:\)|[,.;]|$)"
+    ),
+    "a verdict's points in brackets": re.compile(
+        r"\(\d+/\d+(?:,\s*\d+/\d+)+\)"
+        r"|(?:\b(?:holds?|fails?|partly|pass(?:es)?|checks?|claims?|order)\b|[\"”])[^.;]{0,80}\(\d+/\d+\)"
+    ),
+    "the points of a check, counted": re.compile(
+        r"\bat \d+ of (?:the )?\d+\b(?! ?(?:[kMG]?bit|connections|runs|segments|packets|s\b))"
+    ),
 }
 
 _MARKER = re.compile(r"<!-- (/?)scorecard:\w+ -->")
@@ -69,6 +98,29 @@ def verdicts_stated(text: str) -> list[str]:
     ]
 
 
+EACH_RULE_CATCHES = {
+    "a verdict with its points": "The check holds (3/3) at every buffer.",
+    "a verdict in brackets": "GSAM's goodput stays within 10 % of MPTCP's (holds).",
+    "a verdict on a stack": "It holds on the paper's stack and fails on `linux`.",
+    "a count of what holds": "25 of 27 buffers hold.",
+    "a tally": "Of the checks, 33 hold, 29 hold in part and 35 fail.",
+    "a headline's verdict": "H4 (goodput of large flows) holds in all three sweeps.",
+    "a verdict at points": "Fig. 12's order fails at every size; it holds at k = 0 only.",
+    "a verdict in or on a set": "It holds on both stacks and fails in two panels.",
+    "a claim's verdict": 'Within 2 standard errors: "much smaller" fails.',
+    "a verdict of a whole experiment": "All four hold. Fails, narrowly: MPCubic takes 11 % more.",
+    "a verdict set apart": "p_nc < p_c (**holds**, by a factor of 4.7); falls at every step (ρ −1, holds).",
+    "a verdict's points in brackets": "The four-way order ties neighbours within 10 % at every buffer (7/7, 7/7).",
+    "the points of a check, counted": "GSAM beats MPTCP at 12 of 15 NCF.",
+}
+
+
+def test_each_rule_catches_its_own_form() -> None:
+    assert set(EACH_RULE_CATCHES) == set(STATES_A_VERDICT)
+    for what, line in EACH_RULE_CATCHES.items():
+        assert STATES_A_VERDICT[what].search(line), (what, line)
+
+
 def test_the_hand_written_prose_of_reproduction_md_states_no_verdict() -> None:
     found = verdicts_stated((ROOT / "docs" / "reproduction.md").read_text())
     assert not found, "verdicts belong in the generated blocks:\n" + "\n".join(found)
@@ -82,6 +134,21 @@ def test_the_scan_finds_verdicts_and_passes_explanations() -> None:
         "25 of 27 buffers hold, and it fails at 3 of 10 sizes.",
         "Of the checks, 33 hold, 29 hold in part and 35 fail.",
         "H4 (goodput of large flows) holds in all three sweeps.",
+        "Fig. 12's order fails at every size: TCP is the soonest at 50 KB.",
+        "The order fails at every NCF (0/15).",
+        "The four-way order holds at every buffer and every NCF (7/7, 7/7).",
+        '"GSAM, then LISA, then MPTCP" fails at every rate.',
+        'Over the first 1.2 s GSAM’s windows are 5.5 % smaller ("slightly slower", holds).',
+        'LISA’s are within 2 standard errors: "much smaller" fails.',
+        "The check holds at k = 0 only and partly at p = 0.05.",
+        "TCP's completion time falls at every step (ρ −1, holds).",
+        "Both checks hold. All four hold: MPCubic sends less on path 1.",
+        "Fails, narrowly: MPCubic takes 11 % more. Table I fails, both checks.",
+        "The sentence, judged: **partly**. p_nc < p_c (**holds**, by a factor of 4.7).",
+        "GSAM beats MPTCP at 12 of 15 NCF, with fewer timeouts at 5 of the 6.",
+        "The check of three fails; LISA's equivalence to MPTCP holds, exactly.",
+        "MPCubic rises less than unMPCubic's (holds: × 1.01 against × 1.29).",
+        "It holds on both stacks and fails in two panels.",
     ]
     for line in stated:
         assert verdicts_stated(f"# S\n\n{line}\n"), line
@@ -89,6 +156,13 @@ def test_the_scan_finds_verdicts_and_passes_explanations() -> None:
         "A claim *holds* where every point holds, is *partly* true where some do, *fails* where none do.",
         "The verdicts are in the table above; the check reads 'often' at every size.",
         "Both 55 KB transfers together are 206 segments of 536 B, in 28 of 50 connections.",
+        "The 150 ms pipe holds 162 segments; GSAM's smoothing holds it at 20 packets.",
+        "The link runs at 30 of 50 Mbit/s; the join's SYN is lost in 28 of 50 connections.",
+        'The "Why the checks that fail do, measured" tables judge other readings.',
+        "unMPCubic's (1/2)^(4/3) scaling leaves it below one Cubic flow; δ_s = 1/16 and p = 1/120.",
+        "A check that needs |difference| < margin cannot pass at 50 packets, where nobody loses.",
+        "The four-way order ties neighbours within 10 %: GSAM's smoothing costs 1–3 % at every buffer.",
+        "The verdicts at every NCF are in the generated table; the loss rises at every rate.",
     ]
     for line in explained:
         assert not verdicts_stated(f"# S\n\n{line}\n"), line
