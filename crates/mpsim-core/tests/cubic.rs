@@ -30,7 +30,9 @@ fn cwnd_between_losses_follows_the_cubic_curve() {
     // K = ∛(0.3·200/0.4) ≈ 5.3 s. Fast convergence is off, as RFC 9438 §4.7
     // says for a single flow alone on its path, so W_max is the window at
     // the loss. SACK recovery keeps cwnd = ssthresh during recovery, so the
-    // epoch's first ACK is the first trace point with cwnd > ssthresh.
+    // epoch's first ACK is the first trace point with cwnd > ssthresh. The
+    // `rfc` profile: RFC 9438 as written (the `linux` profile counts
+    // ssthresh in whole segments, as Linux does).
     let mut cfg = host_pair(20_000_000, 50 * MS, 30, 60 * S);
     cfg.tcp_flows = vec![TcpFlowConfig {
         name: "f".into(),
@@ -43,7 +45,7 @@ fn cwnd_between_losses_follows_the_cubic_curve() {
             },
         }),
         tcp: TcpOptions {
-            profile: Profile::Linux,
+            profile: Profile::Rfc,
             recovery: Some(Recovery::Sack),
             ..TcpOptions::default()
         },

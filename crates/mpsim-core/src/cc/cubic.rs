@@ -286,9 +286,11 @@ pub struct Cubic {
     pub state: Vec<CubicState>,
     /// Whether this is ns-3.44's `TcpCubic` rather than RFC 9438.
     pub ns3: bool,
-    /// Linux's `bictcp_update`: before the first congestion event
-    /// (`last_max_cwnd == 0`) `cnt` is at most 20, so the window grows at
-    /// least 5 % per RTT whatever the cubic and Reno-friendly targets.
+    /// Linux's CUBIC (the `linux` profile): before the first congestion
+    /// event (`last_max_cwnd == 0`) `bictcp_update` caps `cnt` at 20, so the
+    /// window grows at least 5 % per RTT whatever the cubic and
+    /// Reno-friendly targets; and ssthresh after a loss is counted in whole
+    /// segments (`cubictcp_recalc_ssthresh`).
     pub linux_first_growth: bool,
     /// Per-subflow state of ns-3's `TcpCubic`, indexed like the subflows.
     pub ns3_state: Vec<Ns3CubicState>,
@@ -352,7 +354,15 @@ impl CongestionAvoidance for Cubic {
             return self.ns3_state[r].on_loss(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence);
         }
         ensure_len(&mut self.state, s.len());
-        self.state[r].on_congestion(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence)
+        let ssthresh = self.state[r].on_congestion(sf.cwnd, sf.mss, self.config.beta, self.config.fast_convergence);
+        if !self.linux_first_growth {
+            return ssthresh;
+        }
+        // Linux `cubictcp_recalc_ssthresh`: in whole segments, β as a
+        // fraction of 1024 (717 for 0.7), at least 2.
+        let beta_1024 = (self.config.beta * 1024.0).round() as u64;
+        let mss = sf.mss as u64;
+        ((sf.cwnd / mss) * beta_1024 / 1024).max(2) * mss
     }
 
     fn on_recovery_exit(&mut self, s: &mut [SubflowCc], r: usize, now: SimTime) {
@@ -616,5 +626,20 @@ mod tests {
         assert!(run(false, false) < 201_000);
         // After a congestion event (W_max known) the rule is off.
         assert_eq!(run(true, true), run(false, true));
+    }
+
+    #[test]
+    fn linux_counts_ssthresh_after_a_loss_in_whole_segments() {
+        // cwnd 124 segments and 72 bytes: RFC 9438 takes 0.7 of the bytes,
+        // 86.8 segments; Linux ⌊124·717/1024⌋ = 86 segments.
+        let ssthresh = |linux: bool| {
+            let mut c = Cubic::new(CubicConfig::default());
+            c.linux_first_growth = linux;
+            let mut s = subflow(124, 1000);
+            s[0].cwnd += 72;
+            c.ssthresh_after_loss(&s, 0, SimTime::ZERO)
+        };
+        assert_eq!(ssthresh(false), 86_850);
+        assert_eq!(ssthresh(true), 86_000);
     }
 }
