@@ -226,6 +226,7 @@ class TcpOptions(Model):
     delack_timeout: PositiveDuration | None = None
     quickack_segments: int | None = Field(None, ge=0)
     quickack_window_growth: Flag | None = None
+    sack_compression: Flag | None = None
     min_rto: PositiveDuration | None = None
     initial_rto: PositiveDuration | None = None
     rwnd: Size | None = None

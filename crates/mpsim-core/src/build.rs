@@ -185,6 +185,9 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     if let Some(v) = f.quickack_window_growth {
         t.receiver.quickack_window_growth = v;
     }
+    if let Some(v) = f.sack_compression {
+        t.receiver.sack_compression = v;
+    }
     if let Some(ns) = f.min_rto_ns {
         t.rtt.min_rto = SimDuration(ns);
     }

@@ -204,6 +204,11 @@ pub struct TcpOptions {
     /// opens (Linux `tcp_grow_window`, up to the window of a 6 MiB buffer).
     #[serde(default)]
     pub quickack_window_growth: Option<bool>,
+    /// While data waits out of order, duplicate ACKs after the first three
+    /// wait up to min(1 ms, RTT/20), up to 44 of them (Linux's SACK
+    /// compression, `tcp_comp_sack_delay_ns`); off: each at once.
+    #[serde(default)]
+    pub sack_compression: Option<bool>,
     /// The retransmission timeout's lower bound, nanoseconds (RFC 6298 §2.4).
     #[serde(default)]
     pub min_rto_ns: Option<u64>,

@@ -23,6 +23,13 @@ pub struct ReceiverConfig {
     /// (`rcv_ssthresh`) is below its clamp, each data segment raises it by
     /// two segments and is acknowledged at once (`icsk_ack.quick |= 1`).
     pub quickack_window_growth: bool,
+    /// Linux's SACK compression (`__tcp_ack_snd_check`, since 4.18): while
+    /// data waits out of order, the first three duplicate ACKs for a
+    /// cumulative ACK go at once, later ones wait for a timer of min(1 ms,
+    /// RTT/20) (`tcp_comp_sack_delay_ns`), at most 44 held back
+    /// (`tcp_comp_sack_nr`); off, every out-of-order segment is
+    /// acknowledged at once (RFC 5681 §4.2).
+    pub sack_compression: bool,
     /// Receive buffer, advertised as the window, bytes.
     pub rwnd_bytes: u64,
     /// The window offered is the buffer less the out-of-order data it holds
@@ -47,6 +54,7 @@ impl Default for ReceiverConfig {
             delack_timeout: SimDuration::from_millis(40),
             quickack_segments: 0,
             quickack_window_growth: false,
+            sack_compression: false,
             rwnd_bytes: 64 << 20,
             ooo_shrinks_window: true,
             sack_blocks: SackBlocks::Highest,
@@ -118,7 +126,28 @@ pub struct TcpReceiver {
     /// (the fifth slot is room for one insertion before the oldest goes).
     recent: [SackBlock; RECENT_CAPACITY + 1],
     recent_len: usize,
+    /// When the armed timer fires.
+    timer_at: SimTime,
+    /// RCV.NXT when the last ACK was sent (Linux `rcv_wup`).
+    rcv_nxt_acked: u64,
+    /// SACK compression: the cumulative ACK the duplicate-ACK count is for
+    /// (`compressed_ack_rcv_nxt`), duplicate ACKs sent at once for it
+    /// (`dup_ack_counter`), and ACKs held back since the last one sent
+    /// (`compressed_ack`).
+    comp_rcv_nxt: u64,
+    dup_acks_sent: u32,
+    compressed: u32,
+    /// The smallest round trip measured from the timestamps data echoes
+    /// (Linux's `rcv_rtt_est`, bounded by the handshake's `srtt`).
+    min_rtt: Option<SimDuration>,
 }
+
+/// Linux `TCP_FASTRETRANS_THRESH`: duplicate ACKs sent before compression.
+const COMP_DUP_ACKS: u32 = 3;
+/// Linux `tcp_comp_sack_nr`: ACKs held back at most.
+const COMP_SACK_NR: u32 = 44;
+/// Linux `tcp_comp_sack_delay_ns`: the longest a SACK waits.
+const COMP_SACK_DELAY: SimDuration = SimDuration::from_millis(1);
 
 /// Linux's first `rcv_ssthresh`: the initial receive window, 64 KiB
 /// (`tcp_select_initial_window` with the default `tcp_rmem[1]` of 128 KiB).
@@ -151,6 +180,22 @@ impl TcpReceiver {
             right_edge: 0,
             recent: [SackBlock::default(); RECENT_CAPACITY + 1],
             recent_len: 0,
+            timer_at: SimTime::ZERO,
+            rcv_nxt_acked: 0,
+            comp_rcv_nxt: 0,
+            dup_acks_sent: 0,
+            compressed: 0,
+            min_rtt: None,
+        }
+    }
+
+    /// A data segment echoed `ts_ecr`, a timestamp this receiver sent: a
+    /// round-trip sample (`tcp_rcv_rtt_measure_ts`), of which SACK
+    /// compression's delay keeps the smallest.
+    pub fn observe_echo(&mut self, now: SimTime, ts_ecr: SimTime) {
+        if ts_ecr > SimTime::ZERO && now > ts_ecr {
+            let rtt = now.saturating_since(ts_ecr);
+            self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
         }
     }
 
@@ -238,6 +283,9 @@ impl TcpReceiver {
         if let Some(clamp) = self.window_clamp.filter(|_| !old) {
             self.window_ssthresh = (self.window_ssthresh + 2 * self.config.mss as u64).min(clamp);
         }
+        if self.config.sack_compression && out_of_order {
+            return self.compressed_sack(now, window_grows);
+        }
         // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
         // fills a hole, and for duplicates; RFC 9293: for the FIN.
         let immediate = !self.config.delayed_ack
@@ -251,12 +299,43 @@ impl TcpReceiver {
         if immediate {
             return RxDecision::AckNow;
         }
-        if self.timer_armed {
+        self.arm(now + self.config.delack_timeout)
+    }
+
+    /// Linux `__tcp_ack_snd_check` for a segment that arrived out of order,
+    /// with SACK compression: at once while in quick-ACK mode (the window
+    /// growing), when more than a segment arrived in order since the last
+    /// ACK, for the first three duplicate ACKs of a cumulative ACK, and when
+    /// 44 are held back; else on a timer of min(1 ms, RTT/20).
+    fn compressed_sack(&mut self, now: SimTime, window_grows: bool) -> RxDecision {
+        let in_order = self.rcv_nxt.saturating_sub(self.rcv_nxt_acked);
+        if window_grows || in_order > self.config.mss as u64 || self.compressed >= COMP_SACK_NR {
+            return RxDecision::AckNow;
+        }
+        if self.comp_rcv_nxt != self.rcv_nxt {
+            self.comp_rcv_nxt = self.rcv_nxt;
+            self.dup_acks_sent = 0;
+        }
+        if self.dup_acks_sent < COMP_DUP_ACKS {
+            self.dup_acks_sent += 1;
+            return RxDecision::AckNow;
+        }
+        self.compressed += 1;
+        let delay = self.min_rtt.map_or(COMP_SACK_DELAY, |rtt| {
+            COMP_SACK_DELAY.min(SimDuration(rtt.nanos() / 20))
+        });
+        self.arm(now + delay)
+    }
+
+    /// Arms the ACK timer at `at`, unless it is armed for no later.
+    fn arm(&mut self, at: SimTime) -> RxDecision {
+        if self.timer_armed && self.timer_at <= at {
             return RxDecision::Nothing;
         }
         self.timer_armed = true;
+        self.timer_at = at;
         RxDecision::ArmDelayedAck {
-            at: now + self.config.delack_timeout,
+            at,
             generation: self.generation,
         }
     }
@@ -397,6 +476,8 @@ impl TcpReceiver {
         self.unacked_segments = 0;
         self.generation += 1;
         self.timer_armed = false;
+        self.rcv_nxt_acked = self.rcv_nxt;
+        self.compressed = 0;
     }
 
     /// The delayed-ACK timer armed in `generation` fired: whether to ACK now.
@@ -528,5 +609,63 @@ mod tests {
         arrive(&mut r, 0);
         arrive(&mut r, 1);
         assert_eq!(blocks(&r), [(10, 11), (8, 9), (6, 7)]);
+    }
+
+    #[test]
+    fn with_sack_compression_only_the_first_three_duplicate_acks_go_at_once() {
+        let run = |compression: bool, rtt_ms: Option<u64>| {
+            let mut r = TcpReceiver::new(ReceiverConfig {
+                sack_compression: compression,
+                mss: MSS as u32,
+                ..ReceiverConfig::default()
+            });
+            r.on_syn();
+            r.on_ack_sent();
+            if let Some(ms) = rtt_ms {
+                // Two samples; the smaller counts.
+                r.observe_echo(SimTime::from_millis(1 + ms), SimTime::from_millis(1));
+                r.observe_echo(SimTime::from_millis(3 + 2 * ms), SimTime::from_millis(3));
+            }
+            let mut out = vec![];
+            // Segment 0 in order, then 2..=7 with segment 1 missing, 0.6 ms apart.
+            for (i, k) in [0u64, 2, 3, 4, 5, 6, 7].into_iter().enumerate() {
+                let now = SimTime(600_000 * i as u64);
+                let d = r.on_segment(now, 1 + k * MSS, MSS as u32, false);
+                if d == RxDecision::AckNow {
+                    r.on_ack_sent();
+                }
+                out.push(d);
+            }
+            out
+        };
+        let now = |i: u64| SimTime(600_000 * i);
+        let g = |d: &RxDecision| match d {
+            RxDecision::ArmDelayedAck { generation, .. } => *generation,
+            _ => 0,
+        };
+        let on = run(true, None);
+        // Segment 0 waits for the delayed ACK (40 ms); 2, 3 and 4 are the three
+        // duplicate ACKs; 5 holds its SACK back for 1 ms, and 6 and 7 join it.
+        assert!(matches!(on[0], RxDecision::ArmDelayedAck { .. }));
+        assert_eq!(&on[1..4], &[RxDecision::AckNow; 3]);
+        assert_eq!(
+            on[4],
+            RxDecision::ArmDelayedAck {
+                at: now(4) + COMP_SACK_DELAY,
+                generation: g(&on[4])
+            }
+        );
+        assert_eq!(&on[5..], &[RxDecision::Nothing; 2]);
+        // A round trip of 10 ms: the SACK waits RTT/20 = 0.5 ms.
+        let short = run(true, Some(10));
+        assert_eq!(
+            short[4],
+            RxDecision::ArmDelayedAck {
+                at: now(4) + SimDuration::from_micros(500),
+                generation: g(&short[4])
+            }
+        );
+        // Without compression every out-of-order segment is acknowledged at once.
+        assert_eq!(&run(false, None)[1..], &[RxDecision::AckNow; 6]);
     }
 }

@@ -44,6 +44,7 @@ pub fn params() -> TcpParams {
             // window opens (the rig's captures: an ACK per data segment
             // throughout a 700 kB transfer).
             quickack_window_growth: true,
+            sack_compression: true,
             ..ReceiverConfig::default()
         },
         slow_start: StandardConfig {

@@ -32,6 +32,8 @@ pub fn params() -> TcpParams {
         // (docs/algorithms.md, the profiles table).
         receiver: ReceiverConfig {
             quickack_window_growth: false,
+            // SACK compression came with Linux 4.18.
+            sack_compression: false,
             ..linux.receiver
         },
         ..linux
