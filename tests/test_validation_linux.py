@@ -65,7 +65,7 @@ def test_shared_tcp_cell_builds_the_rig_network_with_linux_mss() -> None:
     (flow,) = core["tcp_flows"]
     assert (flow["src"], flow["dst"], flow["size_bytes"]) == ("S0.1", "D0", 280_000)
     # The rig's bottleneck counts Ethernet's 14 bytes a frame: so does mpsim's.
-    assert flow["tcp"] == {"profile": "linux", "mss": 1448, "framing_bytes": 14}
+    assert flow["tcp"] == {"profile": "linux", "mss": 1448, "framing_bytes": 14, "send_buffer_bytes": 8 << 20}
     assert flow["initiator"] == "sender"
     assert flow["cc"]["type"] == "reno"
     assert core["mptcp_connections"] == []
@@ -82,7 +82,7 @@ def test_separate_mptcp_cell_joins_over_the_longer_path() -> None:
     assert _link(core, "A2-S0.2")["delay_ns"] == 50_000_000
     (conn,) = core["mptcp_connections"]
     assert conn["src_addrs"] == ["S0.1", "S0.2"]
-    assert conn["tcp"] == {"profile": "linux", "mss": 1424, "framing_bytes": 14}
+    assert conn["tcp"] == {"profile": "linux", "mss": 1424, "framing_bytes": 14, "send_buffer_bytes": 8 << 20}
     assert conn["cc"]["type"] == "cubic"
     # When the second subflow joins and the scheduler are the profile's, nothing set by hand.
     assert conn["join_delay_ns"] == 0

@@ -11,6 +11,9 @@ implies; everything else is the profile's, so a change of the profile shows in t
   an access delay of (RTT2 − RTT)/2 each way on its first link, as the delay line adds it per path.
 * **Buffer.** ``buffer_pkts`` packets waiting (mpsim's drop-tail convention); the rig gets B + 1
   because its pfifo also holds the packet being sent.
+* **Send buffer.** The rig's ``--bulk`` gives every socket, each MPTCP subflow too, a send buffer of 8 MiB
+  (``tcp_wmem[1]``), so Linux's scheduler may queue data on a subflow far beyond its window; the scenario sets
+  ``send_buffer = "8388608B"`` (for a transfer of at most 8 MB it bounds nothing else).
 * **Token bucket.** The rig's bottleneck is Linux's ``tbf`` with a bucket of two frames (3 028 bytes) in
   front of the pfifo, and its delay line adds each packet's transmission time: after an idle period
   two packets leave back to back, so a burst finds room for B + 3 packets where a link has B + 1. The
@@ -52,6 +55,8 @@ MPTCP_MSS_BYTES = 1424
 """Payload of an MPTCP data segment at MTU 1500: 24 more option bytes for the DSS."""
 FRAMING_BYTES = 14
 """What the rig's bottleneck counts per packet beyond the IP packet: an Ethernet header."""
+RIG_SEND_BUFFER_BYTES = 8_388_608
+"""The rig's ``--bulk``: ``tcp_wmem[1]`` of 8 MiB, every socket's (every subflow's) send buffer from the start."""
 RIG_BURST_BYTES = 2 * (1500 + FRAMING_BYTES)
 """The rig's tbf bucket: two frames (its README: a one-frame bucket runs 1.3 % slow)."""
 FAST_ACCESS_RATE = "10Gbps"
@@ -108,7 +113,12 @@ def network(cell: Cell) -> Network:
 def scenario(cell: Cell) -> mpsim.Scenario:
     """The mpsim scenario of a cell."""
     net = network(cell)
-    tcp = {"profile": "linux", "mss": mss_bytes(cell), "framing_bytes": FRAMING_BYTES}
+    tcp = {
+        "profile": "linux",
+        "mss": mss_bytes(cell),
+        "framing_bytes": FRAMING_BYTES,
+        "send_buffer": f"{RIG_SEND_BUFFER_BYTES}B",
+    }
     flow: dict[str, Any] = {"name": "xfer", "size": f"{cell.size_bytes}B", "cc": cell.cc, "tcp": tcp}
     client: Any = "S0.1" if cell.proto == "tcp" else ["S0.1", "S0.2"]
     if cell.direction == "up":

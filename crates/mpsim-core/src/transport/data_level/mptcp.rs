@@ -389,14 +389,32 @@ impl DataLevel for MptcpLevel {
 const SEND_BURST_BYTES: u64 = 65_428;
 
 /// Whether subflow `r` may take more data from `linger`: established, usable,
-/// and holding less than two windows (Linux `sk_stream_memory_free` with the
-/// send buffer `tcp_sndbuf_expand` sizes).
+/// and holding less than its send buffer (Linux `sk_stream_memory_free`).
 fn linger_may_take(set: &SubflowSet<'_>, r: usize) -> bool {
     let (sf, c) = (&set.subflows[r], &set.ccs[r]);
     sf.sender.state == SenderState::Established
         && sf.usable()
         && c.cwnd > 0
-        && sf.sender.pipe() + sf.queued_bytes < 2 * c.cwnd
+        && sf.sender.pipe() + sf.queued_bytes < send_buffer(set.params, c)
+}
+
+/// Memory Linux's `tcp_sndbuf_expand` counts per segment of a subflow's send
+/// buffer (`per_mss`: the MSS and the headers' room rounded up to a power of
+/// two, and the `sk_buff`), bytes.
+const SNDBUF_PER_MSS: u64 = 4_352;
+/// Memory a full-size segment takes in a queue (`skb->truesize`), bytes; as
+/// the connection's receive window takes it (`rcv_window.rs`).
+const TRUESIZE: u64 = 2_336;
+
+/// A subflow's send buffer in payload bytes: the flow's `send_buffer` if it
+/// sets one (as `tcp_wmem` or `SO_SNDBUF` do), else what Linux's
+/// `tcp_sndbuf_expand` gives it, 2·max(cwnd, 10) segments of `per_mss`
+/// bytes, counted against segments of `TRUESIZE` bytes: about 3.7 windows.
+fn send_buffer(params: &TcpParams, c: &SubflowCc) -> u64 {
+    params.send_buffer_bytes.unwrap_or_else(|| {
+        let segments = (c.cwnd / c.mss as u64).max(10);
+        2 * segments * SNDBUF_PER_MSS * c.mss as u64 / TRUESIZE
+    })
 }
 
 /// Queues `chunk` on a subflow for `linger`; with `merge` (Linux's window,
@@ -422,10 +440,10 @@ fn queue_chunk(queue: &mut VecDeque<Chunk>, queued_bytes: &mut u64, mut chunk: C
 }
 
 /// The `linger` scheduler's subflow for the next chunk: among the
-/// established subflows that hold less than two windows, the one whose data
-/// would drain first, (in flight + waiting)·SRTT/cwnd (Linux
-/// `mptcp_subflow_get_send`: `sk_wmem_queued` over the pacing rate, and
-/// `sk_stream_memory_free`); ties go to the lower index. A reinjected chunk
+/// established subflows that hold less than their send buffer, the one whose
+/// data would drain first, (in flight + waiting) over Linux's pacing rate
+/// (Linux `mptcp_subflow_get_send`: `sk_wmem_queued` over the pacing rate,
+/// and `sk_stream_memory_free`); ties go to the lower index. A reinjected chunk
 /// avoids the subflow it came from while another can take it.
 fn pick_linger(set: &SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
     let mut best: Option<(u128, usize)> = None;
@@ -440,7 +458,11 @@ fn pick_linger(set: &SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
             fallback = Some(r);
             continue;
         }
-        let linger = held as u128 * c.srtt.nanos().max(1) as u128 / c.cwnd as u128;
+        // Linux `tcp_update_pacing_rate`: max(cwnd, in flight)/SRTT, times 2
+        // while cwnd is below half ssthresh, else 1.2.
+        let ratio: u128 = if c.cwnd < c.ssthresh / 2 { 200 } else { 120 };
+        let rate = c.cwnd.max(sf.sender.pipe()) as u128 * ratio;
+        let linger = held as u128 * c.srtt.nanos().max(1) as u128 * 100 / rate;
         if best.is_none_or(|(l, _)| linger < l) {
             best = Some((linger, r));
         }
