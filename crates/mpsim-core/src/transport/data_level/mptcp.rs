@@ -97,6 +97,13 @@ impl MptcpLevel {
         }
     }
 
+    /// Replaces the scheduler (an external one; never `linger`, which is
+    /// not a [`Schedule`]).
+    pub fn set_scheduling(&mut self, scheduling: Scheduling) {
+        self.scheduling = scheduling;
+        self.linger = false;
+    }
+
     fn send_on<N: Forward>(&self, io: &mut Io<'_, N>, set: &mut SubflowSet<'_>, r: usize, chunk: Chunk) {
         let now = io.ctx.now;
         let sf = &mut set.subflows[r];
@@ -488,7 +495,10 @@ mod tests {
         queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, true);
         queue_chunk(&mut q, &mut bytes, chunk(5000, 1424, false), 1424, true);
         queue_chunk(&mut q, &mut bytes, chunk(6424, 1424, false), 1424, false);
-        assert_eq!(q, [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]);
+        assert_eq!(
+            q,
+            [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]
+        );
         assert_eq!(bytes, 224 + 2 * 1424);
     }
 }
