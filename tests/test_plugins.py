@@ -5,8 +5,10 @@ their error; a sweep over a plug-in's parameter stores the same with two workers
 from __future__ import annotations
 
 import copy
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -195,3 +197,25 @@ def sorted_rows(table: pa.Table) -> list[dict[str, Any]]:
 def test_the_same_scenario_and_seed_give_the_same_results() -> None:
     plugin = {"type": "python", "class": f"{PLUGINS / 'delay_lia.py'}:DelayLia"}
     assert_identical(mpsim.run(wifi_lte(cc=plugin)), mpsim.run(wifi_lte(cc=plugin)))
+
+
+def test_the_tutorials_idea_is_the_example_file() -> None:
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text()
+    block = tutorial.split("<!-- file: delay_lia.py -->\n```python\n", 1)[1].split("```", 1)[0]
+    assert block == (PLUGINS / "delay_lia.py").read_text()
+
+
+def test_ctrl_c_stops_a_run_with_a_plugin_within_a_second(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "wifi_lte.toml").read_text()
+    text = text.replace('duration = "10s"', 'duration = "3000s"')
+    text = text.replace('cc = "olia"', f'cc = {{ type = "python", class = "{PLUGINS / "olia.py"}:Olia" }}')
+    (tmp_path / "long.toml").write_text(text)
+    cmd = [sys.executable, "-m", "mpsim.cli", "run", str(tmp_path / "long.toml"), "--out", str(tmp_path / "o")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # well into the run: imports, the plug-in loaded, hooks called
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.0
+    assert proc.returncode == 130, err
+    assert "interrupted (Ctrl-C)" in err
