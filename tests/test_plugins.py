@@ -63,6 +63,17 @@ def test_the_python_minrtt_scheduler_is_the_native_one() -> None:
     assert_identical(native, python)
 
 
+@pytest.mark.parametrize("profile", ["linux", "ns3", "rfc"])
+def test_a_python_slow_start_is_the_native_standard_one(profile: str) -> None:
+    """The Python base class's slow start, called for every ACK, under each way of counting: Linux's (no
+    limit), ns-3's (one MSS per ACK) and RFC 3465's (L = 2)."""
+    plugin = {"type": "python", "class": f"{ROOT / 'tests' / 'plugins' / 'standard.py'}:PythonStandard"}
+    tcp = {"profile": profile}
+    native = mpsim.run(wifi_lte(slow_start="standard", tcp=tcp, cc="lia"))
+    python = mpsim.run(wifi_lte(slow_start=plugin, tcp=tcp, cc="lia"))
+    assert_identical(native, python)
+
+
 def with_plugin(config: dict[str, Any], cc: dict[str, Any]) -> dict[str, Any]:
     """The experiment's configuration with its congestion control, the paper's LIA, replaced by ``cc``."""
     config = copy.deepcopy(config)
@@ -113,6 +124,12 @@ def test_parameters_are_checked_against_the_declaration() -> None:
         wifi_lte(cc={"type": "python", "class": f"{PLUGINS / 'delay_lia.py'}:DelayLia", "targt_ms": 5})
     with pytest.raises(ScenarioError, match=r"no file"):
         wifi_lte(cc={"type": "python", "class": "nowhere.py:Lia"})
+
+
+def test_a_module_path_names_a_class_and_hooks_left_to_the_base_class_run_natively() -> None:
+    """``package.module:Class``; a class that overrides no hook is the engine's Reno, to the bit."""
+    base = {"type": "python", "class": "mpsim.plugins:CongestionControl"}
+    assert_identical(mpsim.run(wifi_lte(cc=base)), mpsim.run(wifi_lte(cc="reno")))
 
 
 def test_a_class_object_runs_as_its_file_does() -> None:
@@ -174,6 +191,21 @@ def test_a_sweep_over_a_plugin_parameter_stores_the_same_with_two_workers(tmp_pa
     # The parameter changes the runs.
     assert len(set(one["key"].to_pylist())) == 4
     assert len(set(one["sum_cwnd_pkts"].to_pylist())) == 4
+
+
+@pytest.mark.timeout(240)
+def test_dask_workers_load_the_plugin_and_store_what_local_workers_do(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    (tmp_path / "base.toml").write_text(SWEEP_BASE.replace("PLUGIN", str(PLUGINS / "delay_lia.py")))
+    (tmp_path / "sweep.toml").write_text(SWEEP)
+    spec = load_sweep(tmp_path / "sweep.toml")
+    local = run_sweep(spec, tmp_path / "local", jobs=2, progress=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = run_sweep(
+            spec, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address, progress=False
+        )
+    assert sorted_rows(remote) == sorted_rows(local)
 
 
 def test_a_stored_run_is_keyed_by_the_plugins_source(tmp_path: Path) -> None:

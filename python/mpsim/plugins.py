@@ -117,6 +117,8 @@ class SlowStart(Plugin):
         for 0). Leave slow start by setting ``sf.ssthresh``. Here: RFC 5681 with RFC 3465's limit."""
         mss = sf.mss
         if self.ack_counting == "per_ack":
+            if acked == 0:
+                return 0
             sf.cwnd += mss
             return max(acked - mss, 0)
         grow = acked if self.abc_limit_mss is None else min(acked, self.abc_limit_mss * mss)
@@ -197,6 +199,11 @@ def load_class(spec: str) -> type:
     if spec in _SESSION:
         return _SESSION[spec]
     where, sep, qualname = spec.rpartition(":")
+    if where == "<session>":
+        raise ConfigError(
+            f"{spec!r}: the class was defined in a notebook or an interactive session that this process cannot "
+            "see; define it in a file and name it as 'path/to/file.py:Class'"
+        )
     if not sep or not where or not qualname:
         raise ConfigError(f"{spec!r}: a class is named as 'path/to/file.py:Class' or 'package.module:Class'")
     if where.endswith(".py"):

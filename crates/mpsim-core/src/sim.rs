@@ -236,7 +236,12 @@ impl Simulator {
         sampled + self.traces().map_or(0, TraceRecorder::rows)
     }
 
-    #[inline]
+    // Always inlined into the loop: left to LLVM's judgement it stopped
+    // being once the congestion controls gained a variant holding a trait
+    // object (plug-ins), and each event then paid a call and the loss of
+    // what inlining lets the loop keep in registers (14 % of a dumbbell
+    // run's time, 10-20 % per event; docs/performance.md, Plug-ins).
+    #[inline(always)]
     fn dispatch(&mut self, event: Event) {
         // What a transport acts on; built where an arm needs it.
         macro_rules! io {

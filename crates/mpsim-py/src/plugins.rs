@@ -28,7 +28,9 @@ use mpsim_core::plugin::{Abort, PluginSpec};
 use mpsim_core::rng::{RngStream, StreamDomain};
 use mpsim_core::slowstart::{SlowStart, SlowStartConfig, SsPluginFactory, Standard, StandardConfig};
 use mpsim_core::time::SimTime;
-use mpsim_core::transport::scheduler::{Chunk, ExternalSchedule, MinRtt, Schedule, SchedulerPluginFactory, Subflows};
+use mpsim_core::transport::scheduler::{
+    Chunk, DynSubflows, ExternalSchedule, MinRtt, Schedule, SchedulerPluginFactory, Subflows,
+};
 use mpsim_core::ScenarioConfig;
 use pyo3::exceptions::{PyException, PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -810,24 +812,6 @@ pub struct Segment {
     window_bytes: u64,
 }
 
-/// `dyn Subflows` as a sized [`Subflows`], for the native schedulers.
-struct Dyn<'a>(&'a mut dyn Subflows);
-
-impl Subflows for Dyn<'_> {
-    fn count(&self) -> usize {
-        self.0.count()
-    }
-    fn has_room(&mut self, r: usize, len: u32) -> bool {
-        self.0.has_room(r, len)
-    }
-    fn state(&self, r: usize) -> mpsim_core::transport::scheduler::SubflowState {
-        self.0.state(r)
-    }
-    fn srtt(&self, r: usize) -> mpsim_core::time::SimDuration {
-        self.0.srtt(r)
-    }
-}
-
 /// A Python scheduler's instance (`mpsim.plugins.Scheduler`); minimum RTT
 /// where the class keeps the base's `get_subflow`.
 struct PySched {
@@ -893,7 +877,7 @@ impl PySched {
 impl ExternalSchedule for PySched {
     fn pick(&mut self, subflows: &mut dyn Subflows, chunk: &Chunk) -> Option<usize> {
         let (Some(hook), Some(segment)) = (&self.hook, &self.segment) else {
-            return MinRtt.pick(&mut Dyn(subflows), chunk);
+            return MinRtt.pick(&mut DynSubflows(subflows), chunk);
         };
         if self.host.failed() {
             return None;

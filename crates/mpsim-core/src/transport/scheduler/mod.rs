@@ -16,7 +16,7 @@ mod roundrobin;
 pub use blest::Blest;
 pub use ecf::Ecf;
 pub use minrtt::MinRtt;
-pub use plugin::{ExternalSchedule, PluginScheduler, PluginSchedulerConfig, SchedulerPluginFactory};
+pub use plugin::{DynSubflows, ExternalSchedule, PluginScheduler, PluginSchedulerConfig, SchedulerPluginFactory};
 pub use redundant::Redundant;
 pub use roundrobin::RoundRobin;
 

@@ -14,6 +14,25 @@ pub trait ExternalSchedule {
     fn pick(&mut self, subflows: &mut dyn Subflows, chunk: &Chunk) -> Option<usize>;
 }
 
+/// `dyn Subflows` as a sized [`Subflows`], so that an external scheduler
+/// can hand a choice to a native one ([`Schedule::pick`]).
+pub struct DynSubflows<'a>(pub &'a mut dyn Subflows);
+
+impl Subflows for DynSubflows<'_> {
+    fn count(&self) -> usize {
+        self.0.count()
+    }
+    fn has_room(&mut self, r: usize, len: u32) -> bool {
+        self.0.has_room(r, len)
+    }
+    fn state(&self, r: usize) -> super::SubflowState {
+        self.0.state(r)
+    }
+    fn srtt(&self, r: usize) -> crate::time::SimDuration {
+        self.0.srtt(r)
+    }
+}
+
 /// Makes the instances of an external scheduler.
 pub trait SchedulerPluginFactory: Send + Sync {
     /// A new instance for one connection.
