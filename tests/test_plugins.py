@@ -82,7 +82,18 @@ def with_plugin(config: dict[str, Any], cc: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-@pytest.mark.parametrize("experiment", ["css-sequence", "css-longlived", "lisa-motivation", "gsam-loss"])
+@pytest.mark.parametrize(
+    "experiment",
+    [
+        "css-sequence",
+        "css-shared-filesize",
+        "css-longlived",
+        "lisa-motivation",
+        "lisa-shared-filesize",
+        "gsam-loss",
+        "gsam-nonshared",
+    ],
+)
 @pytest.mark.parametrize("name", ["lia", "olia"])
 def test_the_python_lia_and_olia_are_the_native_ones_on_the_papers_experiments(experiment: str, name: str) -> None:
     """Every quick run of CSS, LISA and GSAM experiments (their slow starts, topologies, profiles, losses),
@@ -94,6 +105,19 @@ def test_the_python_lia_and_olia_are_the_native_ones_on_the_papers_experiments(e
         native = mpsim.run_config(with_plugin(config, {"type": name}))
         python = mpsim.run_config(with_plugin(config, plugin))
         assert_identical(native, python)
+
+
+@pytest.mark.parametrize("experiment", ["css-shared-filesize", "gsam-loss"])
+def test_the_python_minrtt_is_the_native_one_on_the_papers_experiments(experiment: str) -> None:
+    cls = load_class(f"{PLUGINS / 'minrtt.py'}:MinRtt")
+    plugin = {"class": class_spec(cls), "params": {}, "source": source_fingerprint(cls)}
+    for _, _, _, config in get(experiment).configs(quick=True):
+        native, python = copy.deepcopy(config), copy.deepcopy(config)
+        for m in native["mptcp_connections"]:
+            m["scheduler"] = "minrtt"
+        for m in python["mptcp_connections"]:
+            m["scheduler_plugin"] = plugin
+        assert_identical(mpsim.run_config(native), mpsim.run_config(python))
 
 
 def test_a_hook_that_raises_ends_the_run_with_its_traceback() -> None:
