@@ -324,17 +324,10 @@ impl CcScope {
     /// The view of subflow `r` of `len`, and the connection's tuple sized.
     fn view(self: &Rc<Self>, py: Python<'_>, r: usize, len: usize) -> PyResult<Py<Subflow>> {
         let mut views = self.views.borrow_mut();
-        if views.len() < len {
-            while views.len() < len {
-                let index = views.len();
-                views.push(Py::new(
-                    py,
-                    Subflow {
-                        scope: self.clone(),
-                        index,
-                    },
-                )?);
-            }
+        while views.len() < len {
+            let index = views.len();
+            let scope = self.clone();
+            views.push(Py::new(py, Subflow { scope, index })?);
         }
         let mut connection = self.connection.borrow_mut();
         if connection.as_ref().is_none_or(|t| t.bind(py).len() != len) {
