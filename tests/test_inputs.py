@@ -18,7 +18,9 @@ from mpsim.units import SizeSpec
 
 BASE: dict[str, Any] = {"duration": "2s", "topology": {"preset": "dumbbell", "pairs": 1}}
 FLOW: dict[str, Any] = {"name": "a", "type": "tcp", "src": "S1", "dst": "D1", "size": "50pkt"}
-CC_ALLOWED = "reno, cubic, uncoupled, ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus"
+CC_ALLOWED = (
+    "reno, cubic, uncoupled, ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus, python"
+)
 TOP_LEVEL = (
     "seed, duration, topology, hosts, routers, links, addresses, routes, link_changes, flows, trace, throughput, "
     "stop_when_complete, limits"

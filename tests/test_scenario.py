@@ -311,7 +311,7 @@ def test_cli_exits_2_with_one_line_per_problem_and_no_traceback(tmp_path: Path, 
     assert lines == [
         "error: topology.buffer: must be at least 1 packet or 1 byte, got '0pkt'",
         "error: flows[0].cc: unknown algorithm 'lai'; did you mean 'lia'? (allowed: reno, cubic, uncoupled, "
-        "ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus)",
+        "ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus, python)",
     ]
 
 
@@ -388,7 +388,7 @@ def test_the_algorithms_are_the_core_registry() -> None:
 
     assert list(CC_ALGORITHMS)[:3] == ["reno", "cubic", "uncoupled"]
     assert CC_ALGORITHMS["mpcubic"] == {"c", "beta", "fast_convergence", "tcp_friendly", "k"}
-    assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux", "hystart_ns3"]
+    assert list(SLOW_STARTS) == ["standard", "lisa", "css", "gsam", "hystart", "hystart_linux", "hystart_ns3", "python"]
     # A test-only algorithm of the core's registry is not in a release build.
     assert "fixed_window" not in CC_ALGORITHMS
 

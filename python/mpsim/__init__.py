@@ -4,7 +4,7 @@ The engine is Rust (``mpsim._core``); this package describes scenarios, runs the
 into Arrow tables, sweeps and plots.
 """
 
-from mpsim._core import ConfigError, InternalError, TimeLimitError
+from mpsim._core import ConfigError, InternalError, PluginError, TimeLimitError
 from mpsim._core import __version__ as __version__
 from mpsim.engine import Results, estimate_config, run_config, validate_config
 from mpsim.errors import Problem, ScenarioError
@@ -15,6 +15,7 @@ from mpsim.topologies import dumbbell, fat_tree, non_shared, parallel_links, sha
 __all__ = [
     "ConfigError",
     "InternalError",
+    "PluginError",
     "Problem",
     "Results",
     "Scenario",

@@ -328,6 +328,36 @@ def bench_dask_sweep(name: str = "css-shared-filesize", runs: int = 30) -> Bench
     )
 
 
+def bench_plugin(k: int = 4, seconds: int = 1) -> BenchReport:
+    """``plugin-lia``: the ``fattree-k4`` scenario run with the engine's LIA, then with the Python LIA of
+    examples/plugins/lia.py (the same windows, docs/plugins.md); the wall time of each run and their ratio,
+    the cost of calling a Python hook for every ACK."""
+    from pathlib import Path
+
+    from mpsim import plugins
+
+    spec = f"{Path(__file__).resolve().parents[2] / 'examples' / 'plugins' / 'lia.py'}:Lia"
+    cls = plugins.load_class(spec)
+    python_lia = {"type": "python", "class": spec, "params": {}, "source": plugins.source_fingerprint(cls)}
+    native_cfg = fattree_config(k, seconds)
+    plugin_cfg = {
+        **native_cfg,
+        "mptcp_connections": [{**m, "cc": python_lia} for m in native_cfg["mptcp_connections"]],
+    }
+    native, _, native_run_s = run_timed(native_cfg)
+    python, build_s, run_s = run_timed(plugin_cfg)
+    same = all(getattr(native, t).equals(getattr(python, t)) for t in ("flows", "mptcp_subflows", "links"))
+    packets = sum(int(row["delivered_pkts"]) for row in python.links.to_pylist())
+    extra = {
+        "native_run_wall_s": native_run_s,
+        "plugin_run_wall_s": run_s,
+        "plugin_over_native": run_s / native_run_s if native_run_s > 0 else float("inf"),
+        "identical_results": same,
+        "subflows": len(python.mptcp_subflows),
+    }
+    return _run_report("plugin-lia", python, packets, build_s, run_s, extra)
+
+
 BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
     "dumbbell-20": (
         "20 long-lived NewReno flows (ns3 profile) through a 100 Mbit/s dumbbell, 20 s",
@@ -349,6 +379,11 @@ BENCHMARKS: dict[str, tuple[str, Callable[[], BenchReport]]] = {
     "dumbbell-10000": (
         "10 000 long-lived NewReno flows through the same dumbbell (20 002 hosts), 20 s; building it is timed too",
         lambda: bench_dumbbell(10_000),
+    ),
+    "plugin-lia": (
+        "the fattree-k4 scenario with the Python LIA of examples/plugins/lia.py against the engine's: "
+        "both run times and their ratio",
+        bench_plugin,
     ),
     "dask-sweep": (
         "the css-shared-filesize reproduction (30 runs a point) on a local Dask cluster of 1, then 2 worker processes",

@@ -5,13 +5,14 @@ from __future__ import annotations
 import importlib
 import signal
 import sys
+import traceback
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from mpsim import ConfigError, TimeLimitError, __version__
+from mpsim import ConfigError, PluginError, TimeLimitError, __version__
 from mpsim.sweep import SweepFailed
 
 app = typer.Typer(
@@ -72,11 +73,22 @@ def _fail(message: str, status: int) -> None:
 
 class _Interrupted(Exception):
     """Ctrl-C, raised by the CLI's own SIGINT handler: click turns a KeyboardInterrupt into
-    "Aborted!" and status 1, and lets other exceptions through to :func:`main`."""
+    "Aborted!" and status 1, and lets other exceptions through to :func:`main`. Marked as an interruption,
+    so that one raised inside a plug-in's hook stops the run as Ctrl-C, not as the plug-in's failure."""
+
+    mpsim_interruption = True
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
     raise _Interrupted
+
+
+def _fail_plugin(e: PluginError) -> None:
+    """A plug-in's failure: the traceback of its exception (its file and line), then the message, status 1."""
+    cause = e.__cause__
+    if cause is not None:
+        sys.stderr.write("".join(traceback.format_exception(cause)))
+    _fail(str(e), EXIT_RUNS_FAILED)
 
 
 def main() -> None:
@@ -91,6 +103,8 @@ def main() -> None:
         _fail(f"{e} (--time-limit)", EXIT_TIME_LIMIT)
     except SweepFailed as e:
         _fail(str(e), EXIT_RUNS_FAILED)
+    except PluginError as e:
+        _fail_plugin(e)
     except (_Interrupted, KeyboardInterrupt):
         _fail("interrupted (Ctrl-C); finished results are kept, nothing is left half-written", EXIT_INTERRUPTED)
 

@@ -30,7 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mpsim import tcp_options
+from mpsim import plugins, tcp_options
 from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import (
     Duration,
@@ -94,11 +94,16 @@ class _Algorithm(Model):
 
     type: str
 
+    PLUGIN: ClassVar[str] = ""
+    """The scenario field a plug-in of this kind is named in (``mpsim.plugins.BASES``); empty if none."""
+
     @model_validator(mode="before")
     @classmethod
     def _known(cls, value: Any) -> Any:
         if isinstance(value, str):
             value = {"type": value}
+        if isinstance(value, type):
+            value = {"type": "python", "class": value}
         if not isinstance(value, dict):
             return value
         name = value.get("type")
@@ -108,6 +113,8 @@ class _Algorithm(Model):
             raise PydanticCustomError(
                 "needs_type", "needs a 'type' (allowed: {allowed})", {"allowed": ", ".join(cls.KNOWN)}
             )
+        if name == "python" and cls.PLUGIN:
+            return _plugin_table(cls.PLUGIN, value)
         if name not in cls.KNOWN:
             raise unknown_name(cls.KIND, name, cls.KNOWN)
         params = cls.KNOWN[name]
@@ -127,6 +134,8 @@ class _Algorithm(Model):
         return dict(self.model_extra or {})
 
     def to_core(self) -> dict[str, Any]:
+        if self.type == "python":
+            return _plugin_core(self.params)
         out = {"type": self.type, **self.params}
         if self.type == "cubic":
             out = {"type": "cubic", **_CUBIC_DEFAULTS, **self.params}
@@ -136,11 +145,67 @@ class _Algorithm(Model):
 class CongestionControl(_Algorithm):
     KIND: ClassVar[str] = "algorithm"
     KNOWN: ClassVar[dict[str, frozenset[str] | None]] = CC_ALGORITHMS
+    PLUGIN: ClassVar[str] = "cc"
 
 
 class SlowStart(_Algorithm):
     KIND: ClassVar[str] = "slow start"
     KNOWN: ClassVar[dict[str, frozenset[str] | None]] = SLOW_STARTS
+    PLUGIN: ClassVar[str] = "slow_start"
+
+
+class PluginScheduler(_Algorithm):
+    """``scheduler = {type = "python", class = "file.py:Class", ...}``: a scheduler written in Python."""
+
+    KIND: ClassVar[str] = "scheduler"
+    KNOWN: ClassVar[dict[str, frozenset[str] | None]] = {}
+    PLUGIN: ClassVar[str] = "scheduler"
+
+
+def _plugin_table(kind: str, value: dict[str, Any]) -> dict[str, Any]:
+    """A plug-in's table (``{type = "python", class = ..., <params>}``) with its class loaded and its
+    parameters checked against the class's declaration; kept as ``{type, class: the class, **params}``."""
+    named = value.get("class")
+    try:
+        if isinstance(named, type):
+            found: type = named
+        elif isinstance(named, str):
+            found = plugins.load_class(named)
+        else:
+            raise PydanticCustomError(
+                "plugin_class",
+                "needs a 'class': 'path/to/file.py:Class', 'package.module:Class' or the class itself, got {v}",
+                {"v": repr(named)},
+            )
+        cls = plugins.check_class(found, kind)
+    except ConfigError as e:
+        raise PydanticCustomError("plugin_class", "{msg}", {"msg": str(e)}) from None
+    params = {k: v for k, v in value.items() if k not in ("type", "class")}
+    try:
+        checked = plugins.check_params(cls, params)
+    except ValidationError as e:
+        first = e.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        declared = ", ".join(plugins.params_model(cls).model_fields) or "none"
+        raise PydanticCustomError(
+            "plugin_parameter",
+            "parameter {field} of {cls}: {msg} (parameters: {declared})",
+            {"field": repr(field), "cls": cls.__qualname__, "msg": first["msg"], "declared": declared},
+        ) from None
+    return {"type": "python", "class": plugins.class_spec(cls), **checked}
+
+
+def _plugin_core(table: dict[str, Any]) -> dict[str, Any]:
+    """The core's form of a plug-in: where its class is, its parameters, its source's fingerprint."""
+    params = dict(table)
+    spec = params.pop("class")
+    cls = plugins.load_class(spec)
+    return {
+        "type": "python",
+        "class": spec,
+        "params": params,
+        "source": plugins.source_fingerprint(cls),
+    }
 
 
 # ---------------------------------------------------------------------------------------------- flows
@@ -377,11 +442,11 @@ class MptcpFlow(_TransferBase):
     kernel_limits: KernelLimits | None = None
     """With ``path_manager = "kernel"``: ``{subflows = 2, add_addr_accepted = 0}`` unless given."""
     subflows: int | None = Field(None, ge=1, le=64)
-    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger", "blest", "ecf"] | None = None
+    scheduler: Literal["minrtt", "roundrobin", "redundant", "linger", "blest", "ecf"] | PluginScheduler | None = None
     """``minrtt`` (the out-of-tree Linux MPTCP's default), ``roundrobin``, ``redundant``, ``linger``
     (upstream Linux's default: data waits in the queue of the subflow that would drain it first), ``blest`` or
-    ``ecf`` (docs/algorithms.md); left out, the profile's: ``linger`` under ``linux``, ``minrtt`` under the
-    others."""
+    ``ecf`` (docs/algorithms.md), or ``{type = "python", class = ...}`` (docs/plugins.md); left out, the
+    profile's: ``linger`` under ``linux``, ``minrtt`` under the others."""
     join_delay: Duration = 0
     rcv_buffer: Size | None = None
     tcp: TcpOptions = TcpOptions()
@@ -773,7 +838,9 @@ def _mptcp_core(f: MptcpFlow, name: str, start: int, addrs_of: Mapping[str, list
         out["size_bytes"] = f.size.to_bytes(f.tcp.mss_bytes)
     if f.cc is not None:
         out["cc"] = f.cc.to_core()
-    if f.scheduler is not None:
+    if isinstance(f.scheduler, PluginScheduler):
+        out["scheduler_plugin"] = {k: v for k, v in f.scheduler.to_core().items() if k != "type"}
+    elif f.scheduler is not None:
         out["scheduler"] = f.scheduler
     if f.slow_start is not None:
         out["slow_start"] = f.slow_start.to_core()

@@ -22,6 +22,7 @@ use crate::traffic::gaps::GapGenerator;
 use crate::traffic::udp::{Phase, UdpSink, UdpSource};
 use crate::transport::coding::Coding;
 use crate::transport::connection::{Connection, Subflow};
+use crate::transport::scheduler::Scheduling;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpParams;
@@ -545,6 +546,9 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
             m.size_bytes,
             rcv_buffer,
         );
+        if let Some(plugin) = &m.scheduler_plugin {
+            conn.set_scheduling(Scheduling::Plugin(Box::new(plugin.build())));
+        }
         conn.initiator = m.initiator;
         conn.set_subflow_events(initial_subflows, events);
         connections.push(conn);
@@ -599,6 +603,7 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
         stopped_by_limit: false,
         max_events: cfg.limits.max_events(),
         max_trace_rows: cfg.limits.max_trace_rows(),
+        abort: Default::default(),
     };
     sim.net.prefetch = state_bytes(&sim) > PREFETCH_ABOVE_BYTES;
     if let Some(t) = &cfg.throughput {

@@ -460,6 +460,10 @@ pub struct MptcpConnectionConfig {
     /// upstream Linux's, under `linux`; `minrtt` under the others).
     #[serde(default)]
     pub scheduler: Option<Scheduler>,
+    /// A packet scheduler supplied by the caller, in place of `scheduler`
+    /// (`crate::plugin`; a scenario writes `scheduler = {type = "python", ...}`).
+    #[serde(default)]
+    pub scheduler_plugin: Option<crate::transport::scheduler::PluginSchedulerConfig>,
     /// The connection-level receive buffer (the window advertised relative
     /// to DATA_ACK), bytes; default 64 MiB.
     #[serde(default)]

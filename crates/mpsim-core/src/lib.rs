@@ -27,6 +27,7 @@ pub mod math;
 pub mod net;
 pub mod observe;
 pub mod pcap;
+pub mod plugin;
 pub mod results;
 pub mod rng;
 pub mod sim;

@@ -24,6 +24,8 @@ pub enum StreamDomain {
     Ecmp = 4,
     Transport = 5,
     Workload = 6,
+    /// Algorithms supplied by the caller (`crate::plugin`), one stream each.
+    Plugin = 7,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele, Lea, Flood 2014).

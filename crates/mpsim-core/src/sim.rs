@@ -8,6 +8,7 @@ use crate::event::Event;
 use crate::ids::{EndpointId, LinkId, PacketId};
 use crate::net::{LossModel, Network};
 use crate::observe::{self, Observer, Tee, UdpEvent};
+use crate::plugin::Abort;
 use crate::stop::{Interrupt, Stop, Stopped, CHECK_EVERY_EVENTS};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{QueueTrace, TraceRecorder};
@@ -79,6 +80,10 @@ pub struct Simulator {
     pub max_events: u64,
     /// `limits.max_trace_rows`: [`Simulator::run_bounded`] stops on passing it.
     pub max_trace_rows: u64,
+    /// Raised by an external algorithm that failed: the loop stops after the
+    /// event in progress and [`Simulator::run_bounded`] returns
+    /// [`Stop::Aborted`]. Never raised in a run of native algorithms.
+    pub abort: Abort,
 }
 
 impl Simulator {
@@ -155,7 +160,9 @@ impl Simulator {
             if !paused {
                 return Ok(());
             }
-            let why = if self.events_processed >= self.max_events && self.work_left() {
+            let why = if self.abort.is_raised() {
+                Some(Stop::Aborted)
+            } else if self.events_processed >= self.max_events && self.work_left() {
                 Some(Stop::EventLimit { limit: self.max_events })
             } else if self.trace_rows() > self.max_trace_rows {
                 Some(Stop::TraceLimit {
@@ -201,8 +208,8 @@ impl Simulator {
             self.ctx.now = time;
             self.events_processed += 1;
             self.dispatch(event);
-            if self.events_processed >= self.ctx.pause_at_event {
-                return !self.completed();
+            if self.events_processed >= self.ctx.pause_at_event || self.abort.is_raised() {
+                return !self.completed() || self.abort.is_raised();
             }
         }
         false
@@ -229,7 +236,12 @@ impl Simulator {
         sampled + self.traces().map_or(0, TraceRecorder::rows)
     }
 
-    #[inline]
+    // Always inlined into the loop: left to LLVM's judgement it stopped
+    // being once the congestion controls gained a variant holding a trait
+    // object (plug-ins), and each event then paid a call and the loss of
+    // what inlining lets the loop keep in registers (14 % of a dumbbell
+    // run's time, 10-20 % per event; docs/performance.md, Plug-ins).
+    #[inline(always)]
     fn dispatch(&mut self, event: Event) {
         // What a transport acts on; built where an arm needs it.
         macro_rules! io {

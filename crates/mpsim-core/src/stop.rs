@@ -30,6 +30,9 @@ pub enum Stop {
     EventLimit { limit: u64 },
     /// `limits.max_trace_rows` was reached.
     TraceLimit { limit: u64 },
+    /// An algorithm supplied by the caller failed (`crate::plugin::Abort`);
+    /// the caller holds what went wrong.
+    Aborted,
 }
 
 /// Where a run stopped and why.
@@ -58,6 +61,7 @@ impl fmt::Display for Stopped {
                 f,
                 "limits.max_events: the run reached its limit of {limit} events {at}; raise limits.max_events to let it go on"
             ),
+            Stop::Aborted => write!(f, "stopped by a plug-in's failure {at}"),
             Stop::TraceLimit { limit } => write!(
                 f,
                 "limits.max_trace_rows: the run reached its limit of {limit} trace rows {at}; raise limits.max_trace_rows, trace fewer flows or queues, or sample queues less often"

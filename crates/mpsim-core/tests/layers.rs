@@ -19,6 +19,8 @@ const LAYERS: &[&str] = &[
     "rng",
     "stop",
     "error",
+    // Algorithms supplied by the caller: their configuration and the run's stop signal.
+    "plugin",
     // What travels: packets and their headers.
     "wire",
     // The event queue.

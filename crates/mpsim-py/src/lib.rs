@@ -11,6 +11,8 @@
 //! `PanicException`. The algorithms a scenario may name, and their
 //! parameters, come from the core's registry ([`algorithms_json`]).
 
+mod plugins;
+
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -41,6 +43,13 @@ create_exception!(
     InternalError,
     PyRuntimeError,
     "A broken invariant inside the engine (a bug in mpsim, not in the scenario)."
+);
+
+create_exception!(
+    _core,
+    PluginError,
+    PyRuntimeError,
+    "A plug-in failed: a hook raised (its exception is the cause, with its traceback) or returned a value out of its range."
 );
 
 create_exception!(
@@ -99,6 +108,7 @@ fn to_py(e: Error) -> PyErr {
             Stop::EventLimit { .. } | Stop::TraceLimit { .. } => ConfigError::new_err(s.to_string()),
             Stop::TimeLimit { .. } => TimeLimitError::new_err(s.to_string()),
             Stop::Interrupted => PyKeyboardInterrupt::new_err(s.to_string()),
+            Stop::Aborted => PluginError::new_err(s.to_string()),
         },
     }
 }
@@ -285,29 +295,53 @@ fn run(
     progress: Option<Py<PyAny>>,
     pcap: bool,
 ) -> PyResult<Run> {
-    let text = config_json.to_owned();
-    interruptible(py, time_limit_s, progress, move |interrupt| {
-        let t0 = Instant::now();
-        let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
+    let t0 = Instant::now();
+    let (cfg, host) = parse_with_plugins(py, config_json)?;
+    let run = interruptible(py, time_limit_s, progress, move |interrupt| {
         let mut sim = mpsim_core::build::build(&cfg)?;
+        if let Some(host) = &host {
+            sim.abort = host.abort.clone();
+        }
         if pcap {
             sim.observe(Box::new(mpsim_core::pcap::PcapRecorder::of_traced(&sim)));
         }
         let t1 = Instant::now();
-        sim.run_bounded(interrupt).map_err(Error::Stopped)?;
+        let outcome = sim.run_bounded(interrupt);
+        // A plug-in's failure is what stopped the run, whatever the loop says.
+        if let Some(failure) = host.as_ref().and_then(|h| h.take_failure()) {
+            return Ok(Err(failure));
+        }
+        outcome.map_err(Error::Stopped)?;
         let run_s = t1.elapsed().as_secs_f64();
         let observer = sim.ctx.observer.as_deref();
         let recorder = observer.and_then(mpsim_core::observe::find::<mpsim_core::pcap::PcapRecorder>);
         let captures = recorder
             .map(|r| r.captures().iter().map(|c| (c.file_name(), c.bytes.clone())).collect())
             .unwrap_or_default();
-        Ok(Run {
+        Ok(Ok(Run {
             results: sim.results(),
             captures,
             build_s: (t1 - t0).as_secs_f64(),
             run_s,
-        })
-    })
+        }))
+    });
+    run?
+}
+
+/// A configuration given as JSON, with the plug-ins it names loaded and
+/// attached (`None` when it names none, so a run of native algorithms
+/// touches nothing of Python's).
+fn parse_with_plugins(
+    py: Python<'_>,
+    config_json: &str,
+) -> PyResult<(mpsim_core::ScenarioConfig, Option<std::sync::Arc<plugins::Host>>)> {
+    let text = config_json.to_owned();
+    let mut cfg = py.detach(move || guarded(|| Ok(mpsim_core::ScenarioConfig::from_json(&text)?)))?;
+    if !plugins::names_any(&cfg) {
+        return Ok((cfg, None));
+    }
+    let host = plugins::Host::attach(py, &mut cfg)?;
+    Ok((cfg, Some(host)))
 }
 
 /// The [`Run`] of stored results (the JSON document `Run.results_json`
@@ -334,10 +368,9 @@ fn stored_run(py: Python<'_>, results_json: &str) -> PyResult<Run> {
 /// trace_rows)` (docs/scenarios.md, Limits).
 #[pyfunction]
 fn check_json(py: Python<'_>, config_json: &str) -> PyResult<(f64, f64)> {
-    let text = config_json.to_owned();
+    let (cfg, _host) = parse_with_plugins(py, config_json)?;
     py.detach(move || {
         guarded(|| {
-            let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
             let est = mpsim_core::build::check(&cfg)?;
             Ok((est.events(), est.trace_rows))
         })
@@ -392,17 +425,19 @@ fn tcp_options_json() -> PyResult<String> {
 /// Raises `ConfigError` as `check_json` does; builds no simulator.
 #[pyfunction]
 fn resolved_json(py: Python<'_>, config_json: &str) -> PyResult<String> {
-    let text = config_json.to_owned();
+    let (cfg, _host) = parse_with_plugins(py, config_json)?;
     py.detach(move || {
         guarded(|| {
-            let cfg = mpsim_core::ScenarioConfig::from_json(&text)?;
             mpsim_core::build::check(&cfg)?;
             let tcp = cfg.tcp_flows.iter().map(|f| {
                 let resolved = mpsim_core::build::resolve_tcp_flow(f);
                 (&f.name, "tcp", &f.tcp, &f.cc, f.initiator, None, resolved)
             });
             let mptcp = cfg.mptcp_connections.iter().map(|m| {
-                let scheduler = m.scheduler.unwrap_or(m.tcp.profile.default_scheduler());
+                let scheduler = match &m.scheduler_plugin {
+                    Some(p) => serde_json::json!({"type": "python", "class": p.spec.class, "params": p.spec.params, "source": p.spec.source}),
+                    None => serde_json::json!(m.scheduler.unwrap_or(m.tcp.profile.default_scheduler())),
+                };
                 let resolved = mpsim_core::build::resolve_mptcp(m);
                 (&m.name, "mptcp", &m.tcp, &m.cc, m.initiator, Some(scheduler), resolved)
             });
@@ -453,6 +488,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add("TimeLimitError", m.py().get_type::<TimeLimitError>())?;
+    m.add("PluginError", m.py().get_type::<PluginError>())?;
+    m.add_class::<plugins::Subflow>()?;
+    m.add_class::<plugins::SchedulerSubflow>()?;
+    m.add_class::<plugins::Segment>()?;
     m.add("TABLES", mpsim_core::tables::TABLES.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -136,6 +136,7 @@ congestion_controls! {
         "mpcubic" => MpCubic(mpcubic::MpCubicConfig),
         "unmpcubic" => UnMpCubic(unmpcubic::UnMpCubicConfig),
         "couple_plus" => CouplePlus(couple_plus::CouplePlusConfig),
+        "python" => Plugin(plugin::PluginCcConfig),
         #[cfg(test)] "fixed_window" => FixedWindow(fixed_window::FixedWindowConfig),
 }
 
@@ -148,6 +149,7 @@ pub use ewtcp::{Ewtcp, EwtcpConfig};
 pub use lia::{Lia, LiaConfig};
 pub use mpcubic::{MpCubic, MpCubicConfig};
 pub use olia::{Olia, OliaConfig};
+pub use plugin::{CcPluginFactory, PluginCc, PluginCcConfig};
 pub use reno::{Reno, RenoConfig};
 pub use semicoupled::{SemiCoupled, SemiCoupledConfig};
 pub use unmpcubic::{UnMpCubic, UnMpCubicConfig};

@@ -133,6 +133,14 @@ impl Connection {
         }
     }
 
+    /// Hands an MPTCP connection's chunks to `scheduling` (an external
+    /// scheduler, which the builder sets after the connection is made).
+    pub fn set_scheduling(&mut self, scheduling: super::scheduler::Scheduling) {
+        if let Data::Mptcp(level) = &mut self.data {
+            level.set_scheduling(scheduling);
+        }
+    }
+
     /// Sets the subflow events (resolved and in time order); the subflows
     /// they add must be the last ones of `subflows`.
     pub fn set_subflow_events(&mut self, initial_subflows: usize, events: Vec<SubflowEvent>) {

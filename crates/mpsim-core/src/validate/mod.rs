@@ -433,6 +433,9 @@ fn check_mptcp(
         c.validate(&format!("{path}.coding.{src}"), p);
     }
     m.slow_start.validate(&format!("{path}.slow_start"), p);
+    if let Some(plugin) = &m.scheduler_plugin {
+        plugin.check(&format!("{path}.scheduler_plugin"), p);
+    }
     if !m.slow_start.is_standard() {
         let kind = m.slow_start.name();
         let mut only_standard = |field: &str, name: &str| {

@@ -97,6 +97,13 @@ impl MptcpLevel {
         }
     }
 
+    /// Replaces the scheduler (an external one; never `linger`, which is
+    /// not a [`Schedule`]).
+    pub fn set_scheduling(&mut self, scheduling: Scheduling) {
+        self.scheduling = scheduling;
+        self.linger = false;
+    }
+
     fn send_on<N: Forward>(&self, io: &mut Io<'_, N>, set: &mut SubflowSet<'_>, r: usize, chunk: Chunk) {
         let now = io.ctx.now;
         let sf = &mut set.subflows[r];

@@ -9,12 +9,14 @@
 mod blest;
 mod ecf;
 mod minrtt;
+pub mod plugin;
 mod redundant;
 mod roundrobin;
 
 pub use blest::Blest;
 pub use ecf::Ecf;
 pub use minrtt::MinRtt;
+pub use plugin::{DynSubflows, ExternalSchedule, PluginScheduler, PluginSchedulerConfig, SchedulerPluginFactory};
 pub use redundant::Redundant;
 pub use roundrobin::RoundRobin;
 
@@ -88,6 +90,9 @@ pub enum Scheduling {
     Redundant(Redundant),
     Blest(Blest),
     Ecf(Ecf),
+    /// A scheduler supplied by the caller (`scheduler = {type = "python"}`),
+    /// boxed: its configuration is large beside the native schedulers.
+    Plugin(Box<PluginScheduler>),
 }
 
 impl Scheduling {
@@ -114,6 +119,7 @@ impl Schedule for Scheduling {
             Scheduling::Redundant(s) => s.pick(subflows, chunk),
             Scheduling::Blest(s) => s.pick(subflows, chunk),
             Scheduling::Ecf(s) => s.pick(subflows, chunk),
+            Scheduling::Plugin(s) => s.pick(subflows, chunk),
         }
     }
 
