@@ -318,6 +318,9 @@ fn add_at_start(join: MptcpJoin) -> ScenarioConfig {
         },
     );
     m.tcp.mptcp_join = Some(join);
+    // A fixed connection buffer: the window never holds data back, so the
+    // join's first data is when its handshake lets it go.
+    m.rcv_buffer_bytes = Some(64 << 20);
     m.start_ns = 100 * MS;
     m.subflow_events = vec![event(100 * MS, SubflowAction::Add, "S2", "D")];
     cfg.mptcp_connections = vec![m];
