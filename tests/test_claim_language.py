@@ -19,6 +19,7 @@ from mpsim.experiments.claims import (
     CompareMetrics,
     Derived,
     Equivalent,
+    EquivalentMetrics,
     Order,
     Trend,
     single,
@@ -179,6 +180,38 @@ def test_two_metrics_of_one_variant_are_compared_over_the_same_runs() -> None:
     assert claim(3.0).columns() == ("goodput_sub_coded", "goodput_tcp")
 
 
+def test_two_metrics_of_one_variant_are_equivalent_by_the_tests_of_their_paired_differences() -> None:
+    def rows(tcp: Sequence[float], sub1: Sequence[float]) -> list[dict[str, Any]]:
+        return [
+            {"x": 1, "variant": "couple_plus", "run": k + 1, "seed": k + 1, "tcp_kbps": t, "sub1_kbps": s}
+            for k, (t, s) in enumerate(zip(tcp, sub1, strict=True))
+        ]
+
+    claim = EquivalentMetrics("", "tcp_kbps", variant="couple_plus", other="sub1_kbps", margin=0.1)
+    # The runs move together (300 to 700 kbit/s) and TCP stays 2-6 kbit/s above subflow 1: the paired
+    # differences 2, 6, 4, 4 (mean 4, s 1.63, se 0.82) lie well inside ±10 % of 500. Unpaired, the runs'
+    # spread (s 183 on each side, Welch se 129) could not show it.
+    tcp, sub1 = (302.0, 506.0, 704.0, 504.0), (300.0, 500.0, 700.0, 500.0)
+    together = claim.check(rows(tcp, sub1))
+    assert together.verdict == "holds", together.details
+    assert "paired TOST" in together.details[0]
+    unpaired = Equivalent("", "kbps", left="tcp", right="sub1", margin=0.1).check(
+        rows_of({("tcp", 1): tcp, ("sub1", 1): sub1}, "kbps")
+    )
+    assert unpaired.verdict == "fails"
+    # The same means with differences that scatter by ±120: not shown.
+    scattered = claim.check(rows((420.0, 380.0, 824.0, 392.0), sub1))
+    assert scattered.verdict == "fails", scattered.details
+    # A steady 15 % gap lies outside the margin.
+    assert claim.check(rows(tuple(1.15 * v for v in sub1), sub1)).verdict == "fails"
+    assert claim.statement() == (
+        "couple_plus, the same runs: tcp_kbps equivalent to sub1_kbps within ±10% of sub1_kbps at every x "
+        "(paired TOST, α = 0.05)"
+    )
+    # One run with both metrics cannot show anything.
+    assert claim.check(rows((500.0,), (500.0,))).verdict == "fails"
+
+
 def test_a_derived_ratio_is_computed_per_run_then_averaged_and_serves_every_claim() -> None:
     ratio = Derived("goodput_sub_coded", "/", "goodput_tcp")
     # Per-run ratios of mptcp_nc: 3.5, 4.5 (mean 4) at x = 1; 2, 3 (mean 2.5) at x = 2. The ratio of the means
@@ -262,9 +295,9 @@ def test_a_claim_says_where_the_paper_makes_it_and_the_scorecard_shows_it() -> N
     # A scorecard written before claims said where (nor judged them on other stacks) reads as it did.
     old = {k: without[k] for k in ("text", "statement")} | without["verdicts"]["paper"]
     table = experiment_table("gsam-loss", {"figure": "Fig. 16", "claims": [old, given], "unchecked": []})
-    row = "| GSAM completes sooner. | fct_s: gsam < tcp at every x | holds (1/1): 1: 1 vs 2 |"
+    row = "| 1 | GSAM completes sooner. | fct_s: gsam < tcp at every x | holds (1/1): 1: 1 vs 2 |"
     assert table.splitlines()[-2] == row
-    assert table.splitlines()[-1].startswith("| Headline: GSAM completes sooner. (Fig. 7) Paper: “GSAM")
+    assert table.splitlines()[-1].startswith("| 2 | Headline: GSAM completes sooner. (Fig. 7) Paper: “GSAM")
 
 
 def test_a_figure_no_check_can_judge_is_uncheckable_and_an_exploration_is_not_counted() -> None:

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar
 
-from mpsim.experiments.significance import spearman, tost
+from mpsim.experiments.significance import paired_tost, spearman, tost
 
 Verdict = Literal["holds", "partly", "fails", "untested", "uncheckable"]
 Rows = Sequence[Mapping[str, Any]]
@@ -299,6 +299,52 @@ class CompareMetrics(_Comparison):
             se = statistics.stdev(gaps) / math.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
             out.append(self._point(x, a, b, se))
         return out
+
+
+@dataclass(frozen=True)
+class EquivalentMetrics(Claim):
+    """The paper's "about the same" for two metrics of one variant (``metric`` and ``other`` of the same runs):
+    at every x in range their means differ by less than the margin, shown by the two one-sided tests of the
+    runs' paired differences (:func:`mpsim.experiments.significance.paired_tost`) at level ``alpha``. The margin
+    is ``margin`` of |mean(other)| when ``margin_kind`` is ``relative``, ``margin`` itself when ``absolute``; it
+    comes from the paper's words or numbers (say how in ``derivation``). A point with fewer than 2 runs having
+    both metrics fails."""
+
+    variant: str = ""
+    other: Metric = ""
+    margin: float = 0.0
+    margin_kind: Literal["relative", "absolute"] = "relative"
+    alpha: float = 0.05
+    x_min: float = -INF
+    x_max: float = INF
+
+    def statement(self) -> str:
+        margin = f"{self.margin:.0%} of {self.other}" if self.margin_kind == "relative" else f"{self.margin:g}"
+        return (
+            f"{self.variant}, the same runs: {self.metric} equivalent to {self.other} within ±{margin} at "
+            f"{_range_text(self.x_min, self.x_max)} (paired TOST, α = {self.alpha:g})"
+        )
+
+    def named_variants(self) -> tuple[str, ...]:
+        return (self.variant,)
+
+    def columns(self) -> tuple[str, ...]:
+        return (*metric_columns(self.metric), *metric_columns(self.other))
+
+    def check(self, rows: Rows) -> Outcome:
+        paired = [r for r in rows if all(metric_value(r, m) is not None for m in (self.metric, self.other))]
+        left, right = Sample(paired, self.metric), Sample(paired, self.other)
+        out = []
+        for x in left.xs(self.x_min, self.x_max, (self.variant,)):
+            a, b = left.values[x, self.variant], right.values[x, self.variant]
+            numbers = f"{x}: {_fmt(statistics.fmean(a))} vs {_fmt(statistics.fmean(b))}"
+            if len(a) < 2:
+                out.append((False, f"{numbers}, too few runs to test"))
+                continue
+            margin = self.margin * abs(statistics.fmean(b)) if self.margin_kind == "relative" else self.margin
+            test = paired_tost(a, b, margin)
+            out.append((test.p < self.alpha, f"{numbers} (±{_fmt(margin)}), paired TOST p {_fmt(test.p)}"))
+        return _verdict(out)
 
 
 @dataclass(frozen=True)

@@ -166,3 +166,20 @@ def tost(a: Sequence[float], b: Sequence[float], margin: float) -> Equivalence:
     p_lower = 1.0 - student_t_cdf((d + margin) / se, dof)
     p_upper = student_t_cdf((d - margin) / se, dof)
     return Equivalence(d, se, dof, p_lower, p_upper)
+
+
+def paired_tost(a: Sequence[float], b: Sequence[float], margin: float) -> Equivalence:
+    """The two one-sided tests for paired values (two measures of the same runs): the one-sample t-tests of the
+    differences a_i − b_i against ±``margin``, n − 1 degrees of freedom, se = s_d/√n. The pairs need 2 or more."""
+    if len(a) != len(b) or len(a) < 2:
+        raise ValueError(f"a paired TOST needs 2 pairs or more, not {len(a)} and {len(b)} values")
+    gaps = [x - y for x, y in zip(a, b, strict=True)]
+    d = statistics.fmean(gaps)
+    se = statistics.stdev(gaps) / math.sqrt(len(gaps))
+    if se == 0:
+        inside_low, inside_high = d > -margin or d == 0, d < margin or d == 0
+        return Equivalence(d, 0.0, math.nan, 0.0 if inside_low else 1.0, 0.0 if inside_high else 1.0)
+    dof = float(len(gaps) - 1)
+    p_lower = 1.0 - student_t_cdf((d + margin) / se, dof)
+    p_upper = student_t_cdf((d - margin) / se, dof)
+    return Equivalence(d, se, dof, p_lower, p_upper)
