@@ -20,11 +20,12 @@ pub enum Scheduler {
     Redundant,
     /// Upstream Linux's default (`mptcp_subflow_get_send`, since 5.19):
     /// each chunk goes to the subflow whose data would drain first — bytes
-    /// it holds (in flight and waiting) over its rate cwnd/SRTT — whether
-    /// or not its window has room, and waits in that subflow's own queue
-    /// until the window lets it go. A subflow takes data while it holds
-    /// less than two windows (its send buffer, which Linux sizes at about
-    /// two windows, `tcp_sndbuf_expand`).
+    /// it holds (in flight and waiting) over Linux's pacing rate,
+    /// max(cwnd, in flight)/SRTT times 2 in slow start and 1.2 after —
+    /// whether or not its window has room, and waits in that subflow's own
+    /// queue until the window lets it go. A subflow takes data while it
+    /// holds less than its send buffer (the flow's `send_buffer`, else what
+    /// Linux's `tcp_sndbuf_expand` gives it, about 3.7 windows).
     Linger,
     /// BLEST (Ferlin et al., IFIP Networking 2016): minimum RTT, but waits
     /// for the fastest subflow when a slower one would block it in the
