@@ -301,6 +301,21 @@ class CompareMetrics(_Comparison):
         return out
 
 
+def _equivalence_point(
+    x: Any, a: Sequence[float], b: Sequence[float], claim: Equivalent | EquivalentMetrics, paired: bool
+) -> tuple[bool, str]:
+    """The point at ``x`` of an equivalence claim (:class:`Equivalent`, :class:`EquivalentMetrics`): ``a``
+    against ``b`` within the claim's margin (relative: of |mean(b)|) by the two one-sided tests, Welch's or,
+    ``paired``, of the differences of the same runs. Fewer than 2 values on a side show nothing."""
+    numbers = f"{x}: {_fmt(statistics.fmean(a))} vs {_fmt(statistics.fmean(b))}"
+    if len(a) < 2 or len(b) < 2:
+        return False, f"{numbers}, too few runs to test"
+    margin = claim.margin * abs(statistics.fmean(b)) if claim.margin_kind == "relative" else claim.margin
+    test = paired_tost(a, b, margin) if paired else tost(a, b, margin)
+    name = "paired TOST" if paired else "TOST"
+    return test.p < claim.alpha, f"{numbers} (±{_fmt(margin)}), {name} p {_fmt(test.p)}"
+
+
 @dataclass(frozen=True)
 class EquivalentMetrics(Claim):
     """The paper's "about the same" for two metrics of one variant (``metric`` and ``other`` of the same runs):
@@ -334,17 +349,12 @@ class EquivalentMetrics(Claim):
     def check(self, rows: Rows) -> Outcome:
         paired = [r for r in rows if all(metric_value(r, m) is not None for m in (self.metric, self.other))]
         left, right = Sample(paired, self.metric), Sample(paired, self.other)
-        out = []
-        for x in left.xs(self.x_min, self.x_max, (self.variant,)):
-            a, b = left.values[x, self.variant], right.values[x, self.variant]
-            numbers = f"{x}: {_fmt(statistics.fmean(a))} vs {_fmt(statistics.fmean(b))}"
-            if len(a) < 2:
-                out.append((False, f"{numbers}, too few runs to test"))
-                continue
-            margin = self.margin * abs(statistics.fmean(b)) if self.margin_kind == "relative" else self.margin
-            test = paired_tost(a, b, margin)
-            out.append((test.p < self.alpha, f"{numbers} (±{_fmt(margin)}), paired TOST p {_fmt(test.p)}"))
-        return _verdict(out)
+        return _verdict(
+            [
+                _equivalence_point(x, left.values[x, self.variant], right.values[x, self.variant], self, paired=True)
+                for x in left.xs(self.x_min, self.x_max, (self.variant,))
+            ]
+        )
 
 
 @dataclass(frozen=True)
@@ -655,17 +665,10 @@ class Equivalent(Claim):
         return (self.left, self.right)
 
     def points(self, sample: Sample) -> list[tuple[bool, str]]:
-        out = []
-        for x in sample.xs(self.x_min, self.x_max, (self.left, self.right)):
-            a, b = sample.values[x, self.left], sample.values[x, self.right]
-            numbers = f"{x}: {_fmt(statistics.fmean(a))} vs {_fmt(statistics.fmean(b))}"
-            if len(a) < 2 or len(b) < 2:
-                out.append((False, f"{numbers}, too few runs to test"))
-                continue
-            margin = self.margin * abs(statistics.fmean(b)) if self.margin_kind == "relative" else self.margin
-            test = tost(a, b, margin)
-            out.append((test.p < self.alpha, f"{numbers} (±{_fmt(margin)}), TOST p {_fmt(test.p)}"))
-        return out
+        return [
+            _equivalence_point(x, sample.values[x, self.left], sample.values[x, self.right], self, paired=False)
+            for x in sample.xs(self.x_min, self.x_max, (self.left, self.right))
+        ]
 
 
 @dataclass(frozen=True)

@@ -157,15 +157,8 @@ def tost(a: Sequence[float], b: Sequence[float], margin: float) -> Equivalence:
     d = statistics.fmean(a) - statistics.fmean(b)
     va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
     se = math.sqrt(va + vb)
-    if se == 0:
-        # Identical runs on each side: the difference is known exactly, and no difference lies inside any margin,
-        # a zero one too (a relative margin of two means of 0).
-        inside_low, inside_high = d > -margin or d == 0, d < margin or d == 0
-        return Equivalence(d, 0.0, math.nan, 0.0 if inside_low else 1.0, 0.0 if inside_high else 1.0)
-    dof = (va + vb) ** 2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1))
-    p_lower = 1.0 - student_t_cdf((d + margin) / se, dof)
-    p_upper = student_t_cdf((d - margin) / se, dof)
-    return Equivalence(d, se, dof, p_lower, p_upper)
+    dof = (va + vb) ** 2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1)) if se else math.nan
+    return _two_one_sided(d, se, dof, margin)
 
 
 def paired_tost(a: Sequence[float], b: Sequence[float], margin: float) -> Equivalence:
@@ -174,12 +167,16 @@ def paired_tost(a: Sequence[float], b: Sequence[float], margin: float) -> Equiva
     if len(a) != len(b) or len(a) < 2:
         raise ValueError(f"a paired TOST needs 2 pairs or more, not {len(a)} and {len(b)} values")
     gaps = [x - y for x, y in zip(a, b, strict=True)]
-    d = statistics.fmean(gaps)
-    se = statistics.stdev(gaps) / math.sqrt(len(gaps))
+    return _two_one_sided(statistics.fmean(gaps), statistics.stdev(gaps) / math.sqrt(len(gaps)), len(gaps) - 1, margin)
+
+
+def _two_one_sided(d: float, se: float, dof: float, margin: float) -> Equivalence:
+    """The two one-sided t-tests of a difference ``d`` with standard error ``se`` against ±``margin``."""
     if se == 0:
+        # Identical runs on each side: the difference is known exactly, and no difference lies inside any margin,
+        # a zero one too (a relative margin of two means of 0).
         inside_low, inside_high = d > -margin or d == 0, d < margin or d == 0
         return Equivalence(d, 0.0, math.nan, 0.0 if inside_low else 1.0, 0.0 if inside_high else 1.0)
-    dof = float(len(gaps) - 1)
     p_lower = 1.0 - student_t_cdf((d + margin) / se, dof)
     p_upper = student_t_cdf((d - margin) / se, dof)
     return Equivalence(d, se, dof, p_lower, p_upper)
