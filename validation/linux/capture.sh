@@ -6,7 +6,9 @@
 # connects and the server sends); pass the same value to run.sh. tcpdump records the client's two
 # interfaces (c1, c2) and the server's (sb): the sender's own view is c1/c2 for an upload and sb for
 # a download. Writes OUTDIR/{c1,c2,sb}.pcap, the transfer's JSON lines, and the nstat deltas of
-# the sender's namespace.
+# the sender's namespace. With SS_POLL=1 in the environment it also records the receiver's socket
+# memory and windows (`ss -tmMi`: each subflow's and the MPTCP socket's rb, rcv_space, rcv_ssthresh,
+# rcv_rtt) about every 10 ms, each sample after a "T <epoch seconds>" line, in OUTDIR/ss.txt.
 set -eu
 PROTO=$1 SIZE=$2 CC=$3 OUT=$4 DIR=${5:-up}
 case "$DIR" in
@@ -23,6 +25,13 @@ for spec in "$NS_CLI c1" "$NS_CLI c2" "$NS_SRV sb"; do
     ip netns exec "$1" tcpdump -i "$2" -n -s 128 -w "$OUT/$2.pcap" tcp 2>/dev/null &
     PIDS+=($!)
 done
+RECEIVER_NS=$NS_SRV
+[ "$DIR" = down ] && RECEIVER_NS=$NS_CLI
+if [ "${SS_POLL:-0}" = 1 ]; then
+    ( while true; do echo "T $(date +%s.%N)"; ip netns exec "$RECEIVER_NS" ss -tmMiHn state established; \
+        sleep 0.003; done > "$OUT/ss.txt" 2>/dev/null ) &
+    PIDS+=($!)
+fi
 sleep 1
 ip netns exec "$SENDER_NS" nstat -n >/dev/null
 ip netns exec "$NS_SRV" python3 "$RIG/xfer.py" serve --bind 10.200.4.2 --proto "$PROTO" --role "$SROLE" \
