@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from validation.linux import compare, rig, sim
+from validation.linux import compare, rig, sim, trace
 from validation.linux.cells import Cell, CellError, grid, validation_grid, wide_grid
 
 
@@ -250,3 +250,39 @@ def test_late_share_counts_the_histogram_above_the_threshold() -> None:
     assert rig.late_share(stats) == pytest.approx(0.01)  # only the bin above 1000 µs
     assert rig.late_share(stats, threshold_us=100.0) == pytest.approx(0.04)
     assert rig.late_share({}) != rig.late_share({})  # NaN without statistics
+
+
+def _segments(spec: list[tuple[float, str, bool]]) -> list[trace.Segment]:
+    return [trace.Segment(t, who, 1424, False, rt) for t, who, rt in spec]
+
+
+def test_trace_counts_each_senders_subflow_cumulatively_by_bin() -> None:
+    server = "10.200.4.2"
+    segments = [
+        trace.Segment(0.0, "10.200.1.2:1>10.200.4.2", 0, True, False),
+        *_segments(
+            [
+                (0.01, "10.200.1.2:1>10.200.4.2", False),
+                (0.06, "10.200.2.2:2>10.200.4.2", False),
+                (0.07, "10.200.1.2:1>10.200.4.2", True),
+                (0.08, "10.200.4.2:5001>10.200.1.2", False),  # the receiver's: not counted in an upload
+            ]
+        ),
+    ]
+    counts = trace.count(segments, server, upload=True, bin_s=0.05)
+    assert counts.sent == [[1, 2], [0, 1]]
+    assert counts.retransmitted == [[0, 1], [0, 0]]
+    download = trace.count(segments, server, upload=False, bin_s=0.05)
+    assert download.sent == [[0, 1]]
+
+
+def test_trace_names_the_first_bin_where_a_subflow_parts() -> None:
+    kernel = trace.Counts(sent=[[10, 30, 70, 80], [0, 0, 10, 20]], retransmitted=[[0, 0, 0, 0], [0, 0, 0, 0]])
+    # Within max(3, 10 %) of the other side's count in the bin or a bin on either side until the last
+    # bin, where the second subflow's 20 segments are beyond 4-6 and its 6 below 10-20.
+    ours = trace.Counts(sent=[[10, 32, 40, 80], [0, 0, 4, 6]], retransmitted=[[0, 0, 2, 2], [0, 0, 0, 0]])
+    assert trace.first_difference(kernel, ours, 0.05) == (
+        "by 0.200 s subflow 2 sent 20 segments in the kernel, 6 in mpsim"
+    )
+    same = trace.Counts(sent=[[10, 30, 70]], retransmitted=[[0, 0, 3]])
+    assert trace.first_difference(same, same, 0.05).startswith("no bin apart")
