@@ -33,6 +33,7 @@ FLOW_COLUMNS = [
     "cwnd_bytes_at_completion",
     "retransmissions_before_slow_start_exit",
     "cwnd_bytes_at_slow_start_exit",
+    "goodput_mbps",
 ]
 
 

@@ -24,7 +24,18 @@ from mpsim._core import TABLES, ConfigError, Run, check_json, stored_run
 from mpsim._core import run as run_core
 from mpsim.errors import check_shape, did_you_mean
 
-__all__ = ["Progress", "Results", "encode_config", "estimate_config", "run_config", "run_encoded", "validate_config"]
+__all__ = [
+    "GOODPUT_DEFINITION",
+    "GOODPUT_FIELD",
+    "Progress",
+    "Results",
+    "encode_config",
+    "estimate_config",
+    "goodput_mbps",
+    "run_config",
+    "run_encoded",
+    "validate_config",
+]
 
 
 def _check_finite(value: Any, path: str) -> None:
@@ -106,6 +117,24 @@ def estimate_config(config: Mapping[str, Any]) -> tuple[float, float]:
     return check_json(encode_config(config))
 
 
+GOODPUT_FIELD = pa.field("goodput_mbps", pa.float64(), nullable=True)
+"""The column :class:`Results` adds to ``flows`` and ``mptcp_subflows``: goodput in Mbit/s, the bytes
+delivered in order to the receiving application (a subflow: in its own sequence space) over the time the
+flow was active, from its start to its completion or, for a flow that did not complete, to the end of the
+run (:func:`goodput_mbps`)."""
+
+GOODPUT_DEFINITION = "goodput: bytes delivered in order / time active (start to completion, or to the end of the run)"
+""":data:`GOODPUT_FIELD` in one line, for table headers."""
+
+
+def goodput_mbps(bytes_delivered: int, active_ns: int) -> float | None:
+    """Goodput in Mbit/s of ``bytes_delivered`` over ``active_ns``; None for a flow not yet started at the end
+    of the run (no time active)."""
+    if active_ns <= 0:
+        return None
+    return bytes_delivered * 8 / active_ns * 1e3
+
+
 # The Arrow type of each column type the core names (crates/mpsim-core/src/tables.rs).
 _ARROW_TYPES = {
     "string": pa.string(),
@@ -166,8 +195,39 @@ class Results:
         if name not in self._tables:
             if self._run is None:
                 self._run = stored_run(self._text if self._text is not None else json.dumps(self.raw))
-            self._tables[name] = _arrow(self._run.table(name))
+            table = _arrow(self._run.table(name))
+            if name == "flows":
+                table = table.append_column(GOODPUT_FIELD, pa.array(self._flow_goodputs(), pa.float64()))
+            elif name == "mptcp_subflows":
+                table = table.append_column(GOODPUT_FIELD, pa.array(self._subflow_goodputs(table), pa.float64()))
+            self._tables[name] = table
         return self._tables[name]
+
+    def _active_ns(self, start_ns: int, completed_ns: int | None) -> int:
+        """How long a transfer was active: from its start to its completion, or to the end of the run when it
+        did not complete (the end of the run is read only then)."""
+        end_ns = completed_ns if completed_ns is not None else int(self.raw["end_time_ns"])
+        return end_ns - start_ns
+
+    def _flow_goodputs(self) -> list[float | None]:
+        """Per row of ``flows`` (its TCP flows, then its MPTCP connections), :data:`GOODPUT_FIELD`."""
+        transfers = [*self._table("tcp_flows").to_pylist(), *self._table("mptcp_connections").to_pylist()]
+        return [
+            goodput_mbps(t["bytes_delivered"], self._active_ns(t["start_ns"], t["completed_ns"])) for t in transfers
+        ]
+
+    def _subflow_goodputs(self, subflows: pa.Table) -> list[float | None]:
+        """Per subflow, the bytes it delivered in order (its own sequence space) over its connection's active
+        time, so that a connection's subflows add up to about its goodput."""
+        active = {
+            c["name"]: self._active_ns(c["start_ns"], c["completed_ns"])
+            for c in self._table("mptcp_connections").to_pylist()
+        }
+        columns = subflows.select(["connection", "bytes_delivered"]).to_pydict()
+        return [
+            goodput_mbps(delivered, active[name])
+            for name, delivered in zip(columns["connection"], columns["bytes_delivered"], strict=True)
+        ]
 
     @property
     def seed(self) -> int:
@@ -208,7 +268,9 @@ class Results:
 
     @property
     def mptcp_subflows(self) -> pa.Table:
-        """One row per subflow, with its connection's name and when a subflow event added or removed it."""
+        """One row per subflow, with its connection's name and when a subflow event added or removed it, and
+        ``goodput_mbps``: the bytes the subflow delivered in order over its connection's time active
+        (:data:`GOODPUT_FIELD`)."""
         return self._table("mptcp_subflows")
 
     @property
@@ -252,8 +314,10 @@ class Results:
         (first SYN to the ACK of the last byte; null when unfinished), ``bytes_delivered``,
         ``retransmissions`` (fast, loss-probe and timeout ones), ``rto_count``, ``loss_probes`` (RFC 8985
         tail loss probes), ``cwnd_bytes_at_end`` (summed over subflows), ``cwnd_bytes_at_completion``
-        (MPTCP, summed; null for TCP), ``retransmissions_before_slow_start_exit`` and
-        ``cwnd_bytes_at_slow_start_exit`` (MPTCP: until the last subflow left slow start, summed).
+        (MPTCP, summed; null for TCP), ``retransmissions_before_slow_start_exit``,
+        ``cwnd_bytes_at_slow_start_exit`` (MPTCP: until the last subflow left slow start, summed) and
+        ``goodput_mbps`` (:data:`GOODPUT_FIELD`: bytes delivered in order over the time active, to the end of
+        the run for an unfinished flow; null for a flow that had not started).
         """
         return self._table("flows")
 

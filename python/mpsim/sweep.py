@@ -77,7 +77,8 @@ def flow_metrics(results: Results, config: Mapping[str, Any]) -> list[dict[str, 
 
     ``flow``, ``kind``, ``fct_s`` (NaN when unfinished), ``retransmissions`` (fast + timeout),
     ``rto_count``, ``sum_cwnd_pkts`` (summed over subflows, at completion for MPTCP, else at the
-    end of the run, in segments of the flow's MSS), ``goodput_mbps`` (bytes delivered / fct).
+    end of the run, in segments of the flow's MSS), ``goodput_mbps`` (the flows table's: bytes delivered in
+    order over the time the flow was active, to the end of the run for a flow that did not complete).
     """
     rows = []
     completion = {c["name"]: c.get("sum_cwnd_bytes_at_completion") for c in results.raw["mptcp_connections"]}
@@ -92,7 +93,7 @@ def flow_metrics(results: Results, config: Mapping[str, Any]) -> list[dict[str, 
                 "retransmissions": int(r["retransmissions"]),
                 "rto_count": int(r["rto_count"]),
                 "sum_cwnd_pkts": cwnd / _mss(config, r["name"]),
-                "goodput_mbps": float("nan") if not fct else r["bytes_delivered"] * 8 / fct / 1e6,
+                "goodput_mbps": float("nan") if r["goodput_mbps"] is None else float(r["goodput_mbps"]),
             }
         )
     return rows
