@@ -4,6 +4,10 @@ its completion, or to the end of the run), in the flows and subflows tables, the
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -73,3 +77,35 @@ def test_the_default_sweep_extractor_gives_goodput_for_a_flow_that_never_complet
     (row,) = flow_metrics(res, config)
     assert row["fct_s"] != row["fct_s"]  # NaN: no completion
     assert row["goodput_mbps"] == res.flows.column("goodput_mbps")[0].as_py()
+
+
+BULK_TOML = """
+duration = "20s"
+hosts = ["A", "B"]
+links = [{ from = "A", to = "B", rate = "10Mbps", delay = "10ms", buffer = "100pkt" }]
+flows = [{ name = "bulk", type = "tcp", src = "A", dst = "B" }]
+"""
+"""The scenario of :func:`one_link`, as a file."""
+
+
+def mpsim_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mpsim.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_run_prints_goodput_with_its_definition_and_writes_it_to_csv_and_json(tmp_path: Path) -> None:
+    file = tmp_path / "bulk.toml"
+    file.write_text(BULK_TOML)
+    expected = mpsim.run(one_link()).flows.column("goodput_mbps")[0].as_py()
+    text = mpsim_cli("run", str(file))
+    assert text.returncode == 0, text.stderr
+    definition = "goodput: bytes delivered in order / time active (start to completion, or to the end of the run)"
+    assert definition in text.stdout
+    header, _, row = text.stdout.split("flows (seed 1")[1].splitlines()[1:4]
+    assert header.split()[:7] == ["name", "kind", "subflows", "start_s", "fct_s", "bytes_delivered", "goodput_mbps"]
+    assert float(row.split()[6]) == pytest.approx(expected, rel=1e-5)
+    as_json = mpsim_cli("run", str(file), "-f", "json", "-t", "flows")
+    assert json.loads(as_json.stdout)[0]["goodput_mbps"] == pytest.approx(expected)
+    as_csv = mpsim_cli("run", str(file), "-f", "csv")
+    names, values = as_csv.stdout.splitlines()[:2]
+    column = names.split(",").index('"goodput_mbps"')
+    assert float(values.split(",")[column]) == pytest.approx(expected)

@@ -106,24 +106,45 @@ def _json_row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
 
 
+FIRST_FLOW_COLUMNS = ["name", "kind", "subflows", "start_s", "fct_s", "bytes_delivered", "goodput_mbps"]
+"""The columns the summary puts first: what a transfer achieved, before its counters."""
+
+
 def _summary(res: Any, scenario: Any, file: Path, max_rows: int | None) -> str:
-    """The flows, the UDP flows and the busiest links (every link that dropped or is traced, and the
-    four busiest), as text."""
+    """The choices in force and the paths' base RTTs, the flows (goodput among the first columns), the
+    subflows, the UDP flows and the busiest links (every link that dropped or is traced, and the four busiest,
+    busiest first), as text."""
     import pyarrow as pa
 
+    from mpsim.engine import GOODPUT_DEFINITION
     from mpsim.textable import format_table
 
-    parts = [format_table(res.flows, title=f"{file}: flows (seed {res.seed})", max_rows=max_rows)]
+    flows = res.flows
+    columns = FIRST_FLOW_COLUMNS + [c for c in flows.column_names if c not in FIRST_FLOW_COLUMNS]
+    parts = [_overview(scenario, res.seed)]
+    title = f"{file}: flows (seed {res.seed}; {GOODPUT_DEFINITION}, Mbit/s)"
+    parts.append(format_table(flows.select(columns), title=title, max_rows=max_rows))
+    if res.mptcp_subflows.num_rows:
+        subflow_columns = ["connection", "subflow", "src", "dst", "bytes_delivered", "goodput_mbps"]
+        title = "MPTCP subflows (goodput: bytes the subflow delivered in order / its connection's time active)"
+        parts.append(format_table(res.mptcp_subflows.select(subflow_columns), title=title, max_rows=max_rows))
     if res.udp_flows.num_rows:
         parts.append(format_table(res.udp_flows, title="UDP flows", max_rows=max_rows))
     links = sorted(res.links.to_pylist(), key=lambda r: -r["utilisation"])
     shown = [r for r in links if r["dropped_bytes"] > 0 or r["name"] in scenario.trace.queues] + links[:4]
-    rows = list({r["name"]: r for r in shown}.values())
+    rows = sorted({r["name"]: r for r in shown}.values(), key=lambda r: -r["utilisation"])
     columns = ["name", "utilisation", "delivered_pkts", "dropped_bytes", "max_queue_pkts", "mean_queue_pkts"]
     busiest = pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows], schema=res.links.select(columns).schema)
     parts.append(format_table(busiest, title="Busiest links"))
     parts.append(f"{res.events_processed:,} events, {res.end_time_s:.3f} s simulated.")
     return "\n\n".join(parts)
+
+
+def _overview(scenario: Any, seed: int | None = None) -> str:
+    """The choices in force for each flow and the base RTT of each of its paths (:mod:`mpsim.overview`)."""
+    from mpsim.overview import overview_text, profiles_chosen
+
+    return overview_text(scenario.to_core(seed), profiles_chosen(scenario))
 
 
 def register(app: typer.Typer) -> None:
@@ -232,6 +253,7 @@ def register(app: typer.Typer) -> None:
         n_nodes = len(net.hosts) + len(net.routers)
         said.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
         said.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
+        said.print(_overview(scenario), soft_wrap=True, highlight=False, markup=False)
         if resolved:
             document = {"file": str(file), "units": UNITS, **_resolved(scenario.to_core())}
             sys.stdout.write(json.dumps(document, indent=1) + "\n")
