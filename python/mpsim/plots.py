@@ -24,7 +24,7 @@ from mpsim import units
 from mpsim._core import ConfigError
 from mpsim.engine import Results
 from mpsim.errors import did_you_mean
-from mpsim.store import META_COLUMNS, RunStore
+from mpsim.store import META_COLUMNS, RunStore, one_seed_where_identical
 
 __all__ = [
     "mean_and_error",
@@ -271,6 +271,9 @@ def plot_store(
         r["_line"] = " ".join([r["variant"], *(f"{c}={r[c]}" for c in line_columns)])
     if kind == "ci95":
         _check_runs_for_ci(rows, x, out)
+    # Seeds that gave one result at a point add no value there: it is drawn from one seed (n = 1, no bar).
+    kept = set(one_seed_where_identical(table, axes).column("key").to_pylist())
+    rows = [r for r in rows if r["key"] in kept]
     paths: list[Path] = []
     for flow in flow_names:
         if flows and flow not in flows:

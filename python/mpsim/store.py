@@ -25,7 +25,7 @@ import json
 import os
 import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +34,23 @@ import pyarrow.parquet as pq
 
 from mpsim._core import ConfigError
 
-__all__ = ["RunStore", "load_results"]
+__all__ = [
+    "SEED_COLUMNS",
+    "RunStore",
+    "identical_seed_points",
+    "identical_seeds_text",
+    "load_results",
+    "one_seed_where_identical",
+    "with_seed_counts",
+]
 
-META_COLUMNS = ("key", "variant", "seed")
+SEED_COLUMNS = ("n_seeds", "n_distinct")
+"""The columns :func:`with_seed_counts` adds: per point, how many seeds ran there and how many distinct results
+they gave. ``n_distinct = 1`` with several seeds: every seed gave the same rows, so the point holds one value
+(n = 1), and a confidence interval drawn from its seeds would be zero-wide for want of variation, not of
+uncertainty."""
+
+META_COLUMNS = ("key", "variant", "seed", *SEED_COLUMNS)
 
 
 class RunStore:
@@ -183,12 +197,14 @@ class RunStore:
             return pa.table({c: pa.array([], pa.string()) for c in ("key", "variant", *axes)})
         return pa.concat_tables(parts, promote_options="default")
 
-    def consolidate(self, typed: bool = True) -> pa.Table:
-        """Writes ``results.parquet`` and ``results.csv`` (every run's rows, :meth:`results`) and returns
-        those rows."""
+    def consolidate(self, typed: bool = True, seed_counts: bool = False) -> pa.Table:
+        """Writes ``results.parquet`` and ``results.csv`` (every run's rows, :meth:`results`, with
+        :data:`SEED_COLUMNS` when ``seed_counts``) and returns those rows."""
         import pyarrow.csv as pacsv
 
         table = self.results(typed)
+        if seed_counts:
+            table = with_seed_counts(table, self.read_manifest()["axes"])
         _atomic(self.out / "results.parquet", lambda p: pq.write_table(table, p))
         _atomic(self.out / "results.csv", lambda p: pacsv.write_csv(table, p))
         return table
@@ -211,9 +227,79 @@ def _atomic(final: Path, write: Any, durable: bool = True) -> None:
             tmp.unlink()
 
 
+Point = tuple[Any, ...]
+"""A variant's name and its value of each axis."""
+
+
+def _seed_results(table: pa.Table, axes: Sequence[str]) -> tuple[list[Point], dict[Point, dict[Any, list[str]]]]:
+    """Per row of ``table``, its point (a variant with one value of each axis); per point, each seed's rows as
+    text, every column but the run's key and seed (NaN equal to NaN)."""
+    compared = [c for c in table.column_names if c not in ("key", "seed", *SEED_COLUMNS)]
+    points: list[Point] = []
+    runs: dict[Point, dict[Any, list[str]]] = {}
+    for r in table.to_pylist():
+        point = (r["variant"], *(r[a] for a in axes))
+        points.append(point)
+        runs.setdefault(point, {}).setdefault(r["seed"], []).append(repr([r[c] for c in compared]))
+    return points, runs
+
+
+def _distinct(seeds: Mapping[Any, list[str]]) -> int:
+    """How many different results the seeds of one point gave."""
+    return len({tuple(sorted(rows)) for rows in seeds.values()})
+
+
+def with_seed_counts(table: pa.Table, axes: Sequence[str]) -> pa.Table:
+    """``table`` (:meth:`RunStore.results`) with :data:`SEED_COLUMNS`: two seeds of a point gave the same
+    result when their runs gave the same rows."""
+    table = table.drop_columns([c for c in SEED_COLUMNS if c in table.column_names])
+    points, runs = _seed_results(table, axes)
+    n_seeds = [len(runs[p]) for p in points]
+    distinct = {p: _distinct(seeds) for p, seeds in runs.items()}
+    table = table.append_column("n_seeds", pa.array(n_seeds, pa.int64()))
+    return table.append_column("n_distinct", pa.array([distinct[p] for p in points], pa.int64()))
+
+
+def identical_seed_points(table: pa.Table, axes: Sequence[str]) -> list[str]:
+    """The points of ``table`` (:meth:`RunStore.results`) that ran several seeds and got one result from all
+    of them, each as ``variant`` or ``variant, axis = value, ...``."""
+    _, runs = _seed_results(table, axes)
+    identical = []
+    for point, seeds in runs.items():
+        if len(seeds) > 1 and _distinct(seeds) == 1:
+            variant, *values = point
+            identical.append(", ".join([str(variant), *(f"{a} = {v!r}" for a, v in zip(axes, values, strict=True))]))
+    return identical
+
+
+def identical_seeds_text(table: pa.Table, axes: Sequence[str]) -> str | None:
+    """Where the seeds of ``table`` gave identical results, as the start of a warning (None: nowhere):
+    ``at 1 of 2 points the 3 seeds gave identical results (base, loss = '0%')``."""
+    identical = identical_seed_points(table, axes)
+    if not identical:
+        return None
+    _, runs = _seed_results(table, axes)
+    n_seeds = max(len(seeds) for seeds in runs.values())
+    where = "every point" if len(identical) == len(runs) else f"{len(identical)} of {len(runs)} points"
+    shown = "; ".join(identical[:3]) + (f"; and {len(identical) - 3} more" if len(identical) > 3 else "")
+    return f"at {where} the {n_seeds} seeds gave identical results ({shown})"
+
+
+def one_seed_where_identical(table: pa.Table, axes: Sequence[str]) -> pa.Table:
+    """``table`` with, at each point whose seeds all gave the same result, the rows of its first seed only:
+    one value (n = 1) where the seeds added none."""
+    points, runs = _seed_results(table, axes)
+    first = {p: min(seeds) for p, seeds in runs.items() if len(seeds) > 1 and _distinct(seeds) == 1}
+    seeds = table.column("seed").to_pylist()
+    keep = [p not in first or seed == first[p] for p, seed in zip(points, seeds, strict=True)]
+    return table.filter(pa.array(keep, pa.bool_()))
+
+
 def load_results(out: str | Path) -> pa.Table:
-    """The rows of a sweep's store (finished runs only), one per point and extracted row."""
-    return RunStore(out).results()
+    """The rows of a sweep's store (finished runs only), one per point and extracted row, with
+    :data:`SEED_COLUMNS`: what ``results.parquet`` holds once the sweep is done."""
+    store = RunStore(out)
+    return with_seed_counts(store.results(), store.read_manifest()["axes"])
 
 
 def _axis_type(values: list[Any]) -> pa.DataType:

@@ -56,8 +56,10 @@ __all__ = [
     "SweepSpec",
     "flow_metrics",
     "load_sweep",
+    "random_elements",
     "run_points",
     "run_sweep",
+    "seed_warning",
     "set_path",
 ]
 
@@ -297,6 +299,64 @@ def execute(config: Mapping[str, Any], extractor: Extractor, time_limit: float |
     return pa.Table.from_pylist([rows] if isinstance(rows, dict) else rows)
 
 
+def random_elements(scenario: Scenario) -> list[str]:
+    """What draws on a run's seed in a scenario: random start times, random loss, RED's random drops, random
+    on/off periods of UDP sources and random gaps between the flows of a sequence. Without any, every seed
+    gives the same run."""
+    from mpsim.scenario import UniformStart
+
+    config = scenario.to_core()
+    found = [f"random start of {f.name}" for f in scenario.flows if isinstance(f.start, UniformStart)]
+    for link in config["links"]:
+        loss = link.get("loss") or {"type": "none"}
+        if loss["type"] != "none" and any(v for k, v in loss.items() if k != "type"):
+            found.append(f"random loss on {link['name']}")
+        if (link.get("queue") or {}).get("type") == "red":
+            found.append(f"RED drops on {link['name']}")
+    found += [f"random on/off periods of {f['name']}" for f in config["udp_flows"] if f["pattern"]["type"] == "on_off"]
+    found += [
+        f"random gaps of the sequence {f['name']}"
+        for f in config["tcp_flows"]
+        if f.get("sequence", {}).get("gap_distribution", {}).get("type", "constant") != "constant"
+    ]
+    return found
+
+
+def seed_warning(spec: SweepSpec, table: pa.Table) -> str | None:
+    """What to tell the reader of a sweep whose seeds gave identical results at some points (None if they did
+    not): where, why it is likely (the scenario there has no random element, or its random elements changed
+    nothing) and how to add randomness."""
+    from mpsim.store import identical_seed_points, identical_seeds_text
+
+    axes = list(spec.axes)
+    where = identical_seeds_text(table, axes)
+    if where is None:
+        return None
+    identical = identical_seed_points(table, axes)
+    points = list(spec.points())
+    first = next((p for p in points if _label(p, axes) == identical[0]), points[0])
+    elements = random_elements(spec.scenario(first))
+    why = (
+        f"its random elements ({', '.join(elements)}) changed nothing there"
+        if elements
+        else "the scenario has no random element (fixed start times, no random loss, no random traffic)"
+    )
+    return f"warning: {where}: {why}. {ONE_VALUE_EACH}"
+
+
+ONE_VALUE_EACH = (
+    "Each such point holds one value (n = 1; n_distinct = 1 in results.csv), however many seeds ran, and no "
+    "confidence interval can be drawn from it. To vary the runs, give flows a random start (start = { uniform = "
+    '["0s", "1s"] }) or links random loss (loss = "0.1%") (docs/scenarios.md, Seeds and randomness).'
+)
+"""The end of the warnings about seeds that gave identical results: what it means and how to add randomness."""
+
+
+def _label(point: Point, axes: Sequence[str]) -> str:
+    """A point as :func:`~mpsim.store.identical_seed_points` names it."""
+    return ", ".join([point.variant, *(f"{a} = {point.axes[a]!r}" for a in axes)])
+
+
 class SweepFailed(RuntimeError):
     """Some runs of a sweep failed or passed their time limit; the others are stored."""
 
@@ -471,6 +531,7 @@ def run_sweep(
         progress=progress,
         time_limit=time_limit,
         typed_axes=True,
+        seed_counts=True,
     )
 
 
@@ -489,6 +550,7 @@ def run_points(
     pool: bool = False,
     time_limit: float | None = None,
     typed_axes: bool = False,
+    seed_counts: bool = False,
 ) -> pa.Table:
     """Runs every (point, core configuration) not yet in the store under ``out`` and returns the
     store's rows for these points. What :func:`run_sweep` does once it has resolved its scenarios;
@@ -496,7 +558,9 @@ def run_points(
     each finished run's key; ``pool`` runs even a single worker in a separate process (one worker
     otherwise runs in this process), which is what a measurement of scaling compares against.
     ``typed_axes``: the rows (and ``results.parquet``) keep the axis values' types, with their values in
-    base units beside them (:meth:`RunStore.results`); otherwise each axis value is its text."""
+    base units beside them (:meth:`RunStore.results`); otherwise each axis value is its text. ``seed_counts``:
+    the rows also say how many seeds ran at their point and how many distinct results these gave
+    (:data:`~mpsim.store.SEED_COLUMNS`)."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ConfigError(f"jobs: must be a whole number of processes >= 1, got {jobs!r}")
     if time_limit is not None and not (isinstance(time_limit, int | float) and 0 < time_limit < 1e9):
@@ -532,7 +596,7 @@ def run_points(
             todo[t.key] = t
     runner = _Runner(store, fn, list(axes), progress, len(tasks), on_run, time_limit)
     runner.run_all(list(todo.values()), jobs, executor, scheduler, pool)
-    table = store.consolidate(typed=typed_axes)
+    table = store.consolidate(typed=typed_axes, seed_counts=seed_counts)
     problems = [f"failed: {m}" for m in runner.failures] + [f"timed out: {m}" for m in runner.timeouts]
     if problems:
         shown = "\n".join(problems[:10]) + (f"\n... and {len(problems) - 10} more" if len(problems) > 10 else "")

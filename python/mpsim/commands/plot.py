@@ -49,6 +49,7 @@ def register(app: typer.Typer) -> None:
             paths = plot_run(load_run(directory), directory / "plots")
         else:
             paths = plot_store(directory, flows=flow, metrics=metric, x=x, errors=errors.value)
+            warn_identical_seeds(directory)
         for p in paths:
             console.print(str(p))
 
@@ -59,3 +60,15 @@ def load_run(directory: Path) -> Any:
 
     text = (directory / "results.json").read_text()
     return Results(json.loads(text), text)
+
+
+def warn_identical_seeds(directory: Path) -> None:
+    """Says on stderr where a sweep's seeds gave identical results, which its figures draw as n = 1."""
+    from mpsim.store import RunStore, identical_seeds_text
+    from mpsim.sweep import ONE_VALUE_EACH
+
+    store = RunStore(directory)
+    where = identical_seeds_text(store.results(), store.read_manifest()["axes"])
+    if where is not None:
+        text = f"warning: {where}, as a scenario without a random element does; the figures draw them as n = 1. "
+        Console(stderr=True).print(text + ONE_VALUE_EACH, soft_wrap=True, highlight=False, markup=False)

@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
         """Run every point of a sweep into a resumable store; finished runs are never run again."""
         from mpsim import ConfigError
         from mpsim.commands.run import wall_seconds
-        from mpsim.sweep import load_sweep, run_sweep
+        from mpsim.sweep import load_sweep, run_sweep, seed_warning
 
         if jobs is not None and jobs < 1:
             raise ConfigError(f"--jobs: must be at least 1 process, got {jobs}")
@@ -48,3 +48,6 @@ def register(app: typer.Typer) -> None:
             spec, out, jobs=jobs, executor=executor.value, scheduler=scheduler, progress=progress, time_limit=limit_s
         )
         console.print(f"{table.num_rows} rows from {len(set(table.column('key').to_pylist()))} runs in {out}")
+        warning = seed_warning(spec, table)
+        if warning is not None:
+            Console(stderr=True).print(warning, soft_wrap=True, highlight=False, markup=False)
