@@ -245,3 +245,31 @@ def test_every_text_is_escaped_and_a_missing_figure_is_no_broken_page(tmp_path: 
     rows = read(text).claims["gsam-loss"]
     assert len(rows) == len(exp.checks) + len(set(exp.claims) - {c.text for c in exp.checks})
     assert all(r[2] in ("untested (0/0): no point in range", "—") for r in rows)
+
+
+def test_the_goodput_of_long_lived_flows_is_tabled_per_variant_and_x(tmp_path: Path) -> None:
+    exp = CATALOGUE["mpcubic-shared"]
+    assert exp.measures == "rates"
+    table = pa.table(
+        {
+            "variant": ["mpcubic", "mpcubic", "lia"],
+            "x": [10, 10, 10],
+            "run": [1, 2, 1],
+            "seed": [1, 2, 1],
+            "rate_mbps": [4.0, 5.0, 3.0],
+            "competing_mbps": [6.0, float("nan"), 7.0],
+            "ratio": [0.67, 1.0, 0.43],
+        }
+    )
+    result = Reproduction(exp, tmp_path / exp.name, table, ())
+    text = write_report(tmp_path, [Ran(result, 1.0, quick=True, runs=None)], "mpsim reproduce").read_text()
+    assert "<p>Mbit/s, mean over the runs: bytes delivered in order to the application over the measurement" in text
+    assert "<th>variant</th><th>link_mbps</th><th>runs</th><th>rate_mbps</th><th>competing_mbps</th>" in text
+    # The mean of each column over the runs at that point; a run without a value is left out of it.
+    assert (
+        '<tr><td>mpcubic</td><td>10</td><td class="num">2</td><td class="num">4.500</td><td class="num">6.000</td>'
+        in text
+    )
+    assert (
+        '<tr><td>lia</td><td>10</td><td class="num">1</td><td class="num">3.000</td><td class="num">7.000</td>' in text
+    )

@@ -2,7 +2,8 @@
 
 For each experiment: its figures on each stack it ran on (the PNG files beside the page, by relative path), its
 claims with their verdicts and numbers on those stacks side by side (:func:`mpsim.experiments.scorecard.entry`;
-the paper's verdict marked where the claim holds only there), its configuration (x axis and values, variants,
+the paper's verdict marked where the claim holds only there), its goodput (the mean of every Mbit/s column at each
+variant and x: the rates of long-lived flows, or the goodput of completed transfers), its configuration (x axis and values, variants,
 runs per point, mode, stack, the core configuration of its first run on each stack) and its provenance (seeds,
 result rows, wall time, per stack); for the whole page the mpsim version, the engine's identity
 (:func:`mpsim.fingerprint.engine_id`), the command and the date, the verdict counts per experiment and stack and
@@ -225,6 +226,43 @@ def _configuration(rans: Sequence[Ran]) -> str:
     return text
 
 
+GOODPUT_WORDS = {
+    "rates": "bytes delivered in order to the application over the measurement window of the long-lived flows "
+    "(the throughput table's delivered_bps, bin by bin)",
+    "completion": "bytes delivered in order over the completion time of the measured flows that completed (the "
+    "others are counted in incomplete)",
+}
+"""What the experiments' Mbit/s columns measure, by what their figures measure (:attr:`Experiment.measures`)."""
+
+
+def _goodput(ran: Ran) -> str:
+    """The mean of every Mbit/s column of the result table (goodput, and the rates of long-lived flows) at each
+    variant and x, with the number of runs behind it."""
+    table = ran.result.table
+    exp = ran.result.experiment
+    columns = [
+        c for c in table.column_names if c.endswith("_mbps") and pa.types.is_floating(table.schema.field(c).type)
+    ]
+    if not columns or table.num_rows == 0:
+        return "<p>No goodput column.</p>\n"
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in table.to_pylist():
+        groups.setdefault((str(r["variant"]), str(r["x"])), []).append(r)
+
+    def mean(rows: list[dict[str, Any]], column: str) -> str:
+        values = [v for v in (r[column] for r in rows) if isinstance(v, int | float) and v == v]
+        return f"{sum(values) / len(values):.3f}" if values else "—"
+
+    rows = [
+        [_td(variant), _td(x), _td(len(found), "num"), *(_td(mean(found, c), "num") for c in columns)]
+        for (variant, x), found in groups.items()
+    ]
+    words = GOODPUT_WORDS.get(exp.measures, GOODPUT_WORDS["completion"])
+    return f"<p>Mbit/s, mean over the runs: {_e(words)}.</p>\n" + _table(
+        ["variant", exp.x_name, "runs", *columns], rows, "goodput"
+    )
+
+
 def _provenance(ran: Ran, out: Path) -> str:
     table = ran.result.table
     seeds = sorted(set(table.column("seed").to_pylist())) if "seed" in table.column_names else []
@@ -265,6 +303,7 @@ def _section(rans: Sequence[Ran], out: Path) -> tuple[str, dict[str, Any]]:
         f"<p><strong>{_e(exp.paper)}</strong>, {_e(exp.figure)}. {_e(exp.description)}</p>\n"
         f"<h3>Figures</h3>\n{_per_stack(rans, lambda r: _figures(r, out))}"
         f"<h3>Claims</h3>\n{_claims(judged, [_stack(r) for r in rans])}"
+        f"<h3>Goodput</h3>\n{_per_stack(rans, _goodput)}"
         f"<h3>Configuration</h3>\n{_configuration(rans)}"
         f"<h3>Provenance</h3>\n{_per_stack(rans, lambda r: _provenance(r, out))}"
         "</section>\n"
