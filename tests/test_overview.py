@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import mpsim
-from mpsim.overview import flow_choices, overview_text, path_rtts, profiles_chosen
+from mpsim.overview import RTT_DEFINITION, flow_choices, overview_text, path_rtts, profiles_chosen
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -144,3 +144,21 @@ def test_busiest_links_are_listed_busiest_first(tmp_path: Path) -> None:
     utilisations = [float(line.split()[1]) for line in table]
     assert "R2-R1" in names and names[0] == "R1-R2"
     assert utilisations == sorted(utilisations, reverse=True)
+
+
+def test_copies_of_a_flow_share_their_lines() -> None:
+    scenario = mpsim.Scenario.from_dict(
+        {
+            "duration": "1s",
+            "topology": {"preset": "dumbbell"},
+            "flows": [{"name": "f", "type": "tcp", "src": "S1", "dst": "D1", "cc": "reno", "copies": 6}],
+        }
+    )
+    text = overview_text(scenario.to_core(), profiles_chosen(scenario), max_flows=5)
+    assert text.splitlines()[1:] == [
+        "  f#0, f#1, f#2, f#3 and 2 more: profile linux (default); cc reno; slow start standard (default)",
+        f"Paths ({RTT_DEFINITION}):",
+        # The dumbbell's defaults: 2 · (10 + 30 + 10) ms.
+        "  f#0, f#1, f#2, f#3 and 1 more  S1 → D1  100 ms  via S1-R1 R1-R2 R2-D1",
+        "  (the paths of the first 5 of 6 flows)",
+    ]

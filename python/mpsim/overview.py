@@ -270,16 +270,17 @@ def flow_choices(config: Mapping[str, Any], profiles_chosen: set[str] | None = N
     return out
 
 
-def _grouped(lines: Sequence[tuple[str, str]], limit: int = 4) -> list[str]:
-    """``(flow, text)`` pairs, flows with the same text on one line (at most ``limit`` names shown)."""
+def _names(names: Sequence[str], limit: int = 4) -> str:
+    """Flow names, at most ``limit`` of them shown: ``f#0, f#1, f#2, f#3 and 16 more``."""
+    return ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _grouped(lines: Sequence[tuple[str, str]]) -> list[str]:
+    """``(flow, text)`` pairs, flows with the same text on one line."""
     by_text: dict[str, list[str]] = {}
     for name, text in lines:
         by_text.setdefault(text, []).append(name)
-    out = []
-    for text, names in by_text.items():
-        shown = ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")
-        out.append(f"  {shown}: {text}")
-    return out
+    return [f"  {_names(names)}: {text}" for text, names in by_text.items()]
 
 
 def overview_text(config: Mapping[str, Any], profiles_chosen: set[str] | None = None, max_flows: int = 20) -> str:
@@ -292,12 +293,16 @@ def overview_text(config: Mapping[str, Any], profiles_chosen: set[str] | None = 
     rtts = path_rtts(config, names[:max_flows])
     if rtts:
         lines.append(f"Paths ({RTT_DEFINITION}):")
-        flow_width = max(len(p.flow) for p in rtts)
-        pair_width = max(len(f"{p.src} → {p.dst}") for p in rtts)
+        # Flows on the same path (copies of a flow, say) share one line.
+        by_path: dict[tuple[str, str, str], list[str]] = {}
         for p in rtts:
             route = f"  via {' '.join(p.forward)}" if p.forward else ""
-            pair = f"{p.src} → {p.dst}"
-            lines.append(f"  {p.flow.ljust(flow_width)}  {pair.ljust(pair_width)}  {p.rtt_text}{route}")
+            by_path.setdefault((f"{p.src} → {p.dst}", p.rtt_text, route), []).append(p.flow)
+        labels = {path: _names(flows) for path, flows in by_path.items()}
+        flow_width = max(len(label) for label in labels.values())
+        pair_width = max(len(pair) for pair, _, _ in by_path)
+        for (pair, rtt, route), label in labels.items():
+            lines.append(f"  {label.ljust(flow_width)}  {pair.ljust(pair_width)}  {rtt}{route}")
         if len(names) > max_flows:
             lines.append(f"  (the paths of the first {max_flows} of {len(names)} flows)")
     return "\n".join(lines)

@@ -3,11 +3,11 @@
 For each experiment: its figures on each stack it ran on (the PNG files beside the page, by relative path), its
 claims with their verdicts and numbers on those stacks side by side (:func:`mpsim.experiments.scorecard.entry`;
 the paper's verdict marked where the claim holds only there), its goodput (the mean of every Mbit/s column at each
-variant and x: the rates of long-lived flows, or the goodput of completed transfers), its configuration (x axis and values, variants,
-runs per point, mode, stack, the core configuration of its first run on each stack) and its provenance (seeds,
-result rows, wall time, per stack); for the whole page the mpsim version, the engine's identity
-(:func:`mpsim.fingerprint.engine_id`), the command and the date, the verdict counts per experiment and stack and
-per paper and stack, and the claims that hold only on the paper's stack.
+variant and x: the rates of long-lived flows, or the goodput of completed transfers), its configuration (x axis
+and values, variants, runs per point, mode, stack, the core configuration of its first run on each stack) and its
+provenance (seeds, result rows, wall time, per stack); for the whole page the mpsim version, the engine's
+identity (:func:`mpsim.fingerprint.engine_id`), the command and the date, the verdict counts per experiment and
+stack and per paper and stack, and the claims that hold only on the paper's stack.
 
 The page is self-contained: no network, no fonts, scripts or styles from elsewhere; its one inline script
 marks each figure with its decoded width (``data-natural-width``) once the page has loaded, and shows a
