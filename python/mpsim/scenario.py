@@ -316,6 +316,10 @@ class TcpOptions(Model):
     """MPTCP: the connection's receive window: ``fixed`` (the connection's ``rcv_buffer``) or ``linux`` (Linux
     6.18's autotuned buffer; the sender fills the window to its edge and holds a short segment while one is
     unacknowledged)."""
+    mptcp_retransmit_timer: Flag | None = None
+    """MPTCP: Linux's connection-level retransmission timer (the ``linux`` profile's): without a new DATA_ACK
+    for the longest pending subflow timer (at least 200 ms), the first unacknowledged data fragment goes again
+    on a subflow with nothing outstanding."""
 
     @property
     def mss_bytes(self) -> int:

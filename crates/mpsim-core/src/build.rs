@@ -73,6 +73,10 @@ fn new_subflow(
         queued: std::collections::VecDeque::new(),
         queued_bytes: 0,
         short_sent_end: 0,
+        acked_at: SimTime::ZERO,
+        stale: false,
+        stale_count: 0,
+        stale_acked_at: SimTime::ZERO,
         opening: None,
         join_pending: false,
         coding: None,
@@ -231,6 +235,9 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     }
     if let Some(w) = f.mptcp_rcv_window {
         t.mptcp_rcv_window = w;
+    }
+    if let Some(on) = f.mptcp_retransmit_timer {
+        t.mptcp_retransmit_timer = on;
     }
     let default_cc = f.profile.default_cc(mptcp);
     let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;

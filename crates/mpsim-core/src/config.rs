@@ -269,6 +269,13 @@ pub struct TcpOptions {
     /// sender's short segments at the window's edge held by Nagle's rule).
     #[serde(default)]
     pub mptcp_rcv_window: Option<MptcpRcvWindow>,
+    /// MPTCP: Linux's connection-level retransmission timer: after the
+    /// longest pending subflow timer (at least 200 ms) without a new
+    /// DATA_ACK, the first unacknowledged data fragment (up to 32 728 bytes)
+    /// is sent again on the first subflow with nothing outstanding
+    /// (`mptcp_retransmit_timer`, `__mptcp_retrans`).
+    #[serde(default)]
+    pub mptcp_retransmit_timer: Option<bool>,
 }
 
 /// Every field of [`TcpOptions`] with its doc comment on one line, in

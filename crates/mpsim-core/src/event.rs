@@ -30,6 +30,9 @@ pub enum Event {
     TcpDelAck(u32, u16, u64),
     /// An MPTCP connection's subflow event (connection, index into its events).
     SubflowEvent(u32, u16),
+    /// An MPTCP connection's data-level retransmission timer (Linux
+    /// `mptcp_retransmit_timer`).
+    DataRtx(u32),
 }
 
 // Events are 16 bytes, slots 32: two to a cache line.

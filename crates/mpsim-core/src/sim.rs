@@ -289,6 +289,7 @@ impl Simulator {
             Event::SubflowEvent(c, k) => {
                 self.connections[c as usize].on_timer(io!(), TransportTimer::SubflowEvent { event: k as usize })
             }
+            Event::DataRtx(c) => self.connections[c as usize].on_timer(io!(), TransportTimer::DataRetransmission),
         }
     }
 

@@ -4,6 +4,7 @@ mod common;
 
 use common::*;
 use mpsim_core::config::*;
+use mpsim_core::results::MptcpConnectionResult;
 use mpsim_core::run;
 
 fn mptcp(name: &str, size: Option<u64>, cc: CcConfig) -> MptcpConnectionConfig {
@@ -111,18 +112,20 @@ fn small_receive_buffer_and_unequal_rtts_block_the_head_of_line() {
     assert!(small.subflows.iter().all(|s| s.bytes_received > 0));
 }
 
-#[test]
-fn a_path_that_goes_down_is_survived_by_reinjection() {
+/// Two paths of 10 Mbit/s, 20 ms, and a 10 MB transfer whose second path
+/// dies for good at 2 s; `timer`: Linux's connection-level timer.
+fn second_path_dies(timer: bool) -> MptcpConnectionResult {
     let size = 10_000_000;
     let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
-    cfg.mptcp_connections = vec![mptcp(
+    let mut conn = mptcp(
         "mp",
         Some(size),
         CcConfig::Uncoupled {
             config: Default::default(),
         },
-    )];
-    // Path 2 dies for good at 2 s, mid-transfer.
+    );
+    conn.tcp.mptcp_retransmit_timer = Some(timer);
+    cfg.mptcp_connections = vec![conn];
     for l in ["R2-D", "D-R2"] {
         cfg.link_changes.push(LinkChangeConfig {
             at_ns: 2 * S,
@@ -134,15 +137,55 @@ fn a_path_that_goes_down_is_survived_by_reinjection() {
         });
     }
     let r = run(&cfg).unwrap();
-    let c = &r.mptcp_connections[0];
+    let c = r.mptcp_connections[0].clone();
     assert_eq!(c.bytes_delivered, size, "{c:#?}");
     assert!(c.completed_ns.is_some());
     assert!(c.reinjected_chunks > 0);
     assert!(c.subflows[1].flow.rto_count > 0);
-    // After 2 s only path 1 carries data: the transfer ends later than with
-    // both paths but well before a path-1-only retry of everything.
-    let fct = c.fct_ns.unwrap() as f64 / 1e9;
+    c
+}
+
+#[test]
+fn a_path_that_goes_down_is_survived_by_reinjection() {
+    // RFC 8684 §3.3.6: at the second subflow's timeout its outstanding data
+    // goes to the first. After 2 s only path 1 carries data: the transfer
+    // ends later than with both paths but well before a path-1-only retry
+    // of everything.
+    let fct = second_path_dies(false).fct_ns.unwrap() as f64 / 1e9;
     assert!(fct > 4.0 && fct < 12.0, "fct {fct} s");
+}
+
+#[test]
+fn linux_recovers_a_dead_path_only_once_its_subflow_is_stale() {
+    // Linux leaves the data on the subflow that timed out; its connection
+    // timer sends the first fragment again on an idle subflow at each expiry
+    // and, after more than four expiries with nothing received on the dead
+    // subflow, sends everything unacknowledged again on the other
+    // (`mptcp_pm_subflow_chk_stale`): the transfer completes, later than
+    // with reinjection at the first timeout.
+    let reinjection = second_path_dies(false).fct_ns.unwrap();
+    let linux = second_path_dies(true).fct_ns.unwrap();
+    assert!(linux > reinjection + S, "{linux} vs {reinjection}");
+}
+
+#[test]
+fn the_connection_timer_sends_the_first_fragment_again_on_an_idle_subflow() {
+    // Subflow 1 sends segments 1-10 at its SYN-ACK (0.3 s), subflow 2,
+    // joined then, segments 11-20 at 0.34 s, acknowledged by 0.38 s with the
+    // DATA_ACK still at the first byte. Without the timer the transfer ends
+    // with subflow 1's ACK of its window, one RTT after 0.3 s and the
+    // window's 1.1 ms at 100 Mbit/s.
+    let (segments, fct) = twenty_segments(150 * MS, Scheduler::Minrtt, false);
+    assert_eq!(segments, vec![10, 10]);
+    assert!(fct > 600 * MS && fct < 602 * MS, "{fct}");
+    // Linux's timer, started at 0.3 s with 200 ms (no subflow timer was
+    // pending when the data was scheduled), expires at 0.5 s: subflow 2 has
+    // nothing outstanding, so the first fragment (32 728 bytes: all 28 000
+    // sent) goes again on it, and its DATA_ACK ends the transfer one path-2
+    // RTT later, before subflow 1's.
+    let (segments, fct) = twenty_segments(150 * MS, Scheduler::Minrtt, true);
+    assert_eq!(segments, vec![10, 30]);
+    assert!(fct > 540 * MS && fct < 545 * MS, "{fct}");
 }
 
 #[test]
@@ -221,9 +264,13 @@ fn a_receive_buffer_as_large_as_u64_allows_is_never_full() {
 /// Twenty segments over two paths: 100 ms round trip on path 1, 20 ms on
 /// path 2; the second subflow is up at 120 ms, before the first subflow's
 /// first ACK (200 ms).
-fn twenty_segments_second_path_up_early(scheduler: Scheduler) -> Vec<u64> {
+/// 20 segments over path 1 of one-way delay `one_way_1` and path 2 of
+/// 20 ms, 100 Mbit/s each, the second subflow joined at the first's SYN-ACK;
+/// `timer`: Linux's connection timer. Per subflow, segments received; and
+/// the completion time.
+fn twenty_segments(one_way_1: u64, scheduler: Scheduler, timer: bool) -> (Vec<u64>, u64) {
     let mss = 1400;
-    let mut cfg = two_paths([100_000_000; 2], [100 * MS, 20 * MS], 1000);
+    let mut cfg = two_paths([100_000_000; 2], [one_way_1, 20 * MS], 1000);
     let mut conn = mptcp(
         "mp",
         Some(20 * mss),
@@ -233,13 +280,24 @@ fn twenty_segments_second_path_up_early(scheduler: Scheduler) -> Vec<u64> {
     );
     conn.scheduler = Some(scheduler);
     conn.tcp.mss = Some(mss as u32);
-    // The second subflow up at 120 ms: joined at the first's SYN-ACK.
     conn.tcp.mptcp_join = Some(MptcpJoin::Established);
+    conn.tcp.mptcp_retransmit_timer = Some(timer);
     cfg.mptcp_connections = vec![conn];
     let r = run(&cfg).unwrap();
     let c = &r.mptcp_connections[0];
     assert_eq!(c.bytes_delivered, 20 * mss);
-    c.subflows.iter().map(|s| s.bytes_received / mss).collect()
+    (
+        c.subflows.iter().map(|s| s.bytes_received / mss).collect(),
+        c.fct_ns.unwrap(),
+    )
+}
+
+/// [`twenty_segments`] over a path 1 of 100 ms one way, the second subflow
+/// up at 120 ms, without the connection timer (which would expire at 400
+/// ms, just before subflow 1's first ACK, and send the data again on
+/// subflow 2): the placement alone.
+fn twenty_segments_second_path_up_early(scheduler: Scheduler) -> Vec<u64> {
+    twenty_segments(100 * MS, scheduler, false).0
 }
 
 #[test]

@@ -279,11 +279,29 @@ impl Connection {
             sf.sender
                 .on_timer(now, &self.params, &mut self.ccs, r, &mut self.cc, &mut wire);
         }
-        if self.subflows[r].sender.stats.rto_count > rtos_before {
+        // With Linux's connection timer, the data level does not act on a
+        // subflow's timeout: the timer finds the subflow stale in time.
+        if self.subflows[r].sender.stats.rto_count > rtos_before && !self.params.mptcp_retransmit_timer {
             self.stats.reinjected_chunks += self.data.on_subflow_failed(r, &self.subflows[r]);
         }
         self.push(io);
         self.after_event(io, r);
+    }
+
+    /// The data level's retransmission timer fired: it may send data
+    /// again on an idle subflow; then whatever the windows allow.
+    fn on_data_timer<N: Forward>(&mut self, io: &mut Io<'_, N>) {
+        if self.is_complete() {
+            return;
+        }
+        let set = SubflowSet {
+            subflows: &mut self.subflows,
+            ccs: &mut self.ccs,
+            params: &self.params,
+            connection: self.index,
+        };
+        self.stats.reinjected_chunks += self.data.on_retransmit_timer(io, set);
+        self.push(io);
     }
 
     /// Starts loading the fields that handling any packet reads first (see
@@ -342,6 +360,7 @@ impl Connection {
             return;
         }
         let was_established = self.subflows[r].sender.state == SenderState::Established;
+        self.subflows[r].acked_at = now;
         // A coded subflow's ACK: its NC header goes to congestion control,
         // TCP sees a plain ACK.
         let coded_ack = match &self.subflows[r].coding {
@@ -864,6 +883,7 @@ impl Transport for Connection {
             TransportTimer::DelayedAck { subflow, generation } => self.on_delack_timer(io, subflow, generation),
             TransportTimer::SubflowEvent { event } => self.on_subflow_event(io, event),
             TransportTimer::Opening { subflow } => self.on_opening_timer(io, subflow),
+            TransportTimer::DataRetransmission => self.on_data_timer(io),
         }
     }
 }

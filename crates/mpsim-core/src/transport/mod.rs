@@ -44,6 +44,8 @@ pub enum TransportTimer {
     Opening { subflow: usize },
     /// Scheduled subflow event `event` (a subflow added or removed).
     SubflowEvent { event: usize },
+    /// The connection's data-level retransmission timer (MPTCP).
+    DataRetransmission,
 }
 
 /// A transport connection as the simulator drives it: started, handed the

@@ -99,6 +99,17 @@ pub struct Subflow {
     /// another short one while this is unacknowledged (`tcp_minshall_update`,
     /// `tcp_nagle_test`); used with `tcp.mptcp_rcv_window = "linux"`.
     pub(crate) short_sent_end: u64,
+    /// When the sender last received a packet on this subflow (Linux
+    /// `tcp_sock.rcv_tstamp`).
+    pub(crate) acked_at: SimTime,
+    /// Linux's stale subflow (`mptcp_pm_subflows_chk_stale`): the scheduler
+    /// passes it by until it receives again.
+    pub(crate) stale: bool,
+    /// Expiries of the connection's retransmission timer that found this
+    /// subflow with data outstanding and nothing received since
+    /// `stale_acked_at` (`stale_count`, `stale_rcv_tstamp`).
+    pub(crate) stale_count: u8,
+    pub(crate) stale_acked_at: SimTime,
 }
 
 /// A handshake opened by the receiving end: its SYN, retransmitted on a
@@ -119,9 +130,19 @@ pub struct Opening {
 
 impl Subflow {
     /// Whether the scheduler may give this subflow data: established, not
-    /// removed, and not waiting for the fourth packet of MP_JOIN.
+    /// removed, not waiting for the fourth packet of MP_JOIN, and not stale
+    /// (a stale subflow that has received a packet since is active again,
+    /// Linux `mptcp_subflow_active`).
     #[inline]
     pub fn usable(&self) -> bool {
+        self.can_send() && !(self.stale && self.stale_acked_at == self.acked_at)
+    }
+
+    /// Whether the subflow can carry data at all: not removed and not
+    /// waiting for the fourth packet of MP_JOIN (Linux
+    /// `__mptcp_subflow_active`, which a stale subflow passes).
+    #[inline]
+    pub fn can_send(&self) -> bool {
         !self.join_pending && self.removed_at.is_none()
     }
 

@@ -56,6 +56,12 @@ pub trait DataLevel {
     /// Sends what the windows allow.
     fn push<N: Forward>(&mut self, io: &mut Io<'_, N>, set: SubflowSet<'_>);
 
+    /// The data-level retransmission timer fired. Returns the chunks queued
+    /// to be sent again.
+    fn on_retransmit_timer<N: Forward>(&mut self, _io: &mut Io<'_, N>, _set: SubflowSet<'_>) -> u64 {
+        0
+    }
+
     /// A data segment reached subflow `sf`'s receiver at `now`. Returns
     /// whether the subflow must acknowledge it at once.
     fn on_data(&mut self, _now: SimTime, _hdr: &TcpHeader, _sf: &mut Subflow) -> bool {
@@ -106,6 +112,10 @@ impl DataLevel for Data {
         each_level!(self, l => l.on_ack(hdr, subflows))
     }
     #[inline]
+    fn on_retransmit_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, set: SubflowSet<'_>) -> u64 {
+        each_level!(self, l => l.on_retransmit_timer(io, set))
+    }
+
     fn push<N: Forward>(&mut self, io: &mut Io<'_, N>, set: SubflowSet<'_>) {
         each_level!(self, l => l.push(io, set))
     }

@@ -10,12 +10,14 @@ use super::rcv_window::LinuxRcvWindow;
 use super::{DataLevel, SubflowSet};
 use crate::cc::SubflowCc;
 use crate::context::Forward;
+use crate::event::Event;
 use crate::time::{SimDuration, SimTime};
 use crate::transport::mptcp::{DataReceiver, MptcpRcvWindow, Scheduler};
 use crate::transport::scheduler::{self, Schedule, Scheduling};
 use crate::transport::subflow::{OptionBytes, Subflow, Wire};
 use crate::transport::tcp::config::TcpParams;
 use crate::transport::tcp::sender::{Chunk, SenderState};
+use crate::transport::tcp::timer::LazyTimer;
 use crate::transport::Io;
 use crate::wire::tcp::{TcpFlags, TcpHeader};
 
@@ -66,6 +68,28 @@ pub struct MptcpLevel {
     linger: bool,
     /// The connection-level receiver.
     pub rx: DataReceiver,
+    /// Linux's connection-level retransmission timer
+    /// (`tcp.mptcp_retransmit_timer`).
+    rtx: Option<Box<DataRtx>>,
+}
+
+/// `TCP_RTO_MIN`: the data-level timer's interval when no subflow has a
+/// timer pending (`__mptcp_set_timeout`).
+const DATA_RTO_MIN: SimDuration = SimDuration(200_000_000);
+/// The data one fragment of Linux's send queue holds (`mptcp_data_frag`):
+/// a 32 KiB page (`sk_page_frag`) less the fragment's 40-byte header, as
+/// an application that writes large buffers fills them.
+const DATA_FRAG_BYTES: u64 = 32_728;
+
+/// Linux's connection-level retransmission timer (`mptcp_retransmit_timer`).
+#[derive(Debug)]
+struct DataRtx {
+    timer: LazyTimer,
+    /// `msk->timer_ival`: the longest time left on an active subflow's
+    /// pending timer when the scheduler last ran, else [`DATA_RTO_MIN`].
+    ival: SimDuration,
+    /// The DATA_ACK moved since the last push.
+    progress: bool,
 }
 
 impl MptcpLevel {
@@ -94,6 +118,13 @@ impl MptcpLevel {
             scheduling: Scheduling::new(scheduler),
             linger: scheduler == Scheduler::Linger,
             rx: DataReceiver::new(rcv_buffer_bytes),
+            rtx: params.mptcp_retransmit_timer.then(|| {
+                Box::new(DataRtx {
+                    timer: LazyTimer::default(),
+                    ival: DATA_RTO_MIN,
+                    progress: false,
+                })
+            }),
         }
     }
 
@@ -156,6 +187,23 @@ impl MptcpLevel {
             },
             None,
         ))
+    }
+
+    /// Linux `__mptcp_retransmit_pending_data`: every byte sent and not yet
+    /// covered by a DATA_ACK goes to the scheduler again (away from stale
+    /// subflow `from`). Returns the chunks queued.
+    fn retransmit_pending(&mut self, from: usize, mss: u32) -> u64 {
+        let mut queued = 0;
+        let mut dsn = self.data_una;
+        while dsn < self.data_next {
+            let len = (self.data_next - dsn).min(mss as u64) as u32;
+            if !self.reinject.iter().any(|&(d, _, _)| d == dsn) {
+                self.reinject.push_back((dsn, len, from));
+                queued += 1;
+            }
+            dsn += len as u64;
+        }
+        queued
     }
 
     fn take_chunk(&mut self, chunk: &Chunk) {
@@ -224,6 +272,9 @@ impl DataLevel for MptcpLevel {
         }
         if hdr.data_ack > self.data_una {
             self.data_una = hdr.data_ack;
+            if let Some(t) = self.rtx.as_mut() {
+                t.progress = true;
+            }
         }
         self.data_wnd = hdr.rwnd;
         if let Some(end) = self.window_end.as_mut() {
@@ -234,9 +285,87 @@ impl DataLevel for MptcpLevel {
         self.data_end != u64::MAX && self.data_una > self.data_end
     }
 
+    /// Linux `__mptcp_retrans`: the first fragment of unacknowledged data,
+    /// as much of it as was sent, goes again on the first subflow with
+    /// nothing outstanding (`mptcp_subflow_get_retrans`); a subflow with data
+    /// outstanding that has received nothing over more than four expiries
+    /// becomes stale while another is not, and all the unacknowledged data
+    /// is sent again by the scheduler on the others
+    /// (`mptcp_pm_subflow_chk_stale`, `__mptcp_retransmit_pending_data`).
+    /// Then the timer waits another interval.
+    fn on_retransmit_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, set: SubflowSet<'_>) -> u64 {
+        let now = io.ctx.now;
+        let Some(t) = self.rtx.as_mut() else { return 0 };
+        let (expired, again) = t.timer.on_event(now);
+        if let Some(at) = again {
+            io.ctx.events.schedule(at, Event::DataRtx(set.connection));
+        }
+        if !expired {
+            return 0;
+        }
+        let mut queued = 0;
+        if self.data_next > self.data_una {
+            let mut idle = None;
+            for k in 0..set.subflows.len() {
+                let sf = &set.subflows[k];
+                if sf.sender.state != SenderState::Established || !sf.can_send() {
+                    continue;
+                }
+                if sf.sender.snd_una != sf.sender.snd_nxt || !sf.queued.is_empty() {
+                    if check_stale(set.subflows, k) {
+                        queued += self.retransmit_pending(k, set.params.mss);
+                    }
+                    continue;
+                }
+                idle = idle.or(Some(k));
+            }
+            let end = self.data_next.min(first_frag_end(self.data_una));
+            if let Some(k) = idle.filter(|_| end > self.data_una) {
+                let sf = &mut set.subflows[k];
+                let mut dsn = self.data_una;
+                while dsn < end {
+                    let len = (end - dsn).min(set.params.mss as u64) as u32;
+                    let data_fin = self.data_end != u64::MAX && dsn + len as u64 == self.data_end;
+                    let chunk = Chunk {
+                        dsn,
+                        len,
+                        fin: false,
+                        data_fin,
+                    };
+                    queue_chunk(&mut sf.queued, &mut sf.queued_bytes, chunk, set.params.mss, false);
+                    queued += 1;
+                    dsn += len as u64;
+                }
+            }
+        }
+        if self.data_una < self.data_end {
+            // `mptcp_reset_rtx_timer`: another interval.
+            let t = self.rtx.as_mut().expect("checked above");
+            if let Some(at) = t.timer.set(now + t.ival) {
+                io.ctx.events.schedule(at, Event::DataRtx(set.connection));
+            }
+        }
+        queued
+    }
+
     /// Each subflow's retransmissions, then new data by the scheduler.
     fn push<N: Forward>(&mut self, io: &mut Io<'_, N>, mut set: SubflowSet<'_>) {
         let now = io.ctx.now;
+        let taken_before = self.data_next;
+        if let Some(t) = self.rtx.as_mut() {
+            if self.data_next < self.data_end {
+                // `mptcp_subflow_get_send`, `mptcp_timeout_from_subflow`.
+                let longest = set
+                    .subflows
+                    .iter()
+                    .filter(|sf| sf.sender.state == SenderState::Established && sf.usable())
+                    .map(|sf| sf.sender.timer.deadline)
+                    .filter(|&d| d != SimTime::NEVER && d > now)
+                    .map(|d| d.saturating_since(now))
+                    .max();
+                t.ival = longest.unwrap_or(DATA_RTO_MIN);
+            }
+        }
         for r in 0..set.subflows.len() {
             let sf = &mut set.subflows[r];
             let mut wire = Wire::new(io, set.params, OPTIONS, set.connection, r, sf);
@@ -343,6 +472,23 @@ impl DataLevel for MptcpLevel {
             sf.sender.after_push(now, set.params, &mut set.ccs[r], &mut wire);
             set.ccs[r].bytes_in_flight = set.subflows[r].sender.pipe();
         }
+        if let Some(t) = self.rtx.as_mut() {
+            // `__mptcp_clean_una`: all the data acknowledged stops the timer,
+            // a new DATA_ACK restarts it; `__mptcp_push_pending`: data handed
+            // to a subflow starts it if it is not running.
+            let restart = if self.data_una >= self.data_next && self.data_next >= self.data_end {
+                t.timer.stop();
+                false
+            } else {
+                t.progress || (self.data_next > taken_before && !t.timer.is_running())
+            };
+            t.progress = false;
+            if restart {
+                if let Some(at) = t.timer.set(now + t.ival) {
+                    io.ctx.events.schedule(at, Event::DataRtx(set.connection));
+                }
+            }
+        }
     }
 
     fn on_data(&mut self, now: SimTime, hdr: &TcpHeader, sf: &mut Subflow) -> bool {
@@ -422,6 +568,49 @@ fn send_buffer(params: &TcpParams, c: &SubflowCc) -> u64 {
         let segments = (c.cwnd / c.mss as u64).max(10);
         2 * segments * SNDBUF_PER_MSS * c.mss as u64 / TRUESIZE
     })
+}
+
+/// Linux's stale loss count (`net.mptcp.stale_loss_cnt`, default 4).
+const STALE_LOSS_COUNT: u8 = 4;
+
+/// Linux `mptcp_pm_subflow_chk_stale` at an expiry of the connection's
+/// timer for subflow `k`, which has data outstanding: one more expiry
+/// without a packet received, or a fresh count when one arrived; past the
+/// stale loss count the subflow becomes stale if another active subflow has
+/// counted fewer than `STALE_LOSS_COUNT − 1` (`mptcp_pm_subflows_chk_stale`).
+/// Returns whether it has just become stale.
+fn check_stale(subflows: &mut [Subflow], k: usize) -> bool {
+    let sf = &mut subflows[k];
+    if sf.stale_count == 0 {
+        sf.stale_acked_at = sf.acked_at;
+        sf.stale_count = 1;
+        return false;
+    }
+    if sf.stale_acked_at != sf.acked_at {
+        sf.stale_count = 0;
+        sf.stale = false;
+        return false;
+    }
+    sf.stale_count = sf.stale_count.saturating_add(1);
+    if sf.stale || sf.stale_count <= STALE_LOSS_COUNT {
+        return false;
+    }
+    let alternative = subflows.iter().enumerate().any(|(j, o)| {
+        j != k
+            && o.usable()
+            && o.sender.state == SenderState::Established
+            && o.stale_count < (STALE_LOSS_COUNT - 1).max(1)
+    });
+    if alternative {
+        subflows[k].stale = true;
+    }
+    alternative
+}
+
+/// One past the end of the send-queue fragment holding data sequence
+/// number `dsn` (the data starts at 1, fragments of [`DATA_FRAG_BYTES`]).
+fn first_frag_end(dsn: u64) -> u64 {
+    1 + ((dsn.max(1) - 1) / DATA_FRAG_BYTES + 1) * DATA_FRAG_BYTES
 }
 
 /// Queues `chunk` on a subflow for `linger`; with `merge` (Linux's window,

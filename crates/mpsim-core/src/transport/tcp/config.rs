@@ -313,6 +313,9 @@ pub struct TcpParams {
     /// `linux`: Linux 6.18's autotuned buffer and the sender's short
     /// segments at the window's edge).
     pub mptcp_rcv_window: crate::transport::mptcp::MptcpRcvWindow,
+    /// MPTCP: Linux's connection-level retransmission timer
+    /// (`mptcp_retransmit_timer`).
+    pub mptcp_retransmit_timer: bool,
 }
 
 impl TcpParams {

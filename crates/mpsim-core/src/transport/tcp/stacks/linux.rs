@@ -60,6 +60,8 @@ pub fn params() -> TcpParams {
         mptcp_join: MptcpJoin::Linux,
         // `mptcp_rcv_space_adjust`, `mptcp_set_rwin`, `mptcp_check_allowed_size`.
         mptcp_rcv_window: MptcpRcvWindow::Linux,
+        // `mptcp_retransmit_timer`, `__mptcp_retrans`, `mptcp_subflow_get_retrans`.
+        mptcp_retransmit_timer: true,
         // `tcp_cwnd_validate` and `tcp_is_cwnd_limited` (Linux ≥ 3.16).
         cwnd_limited_linux: true,
         ..rfc

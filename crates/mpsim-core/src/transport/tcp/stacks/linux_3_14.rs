@@ -22,6 +22,9 @@ pub fn params() -> TcpParams {
         mptcp_join: MptcpJoin::Established,
         // v0.89's meta-socket window is not modelled: the fixed buffer.
         mptcp_rcv_window: MptcpRcvWindow::Fixed,
+        // v0.89 retransmits at the data level after a subflow's timeout
+        // (reinjection), not by the upstream connection timer.
+        mptcp_retransmit_timer: false,
         // 3.14's `tcp_is_cwnd_limited` judged the flight at each ACK (the
         // measurement over a window came with 3.16).
         cwnd_limited_linux: false,

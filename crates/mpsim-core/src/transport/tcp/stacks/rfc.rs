@@ -76,6 +76,7 @@ pub fn params() -> TcpParams {
         // RFC 8684 §3.2: a join needs the keys of the MP_CAPABLE handshake.
         mptcp_join: crate::transport::mptcp::MptcpJoin::Established,
         mptcp_rcv_window: crate::transport::mptcp::MptcpRcvWindow::Fixed,
+        mptcp_retransmit_timer: false,
     }
 }
 
