@@ -27,7 +27,7 @@ use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpParams;
 use crate::transport::Side;
-use crate::validate::{address_configs, initial_pairs, subflow_timeline, validate, Names};
+use crate::validate::{address_configs, check_routes, initial_pairs, subflow_timeline, validate, Names};
 
 /// A subflow's two endpoints and its TCP state machines.
 #[allow(clippy::too_many_arguments)]
@@ -326,11 +326,12 @@ pub fn build(cfg: &ScenarioConfig) -> Result<Simulator, ConfigErrors> {
     Ok(sim)
 }
 
-/// The network of a configuration that validation and the limits accept,
-/// with the run's estimated cost.
+/// The network of a configuration that validation, the routes and the
+/// limits accept, with the run's estimated cost.
 fn checked_network(cfg: &ScenarioConfig) -> Result<(Network, CostEstimate), ConfigErrors> {
     validate(cfg)?;
     let net = network(cfg);
+    check_routes(cfg, &net)?;
     let est = crate::limits::estimate(cfg, &net);
     crate::limits::check(cfg, &est)?;
     Ok((net, est))

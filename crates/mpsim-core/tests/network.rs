@@ -430,7 +430,8 @@ fn run_stops_at_the_time_limit() {
 }
 
 #[test]
-fn unreachable_destination_is_counted_not_panicked() {
+fn a_flow_to_an_unreachable_destination_is_refused_naming_both_ends() {
+    // (A packet that meets a node without a route at run time is counted: net/forwarding_tests.rs.)
     let mut cfg = scenario(
         1,
         S,
@@ -438,7 +439,9 @@ fn unreachable_destination_is_counted_not_panicked() {
         vec![link("ba", "B", "A", 10_000_000, MS, droptail(10))],
     );
     cfg.udp_flows = vec![cbr("f", "A", "B", 1_000_000, 125, 0, Some(10 * MS))];
-    let r = run(&cfg).unwrap();
-    assert_eq!(r.dropped_no_route_pkts, 10);
-    assert_eq!(r.udp_flows[0].received_pkts, 0);
+    let Err(mpsim_core::Error::Config(e)) = run(&cfg) else {
+        panic!("a flow without a route ran");
+    };
+    assert_eq!(e[0].path, "udp_flows[0].dst");
+    assert!(e[0].message.starts_with("no route from A to B: "), "{}", e[0].message);
 }

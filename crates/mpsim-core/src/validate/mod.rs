@@ -13,8 +13,10 @@ use crate::time::SimTime;
 use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
 
 mod components;
+mod reach;
 pub(crate) use components::check_loss;
 use components::{check_positive_rate, check_queue, check_throughput, check_udp_pattern};
+pub(crate) use reach::check_routes;
 
 /// The largest window TCP can advertise: 65 535 shifted by the largest
 /// window scale, 14 (RFC 7323 §2.3).
