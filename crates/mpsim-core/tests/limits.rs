@@ -214,3 +214,56 @@ fn progress_is_reported_at_every_pause_and_at_the_end_in_simulated_time() {
     assert_eq!(log.0.last(), Some(&(SimTime(10 * S), SimTime(10 * S))));
     assert!(log.0[0].0 < SimTime(10 * S));
 }
+
+#[test]
+fn every_subflow_a_connection_may_open_is_priced_for_its_build() {
+    let lia = CcConfig::Lia {
+        config: mpsim_core::cc::LiaConfig::default(),
+    };
+    let cfg = mptcp_pair(lia, mpsim_core::slowstart::SlowStartConfig::default(), linux());
+    let sim = build(&cfg).unwrap();
+    let est = estimate(&cfg, &sim.net);
+    // Two subflows (ndiffports), 250 events each.
+    assert_eq!(est.build_events, 500.0);
+}
+
+/// An on/off source of 1 Mbit/s with on and off periods of `mean_ns` each,
+/// for 1 s over one 10 Mbit/s link.
+fn on_off(mean_ns: u64, distribution: PeriodDistribution) -> ScenarioConfig {
+    let mut cfg = one_link(10_000_000, 1_000_000, droptail(100));
+    cfg.stop_time_ns = S;
+    let mut flow = cbr("u", "A", "B", 1_000_000, 1000, 0, None);
+    flow.pattern = UdpPattern::OnOff {
+        rate_bps: 1_000_000,
+        on_mean_ns: mean_ns,
+        off_mean_ns: mean_ns,
+        distribution,
+    };
+    cfg.udp_flows.push(flow);
+    cfg.limits.max_events = Some(u64::MAX);
+    cfg
+}
+
+#[test]
+fn on_off_periods_are_counted_as_drawn_not_by_their_mean() {
+    let events = |mean_ns, distribution| {
+        let cfg = on_off(mean_ns, distribution);
+        estimate(&cfg, &build(&cfg).unwrap().net).source_events
+    };
+    // Exponential periods of mean 1 ns last exp(-1/2) ns once rounded: 2 wake-ups a cycle of 2 exp(-1/2) ns.
+    let exponential = events(1, PeriodDistribution::Exponential);
+    assert!(
+        (exponential / (1e9 / (-0.5f64).exp()) - 1.0).abs() < 1e-3,
+        "{exponential}"
+    );
+    // Periods of 10 ms: two wake-ups per mean cycle of 20 ms (50 in 1 s) and the 62.5 packets of
+    // 1 Mbit/s for half of 1 s.
+    let long = events(10_000_000, PeriodDistribution::Exponential);
+    assert!((long - (2.0 * 50.0 + 62.5)).abs() < 0.01, "{long}");
+    // A Pareto shape near 1: most periods far below their mean, many times the exponential's cycles.
+    let pareto = events(1_000, PeriodDistribution::Pareto { shape: 1.01 });
+    assert!(
+        pareto > 4.0 * events(1_000, PeriodDistribution::Exponential),
+        "{pareto}"
+    );
+}
