@@ -674,14 +674,79 @@ impl ScenarioConfig {
                 Some(i) => message[..i].to_string(),
                 None => message,
             };
-            ConfigError::new(if path == "." { String::new() } else { path }, message)
+            let message = integer_range(&message).unwrap_or(message);
+            let path = if path == "." { String::new() } else { path };
+            // The field at fault is the one missing (or, at the top, an empty key), not the table holding it.
+            match message
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split_once('`'))
+            {
+                Some((name, _)) if path.is_empty() => ConfigError::new(name, "required, but missing"),
+                Some((name, _)) => ConfigError::new(format!("{path}.{name}"), "required, but missing"),
+                None if path.is_empty() && message.starts_with("unknown field ``") => ConfigError::new("\"\"", message),
+                None => ConfigError::new(path, message),
+            }
         })
     }
+}
+
+/// serde_json's words for a number that does not fit its field's integer
+/// type (``invalid value: integer `-1`, expected u32``; an integer beyond
+/// 64 bits arrives as ``floating point `1.2e21` ``) in the user's terms: the
+/// value and the range allowed.
+fn integer_range(message: &str) -> Option<String> {
+    let (head, expected) = message.rsplit_once(", expected ")?;
+    let (min, max): (i128, i128) = match expected {
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" => (0, u64::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" => (i64::MIN.into(), i64::MAX.into()),
+        _ => return None,
+    };
+    let found = head.split('`').nth(1)?;
+    let number = head.starts_with("invalid value: integer") || head.starts_with("invalid type: floating point");
+    number.then(|| format!("must be a whole number from {min} to {max}, got {found}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_integer_out_of_its_field_range_is_named_with_the_range() {
+        let text = r#"{"seed": 18446744073709551616, "stop_time_ns": 1, "nodes": [], "links": []}"#;
+        let e = ScenarioConfig::from_json(text).unwrap_err();
+        assert_eq!(e.path, "seed");
+        assert_eq!(
+            e.message,
+            "must be a whole number from 0 to 18446744073709551615, got 1.8446744073709552e+19"
+        );
+        let e = ScenarioConfig::from_json(r#"{"seed": -1}"#).unwrap_err();
+        assert_eq!(
+            e.message,
+            "must be a whole number from 0 to 18446744073709551615, got -1"
+        );
+        assert_eq!(integer_range("invalid type: string \"a\", expected u32"), None);
+    }
+
+    #[test]
+    fn a_missing_field_is_named_itself() {
+        let e = ScenarioConfig::from_json(r#"{"seed": 1}"#).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            ("stop_time_ns", "required, but missing")
+        );
+        let text = r#"{"seed": 1, "stop_time_ns": 5, "nodes": [{"kind": "host"}], "links": []}"#;
+        let e = ScenarioConfig::from_json(text).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            ("nodes[0].name", "required, but missing")
+        );
+        let e = ScenarioConfig::from_json(r#"{"": 1}"#).unwrap_err();
+        assert_eq!(e.path, "\"\"");
+    }
 
     /// The schema lists every field of `TcpOptions` and nothing else: the
     /// keys of a serialised `TcpOptions` are its names; each has a doc
