@@ -10,7 +10,7 @@ import pytest
 
 from mpsim import Scenario
 from mpsim.experiments import get
-from mpsim.experiments.base import FCT, Definition, Experiment, kilobytes
+from mpsim.experiments.base import FCT, Definition, Experiment, in_bytes, kilobytes
 from mpsim.scenario import CongestionControl, MptcpFlow, TcpFlow
 from mpsim.topologies import Link
 
@@ -25,7 +25,7 @@ def base(
         duration="1s",
         hosts=["A", "B"],
         links=[Link(from_="A", to="B", rate="1Mbps", buffer=buffer_pkts)],
-        flows=[TcpFlow(name=f"{experiment}/{variant}", src="A", dst="B", size=size_bytes, cc=cc)],
+        flows=[TcpFlow(name=f"{experiment}/{variant}", src="A", dst="B", size=in_bytes(size_bytes), cc=cc)],
     )
 
 

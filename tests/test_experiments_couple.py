@@ -88,7 +88,7 @@ def test_every_path_has_a_base_rtt_of_60_ms() -> None:
     serialisation on the three hops, whatever the path."""
     scenario = couple.wired_wireless(0.0, 1.05, "lia", 1)
     for src, dst in (("S.0", "D"), ("S.1", "D"), ("T", "U")):
-        probe = TcpFlow(name="probe", src=src, dst=dst, size=couple.MSS, tcp=couple.TCP)
+        probe = TcpFlow(name="probe", src=src, dst=dst, size=f"{couple.MSS}B", tcp=couple.TCP)
         alone = scenario.model_copy(update={"flows": [probe], "throughput": None, "stop_when_complete": []})
         (row,) = mpsim.run(alone).raw["tcp_flows"]
         # Handshake: SYN + SYN-ACK (3 hops each, 60 ms) and the data segment and its ACK (60 ms): at least

@@ -36,7 +36,7 @@ SCHEDULER = st.sampled_from([None, *get_args(get_args(MptcpFlow.model_fields["sc
 SIZE = st.one_of(
     st.integers(1, 2000).map(lambda n: f"{n}pkt"),
     st.integers(1, 3000).map(lambda n: f"{n}KB"),
-    st.integers(1, 10**6),
+    st.integers(1, 10**6).map(lambda n: f"{n}B"),
 )
 DURATION_MS = 3000
 
@@ -50,7 +50,7 @@ def start() -> st.SearchStrategy[Any]:
     uniform = st.tuples(st.integers(0, 1000), st.integers(0, 1000)).map(
         lambda p: {"uniform": [f"{p[0]}ms", f"{p[0] + p[1]}ms"]}
     )
-    return st.one_of(fixed, uniform, st.integers(0, 2))
+    return st.one_of(fixed, uniform, st.integers(0, 2).map(lambda s: f"{s}s"))
 
 
 @st.composite
@@ -126,8 +126,9 @@ def written_networks(draw: st.DrawFn) -> dict[str, Any]:
     data = copy.deepcopy(CUSTOM_NETWORK)
     data["seed"] = draw(st.integers(0, 2**64 - 1))
     for link in data["links"]:
-        link["rate"] = draw(st.one_of(st.integers(10**5, 10**10), st.integers(1, 1000).map(lambda n: f"{n}Mbps")))
-        link["delay"] = draw(st.one_of(st.floats(0, 0.1), times_ms(0, 100)))
+        bps, mbps = st.integers(10**5, 10**10), st.integers(1, 1000)
+        link["rate"] = draw(st.one_of(bps.map(lambda n: f"{n}bps"), mbps.map(lambda n: f"{n}Mbps")))
+        link["delay"] = draw(st.one_of(st.integers(0, 10**8).map(lambda n: f"{n}ns"), times_ms(0, 100)))
         link["queue"] = draw(QUEUES)
         link["loss"] = draw(LOSSES)
     down = draw(st.integers(1, 5000))

@@ -13,8 +13,8 @@ import pytest
 import mpsim
 from mpsim import ConfigError, Scenario, ScenarioError
 from mpsim.cli import main
+from mpsim.scenario import TcpFlow
 from mpsim.topologies import SharedBottleneck
-from mpsim.units import SizeSpec
 
 BASE: dict[str, Any] = {"duration": "2s", "topology": {"preset": "dumbbell", "pairs": 1}}
 FLOW: dict[str, Any] = {"name": "a", "type": "tcp", "src": "S1", "dst": "D1", "size": "50pkt"}
@@ -58,8 +58,8 @@ def message(data: dict[str, Any]) -> str:
         ),
         # Numbers beyond the core's 64 bits, named in the user's terms (not `stop_time_ns`).
         (
-            {**BASE, "duration": 1e30},
-            "duration: 1e+30 is too large (allowed: up to 2^64 - 1 ns, bit/s, bytes or packets)",
+            {**BASE, "duration": "1e30s"},
+            "duration: '1e30s' is too large (allowed: up to 2^64 - 1 ns, bit/s, bytes or packets)",
         ),
         (
             {**BASE, "flows": [{**FLOW, "size": "1e30B"}]},
@@ -346,6 +346,16 @@ BARE = (
     'duration = 20\n[topology]\npreset = "shared_bottleneck"\ndelay = 30\nbottleneck = 5000000\naccess_delay = 0\n'
     '[[flows]]\nname = "a"\ntype = "tcp"\nsrc = "S0.1"\ndst = "D0"\nsize = 280000\nstart = 1.5\n'
 )
+TIME_UNITS = "(a time needs one of: ns, us, µs, ms, s, min)"
+RATE_UNITS = "(a rate needs one of: bps, bit/s, Kbps, kbps, kbit/s, Mbps, Mbit/s, Gbps, Gbit/s, Tbps)"
+SIZE_UNITS = "(a size needs one of: B, KB, kB, MB, GB, KiB, MiB, GiB, pkt)"
+BARE_PROBLEMS = [
+    f'duration: 20 has no unit; did you mean "20ms" or "20s"? {TIME_UNITS}',
+    f'topology.bottleneck: 5000000 has no unit; did you mean "5Mbps"? {RATE_UNITS}',
+    f'topology.delay: 30 has no unit; did you mean "30ms" or "30s"? {TIME_UNITS}',
+    f'flows[0].start: 1.5 has no unit; did you mean "1.5ms" or "1.5s"? {TIME_UNITS}',
+    f'flows[0].size: 280000 has no unit; did you mean "280KB"? {SIZE_UNITS}',
+]
 
 
 def test_a_bare_number_for_a_time_rate_or_size_in_a_file_is_refused(
@@ -353,21 +363,52 @@ def test_a_bare_number_for_a_time_rate_or_size_in_a_file_is_refused(
 ) -> None:
     path = tmp_path / "bare.toml"
     path.write_text(BARE)
-    status, _, err = cli(capsys, monkeypatch, "validate", str(path))
-    assert status == 2
-    assert err.splitlines() == [
-        'error: duration: 20 is a bare number; write a duration with its unit, e.g. "20ms" or "20s"',
-        'error: topology.bottleneck: 5000000 is a bare number; write a rate with its unit, e.g. "5000000Mbps" or '
-        '"5000000bps"',
-        'error: topology.delay: 30 is a bare number; write a duration with its unit, e.g. "30ms" or "30s"',
-        'error: flows[0].start: 1.5 is a bare number; write a duration with its unit, e.g. "1.5ms" or "1.5s"',
-        'error: flows[0].size: 280000 is a bare number; write a size with its unit, e.g. "280000B" or "280000pkt"',
-    ]
-    with pytest.raises(ScenarioError, match=r"^duration: 20 is a bare number; "):
+    for command in ("validate", "run"):
+        status, out, err = cli(capsys, monkeypatch, command, str(path))
+        assert (status, out) == (2, "")
+        assert err.splitlines() == [f"error: {line}" for line in BARE_PROBLEMS]
+    with pytest.raises(ScenarioError) as info:
         mpsim.load(path)
-    # From Python a number keeps its stated unit (s, bit/s, bytes); 0 needs none anywhere.
-    s = Scenario.from_dict(tomllib.loads(BARE))
-    assert (s.duration, s.flows[0].size) == (20 * 10**9, SizeSpec(280_000, "bytes"))
+    assert str(info.value).splitlines() == BARE_PROBLEMS
+    # The same numbers from Python (0 needs no unit anywhere).
+    with pytest.raises(ScenarioError) as info:
+        Scenario.from_dict(tomllib.loads(BARE))
+    assert str(info.value).splitlines() == BARE_PROBLEMS
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"),
+    [
+        (lambda: SharedBottleneck(delay=0.03), f'delay: 0.03 has no unit; did you mean "30ms"? {TIME_UNITS}'),
+        (
+            lambda: SharedBottleneck(bottleneck=5),
+            f'bottleneck: 5 has no unit; did you mean "5Mbps" or "5Kbps"? {RATE_UNITS}',
+        ),
+        (
+            lambda: TcpFlow(name="a", src="A", dst="B", size=50),
+            f'size: 50 has no unit; did you mean "50pkt" or "50KB"? {SIZE_UNITS}',
+        ),
+    ],
+)
+def test_a_bare_number_given_to_a_model_in_python_is_refused(build: Any, expected: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        build()
+    assert str(info.value) == expected
+
+
+def test_a_bare_number_assigned_in_python_is_refused_and_a_unit_or_zero_is_taken() -> None:
+    s = Scenario.from_dict({**BASE, "flows": [FLOW]})
+    with pytest.raises(ScenarioError) as info:
+        s.duration = 30  # type: ignore[assignment]
+    assert str(info.value) == f'duration: 30 has no unit; did you mean "30ms" or "30s"? {TIME_UNITS}'
+    # A time read back is in ns: assigning it again is refused rather than read as seconds.
+    with pytest.raises(ScenarioError) as info:
+        s.duration = s.duration
+    assert str(info.value) == f'duration: 2000000000 has no unit; did you mean "2s"? {TIME_UNITS}'
+    s.duration = "3s"  # type: ignore[assignment]
+    s.flows[0].start = 0
+    assert (s.duration, s.flows[0].start) == (3 * 10**9, 0)
+    assert s.to_core()["stop_time_ns"] == 3 * 10**9
 
 
 def test_a_bare_number_in_a_sweep_file_is_refused(
@@ -376,7 +417,124 @@ def test_a_bare_number_in_a_sweep_file_is_refused(
     sweep.write_text('base = "base.toml"\nseeds = [1]\n[axes]\n"topology.delay" = ["10ms", 30]\n')
     status, _, err = cli(capsys, monkeypatch, "validate", str(sweep))
     assert status == 2
-    assert err == (
-        "error: topology.delay (at base, topology.delay = 30): 30 is a bare number; write a duration with its "
-        'unit, e.g. "30ms" or "30s"\n'
+    where = "topology.delay (at base, topology.delay = 30)"
+    assert err == f'error: {where}: 30 has no unit; did you mean "30ms" or "30s"? {TIME_UNITS}\n'
+
+
+NO_ROUTE = "no chain of links through routers leads there (a host does not forward); add links or routes"
+APART = (
+    'duration = "2s"\nhosts = ["A", "B", "C", "D"]\n'
+    'links = [{from = "A", to = "B", rate = "10Mbps", delay = "10ms"}, '
+    '{from = "C", to = "D", rate = "10Mbps", delay = "10ms"}]\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("flow", "expected"),
+    [
+        ('type = "tcp"\nsrc = "A"\ndst = "D"\nsize = "100KB"', "flows[0].dst: no route from A to D"),
+        ('type = "udp"\nsrc = "A"\ndst = "D"\nrate = "1Mbps"', "flows[0].dst: no route from A to D"),
+        ('type = "mptcp"\nsrc = "C"\ndst = "A"\nsize = "100KB"', "flows[0].dst: no route from C to A"),
+    ],
+)
+def test_a_flow_between_unconnected_nodes_is_refused_naming_the_nodes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, flow: str, expected: str
+) -> None:
+    path = tmp_path / "apart.toml"
+    path.write_text(f'{APART}[[flows]]\nname = "x"\n{flow}\n')
+    for command in ("validate", "run"):
+        assert cli(capsys, monkeypatch, command, str(path)) == (2, "", f"error: {expected}: {NO_ROUTE}\n")
+    with pytest.raises(ConfigError) as info:
+        mpsim.run(path)
+    assert str(info.value) == f"{expected}: {NO_ROUTE}"
+
+
+def test_a_preset_beside_a_host_without_links_is_refused_in_one_line_per_flow() -> None:
+    data = {**BASE, "hosts": ["A"], "flows": [{**FLOW, "src": "A"}, {**FLOW, "name": "b", "copies": 3, "src": "A"}]}
+    assert message(data).splitlines() == [
+        f"flows[0].dst: no route from A to D1: {NO_ROUTE}",
+        f"flows[1].dst: no route from A to D1: {NO_ROUTE}",
+    ]
+
+
+def test_acks_need_a_way_back() -> None:
+    data = {
+        "duration": "2s",
+        "hosts": ["A", "B"],
+        "links": [{"from": "A", "to": "B", "rate": "1Mbps", "duplex": False}],
+    }
+    with pytest.raises(ScenarioError) as info:
+        mpsim.run({**data, "flows": [{**FLOW, "src": "A", "dst": "B"}]})
+    assert str(info.value) == f"flows[0].dst: no route from B to A: {NO_ROUTE}"
+    # A UDP flow sends one way only.
+    udp = {"name": "u", "type": "udp", "src": "A", "dst": "B", "rate": "100kbps"}
+    assert mpsim.run({**data, "flows": [udp]}).raw["udp_flows"][0]["received_pkts"] > 0
+
+
+@pytest.mark.parametrize(
+    "build",
+    [lambda: SharedBottleneck(pathz=2), lambda: mpsim.topologies.shared_bottleneck(pathz=2)],
+)
+def test_a_preset_keyword_typo_gets_a_did_you_mean(build: Any) -> None:
+    with pytest.raises(ScenarioError) as info:
+        build()
+    assert str(info.value) == (
+        "pathz: unknown field 'pathz'; did you mean 'paths'? "
+        "(allowed: bottleneck, delay, buffer, queue, loss, access, access_delay, path_delays, paths, background)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("flow", "expected"),
+    [
+        ({"tcp": {"delack_segments": 2**40}}, "flows[0].tcp.delack_segments: must be <= 4294967295, got 1099511627776"),
+        ({"copies": 10**6}, "flows[0].copies: must be <= 100000, got 1000000"),
+        (
+            {"sequence": {"count": 2**64, "gap": "1s"}},
+            "flows[0].sequence.count: must be <= 1000000, got 18446744073709551616",
+        ),
+        # An algorithm's parameter, checked by the core.
+        (
+            {"tcp": {"hystart": {"css_rounds": 2**70}}},
+            "flows[0].tcp.hystart.css_rounds: must be a whole number from 0 to 4294967295, got 1.1805916207174113e+21",
+        ),
+        (
+            {"tcp": {"hystart": {"css_rounds": -1}}},
+            "flows[0].tcp.hystart.css_rounds: must be a whole number from 0 to 4294967295, got -1",
+        ),
+    ],
+)
+def test_an_integer_beyond_its_field_range_names_the_field_and_the_range(flow: dict[str, Any], expected: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        mpsim.run({**BASE, "flows": [{**FLOW, **flow}]})
+    assert str(info.value) == expected
+
+
+@pytest.mark.parametrize(("seed", "ok"), [(2**64 - 1, True), (2**64, False)])
+def test_the_largest_seed_runs_and_one_more_is_named(seed: int, ok: bool) -> None:
+    data = {**BASE, "seed": seed, "flows": [FLOW]}
+    if ok:
+        assert mpsim.run(data).seed == seed
+    else:
+        assert message(data) == "seed: must be < 18446744073709551616, got 18446744073709551616"
+
+
+def test_a_seed_beyond_64_bits_ends_with_status_2_naming_the_seed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "seed.toml"
+    body = (
+        '[topology]\npreset = "dumbbell"\n[[flows]]\nname = "a"\ntype = "tcp"\nsrc = "S1"\ndst = "D1"\nsize = "10KB"\n'
+    )
+    path.write_text(f'duration = "1s"\nseed = {2**64}\n{body}')
+    assert cli(capsys, monkeypatch, "run", str(path)) == (
+        2,
+        "",
+        "error: seed: must be < 18446744073709551616, got 18446744073709551616\n",
+    )
+    path.write_text(f'duration = "1s"\n{body}')
+    assert cli(capsys, monkeypatch, "run", str(path), "--seed", str(2**64)) == (
+        2,
+        "",
+        "error: seed: must be a whole number in [0, 2^64), got 18446744073709551616\n",
     )

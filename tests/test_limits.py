@@ -3,6 +3,7 @@ and sweeps whose workers die with their parent."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -97,11 +98,48 @@ def test_runs_estimated_above_the_event_limit_are_refused_with_the_estimate(data
     assert "\n" not in text
 
 
-def test_on_off_periods_of_one_nanosecond_are_estimated_at_two_wake_ups_per_cycle() -> None:
+def test_on_off_periods_of_one_nanosecond_are_estimated_at_two_wake_ups_per_period_drawn() -> None:
     data = dumbbell(flows=[udp(rate="1Mbps", pattern="on_off", on="1ns", off="1ns")], duration="10s")
     data["limits"] = {"max_events": 10**12}
     events, _ = estimate_config(mpsim.Scenario.from_dict(data).to_core())
-    assert events == pytest.approx(1e10, rel=1e-3)
+    # Periods drawn with a mean of 1 ns last exp(-1/2) ns on average once rounded to whole ns (those under
+    # 1/2 ns last none): 10 s / (2 exp(-1/2) ns) cycles of two wake-ups each.
+    assert events == pytest.approx(1e10 / math.exp(-0.5), rel=1e-3)
+
+
+def on_off(shape: float | None, period: str, duration: str) -> dict[str, Any]:
+    flow = udp(rate="1Mbps", pattern="on_off", on=period, off=period)
+    if shape is not None:
+        flow["pareto_shape"] = shape
+    return dumbbell(flows=[flow], duration=duration)
+
+
+def test_pareto_periods_of_a_shape_near_one_are_estimated_by_the_short_periods_that_make_most_of_them() -> None:
+    # Shape 1.01: the mean of 1 ns is made by rare periods far longer than the run; most last under 1/2 ns.
+    text = refusal(on_off(1.01, "1ns", "10s"))
+    assert text.startswith("limits.max_events: the run is estimated at 4.9"), text
+    assert "at sources and timers" in text
+    exponential, _ = estimate_config(mpsim.Scenario.from_dict({**on_off(None, "1us", "1s")}).to_core())
+    pareto, _ = estimate_config(mpsim.Scenario.from_dict({**on_off(1.01, "1us", "1s")}).to_core())
+    assert pareto > 4 * exponential
+
+
+@pytest.mark.parametrize(
+    ("shape", "period"), [(1.01, "10us"), (1.05, "1us"), (1.5, "1us"), (2.5, "100us"), (None, "1us"), (None, "10us")]
+)
+def test_the_on_off_estimate_is_never_far_below_what_the_run_does(shape: float | None, period: str) -> None:
+    data = on_off(shape, period, "10ms")
+    events, _ = estimate_config(mpsim.Scenario.from_dict(data).to_core())
+    # (Packets dropped at the bottleneck are priced on no link, those before it on every link: a little low.)
+    assert mpsim.run(data).events_processed <= 1.25 * events
+
+
+def test_building_many_copies_of_a_connection_of_many_subflows_is_in_the_estimate() -> None:
+    # 5 000 connections of 8 subflows: 40 000 subflows built, each costing as much as 250 events.
+    flow = {"name": "m", "type": "mptcp", "src": "S1", "dst": "D1", "subflows": 8, "copies": 5000, "size": "10KB"}
+    text = refusal(dumbbell(flows=[flow], limits={"max_events": 5_000_000}))
+    assert text.startswith("limits.max_events: the run is estimated at 1."), text
+    assert "1.000e7 building flows and subflows" in text
 
 
 def test_raising_the_limit_admits_the_run_and_the_trace_limit_is_checked_too() -> None:

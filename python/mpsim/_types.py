@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import math
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, Strict, ValidationError
@@ -20,6 +19,12 @@ class Model(BaseModel):
     assigned to a field is checked as when the model is built (``scenario.duration = "abc"`` raises)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_default=False, validate_assignment=True)
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as e:
+            raise ScenarioError(problems_from_validation(e, type(self))) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         try:
@@ -40,6 +45,8 @@ def unknown_name(kind: str, name: object, allowed: Iterable[str]) -> PydanticCus
 
 LARGEST = 2**64 - 1
 """The core holds every quantity in 64 bits of its base unit (ns, bit/s, bytes, packets)."""
+U32_MAX = 2**32 - 1
+"""The largest count the core holds in 32 bits (segments, subflow indices, link weights)."""
 
 
 def _wrap(parse: Callable[[object], Any]) -> Callable[[object], Any]:
@@ -113,56 +120,70 @@ def _packets_float(value: object) -> float:
     return float(value)
 
 
-_UNITS_WRITTEN: ContextVar[bool] = ContextVar("units_written", default=False)
-"""Whether the scenario being validated was written in a file, where a time, rate or size must carry its
-unit: ``delay = 30`` there is a slip, not 30 seconds. (Scenario's own ``__init__`` keeps pydantic's
-validation context from reaching the fields, hence a context variable.)"""
+def _suggestions(kind: str, value: int | float) -> list[str]:
+    """What a bare number most likely meant, most likely first."""
+    if kind == "time":
+        if value < 1 and round(value * 10**9) >= 1:
+            return [units.format_time(round(value * 10**9))]  # seconds
+        if isinstance(value, int) and value >= 10**6:
+            return [units.format_time(value)]  # nanoseconds, as the model holds a time
+        return [f"{value}ms", f"{value}s"]
+    if kind == "rate":
+        if value >= 1000 and value == int(value):
+            return [units.format_rate(int(value))]
+        return [f"{value}Mbps", f"{value}Kbps"]
+    if value >= 1000 and value == int(value):
+        return [units.format_size(int(value))]
+    return [f"{value}pkt", f"{value}KB"]
 
 
-@contextmanager
-def units_written() -> Iterator[None]:
-    """Within it, a time, rate or size given as a bare number other than 0 is refused."""
-    token = _UNITS_WRITTEN.set(True)
-    try:
-        yield
-    finally:
-        _UNITS_WRITTEN.reset(token)
+_UNITS_OF = {"time": units.TIME_UNITS, "rate": units.RATE_UNITS, "size": [*units.SIZE_UNITS, "pkt"]}
 
 
-def _with_unit(parse: Callable[[object], Any], kind: str, units_suggested: tuple[str, str]) -> Callable[..., Any]:
-    """``parse`` checked as :func:`_wrap` does; then, within :func:`units_written`, a bare number is refused."""
+def bare_number(kind: str, value: object) -> PydanticCustomError | None:
+    """The error for a time, rate or size written as a bare number other than 0 (``delay = 30``: 30 ms or
+    30 s?), or ``None``: every such quantity is written with its unit, in a file as in Python."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value == 0:
+        return None
+    if value < 0 or (isinstance(value, float) and not math.isfinite(value)):
+        return None  # the parser names what is wrong with it
+    shown = " or ".join(f'"{s}"' for s in _suggestions(kind, value))
+    return PydanticCustomError(
+        "bare_number",
+        "{value} has no unit; did you mean {shown}? (a {kind} needs one of: {allowed})",
+        {"value": repr(value), "shown": shown, "kind": kind, "allowed": ", ".join(_UNITS_OF[kind])},
+    )
+
+
+def _with_unit(parse: Callable[[object], Any], kind: str) -> Callable[..., Any]:
+    """``parse`` checked as :func:`_wrap` does, a bare number other than 0 refused first."""
     checked = _wrap(parse)
 
     def validate(value: object) -> Any:
-        parsed = checked(value)
-        bare = isinstance(value, int | float) and not isinstance(value, bool) and value != 0
-        if bare and _UNITS_WRITTEN.get():
-            first, second = units_suggested
-            raise PydanticCustomError(
-                "bare_number",
-                f'{value!r} is a bare number; write a {kind} with its unit, e.g. "{value}{first}" or "{value}{second}"',
-            )
-        return parsed
+        refused = bare_number(kind, value)
+        if refused is not None:
+            raise refused
+        return checked(value)
 
     return validate
 
 
 Rate = Annotated[
     int,
-    PlainValidator(_with_unit(_positive(units.parse_rate, "rate"), "rate", ("Mbps", "bps"))),
+    PlainValidator(_with_unit(_positive(units.parse_rate, "rate"), "rate")),
     PlainSerializer(units.format_rate),
 ]
-"""A positive rate in bit/s, written ``"5Mbps"`` or (from Python) as a number of bit/s."""
-time_with_unit = _with_unit(units.parse_time, "duration", ("ms", "s"))
+"""A positive rate in bit/s, written ``"5Mbps"``."""
+time_with_unit = _with_unit(units.parse_time, "time")
 """A time in ns as :data:`Duration` reads it (for fields that take other forms besides)."""
 Duration = Annotated[int, PlainValidator(time_with_unit), PlainSerializer(units.format_time)]
-"""A time >= 0 in ns, written ``"30ms"`` or (from Python) as a number of seconds."""
+"""A time >= 0 in ns, written ``"30ms"`` (``0`` needs no unit)."""
 PositiveDuration = Annotated[
     int,
-    PlainValidator(_with_unit(_positive(units.parse_time, "duration"), "duration", ("ms", "s"))),
+    PlainValidator(_with_unit(_positive(units.parse_time, "duration"), "time")),
     PlainSerializer(units.format_time),
 ]
-Size = Annotated[SizeSpec, PlainValidator(_with_unit(_size_positive, "size", ("B", "pkt"))), PlainSerializer(str)]
+Size = Annotated[SizeSpec, PlainValidator(_with_unit(_size_positive, "size")), PlainSerializer(str)]
 """A positive size in bytes (``"280KB"``) or in full segments (``"200pkt"``)."""
 BufferSize = Annotated[Buffer, PlainValidator(_wrap(_buffer_positive)), PlainSerializer(str)]
 """A positive queue capacity in packets (``"47pkt"``, or a plain number) or bytes (``"64KB"``)."""

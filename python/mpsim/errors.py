@@ -210,23 +210,29 @@ def problems_from_validation(error: ValidationError, root: type[BaseModel], pref
     seen: set[str] = set()
     for err in error.errors(include_url=False):
         inner = (err.get("ctx") or {}).get("error")
-        if isinstance(inner, ScenarioError) and not err["loc"]:
-            # A model whose own constructor already reported its problems (Scenario.__init__).
-            out += [p for p in inner.problems if str(p) not in seen]
-            seen.update(str(p) for p in inner.problems)
-            continue
         loc = tuple(err["loc"])
-        path, owner = _clean(loc[:-1] if err["type"] == "extra_forbidden" else loc, root)
-        if err["type"] == "extra_forbidden":
-            path.append(loc[-1])
-        text = format_path(path)
-        if prefix:
-            text = f"{prefix}.{text}" if text and not text.startswith("[") else f"{prefix}{text}"
-        p = Problem(text, _message(err, owner))
-        if str(p) not in seen:
-            seen.add(str(p))
-            out.append(p)
+        if isinstance(inner, ScenarioError):
+            # A model whose own constructor already reported its problems (mpsim._types.Model.__init__),
+            # at the place where it is nested.
+            where = _joined(prefix, format_path(_clean(loc, root)[0]))
+            found = [Problem(_joined(where, p.path), p.message, p.value, p.allowed) for p in inner.problems]
+        else:
+            path, owner = _clean(loc[:-1] if err["type"] == "extra_forbidden" else loc, root)
+            if err["type"] == "extra_forbidden":
+                path.append(loc[-1])
+            found = [Problem(_joined(prefix, format_path(path)), _message(err, owner))]
+        for p in found:
+            if str(p) not in seen:
+                seen.add(str(p))
+                out.append(p)
     return out
+
+
+def _joined(head: str, tail: str) -> str:
+    """``flows[0]`` and ``cc`` as ``flows[0].cc``; ``links`` and ``[1]`` as ``links[1]``."""
+    if not head or not tail:
+        return head or tail
+    return f"{head}{tail}" if tail.startswith("[") else f"{head}.{tail}"
 
 
 MAX_NESTING = 32

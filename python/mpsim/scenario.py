@@ -14,7 +14,7 @@ import json
 import random
 import tomllib
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -33,6 +33,7 @@ from pydantic_core import PydanticCustomError
 from mpsim import plugins, tcp_options
 from mpsim._core import ConfigError, algorithms_json
 from mpsim._types import (
+    U32_MAX,
     Duration,
     Flag,
     Model,
@@ -40,7 +41,6 @@ from mpsim._types import (
     Rate,
     Size,
     time_with_unit,
-    units_written,
     unknown_name,
 )
 from mpsim.engine import Progress, Results, encode_config, estimate_config, run_encoded
@@ -287,9 +287,9 @@ class TcpOptions(Model):
     prr_variant: Literal["rfc6937", "ns3", "linux"] | None = None
     loss_flight: Literal["flight_size", "capped_flight_size", "pipe", "cwnd"] | None = None
     delayed_ack: Flag | None = None
-    delack_segments: int | None = Field(None, ge=1)
+    delack_segments: int | None = Field(None, ge=1, le=U32_MAX)
     delack_timeout: PositiveDuration | None = None
-    quickack_segments: int | None = Field(None, ge=0)
+    quickack_segments: int | None = Field(None, ge=0, le=U32_MAX)
     quickack_window_growth: Flag | None = None
     sack_compression: Flag | None = None
     min_rto: PositiveDuration | None = None
@@ -413,7 +413,7 @@ class SubflowEvent(Model):
     """Source address of the subflow (an address of the sending node)."""
     dst: str
     """Destination address of the subflow (an address of the receiving node)."""
-    index: int | None = Field(None, ge=0)
+    index: int | None = Field(None, ge=0, le=U32_MAX)
     """Which of several subflows on that pair to remove (``ndiffports``)."""
 
 
@@ -620,24 +620,20 @@ class Scenario(Model):
     limits: Limits = Limits()
     """Bounds on the run's cost: ``max_events``, ``max_trace_rows``."""
 
-    def __init__(self, **data: Any) -> None:
+    def __init__(self, /, **data: Any) -> None:
         check_shape(data)
-        try:
-            super().__init__(**data)
-        except ValidationError as e:
-            raise ScenarioError(problems_from_validation(e, Scenario)) from None
+        super().__init__(**data)
 
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True, from_file: bool = False) -> Scenario:
+    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> Scenario:
         """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`. With
         ``check=False`` only the fields are validated: :func:`run` checks the rest in its one call into the
-        core. With ``from_file`` (data read from a scenario file) a time, rate or size must carry its unit."""
+        core."""
         check_shape(data)
         try:
-            with units_written() if from_file else nullcontext():
-                scenario = cls.model_validate(dict(data))
+            scenario = cls.model_validate(dict(data))
         except ValidationError as e:
             raise ScenarioError(problems_from_validation(e, cls)) from None
         if check:
@@ -646,7 +642,7 @@ class Scenario(Model):
 
     @classmethod
     def from_toml(cls, path: str | Path, *, check: bool = True) -> Scenario:
-        return cls.from_dict(read_toml(path), check=check, from_file=True)
+        return cls.from_dict(read_toml(path), check=check)
 
     # ------------------------------------------------------------------ checks
 
@@ -892,11 +888,12 @@ def _in_scenario_terms(paths: Mapping[str, str]) -> Iterator[None]:
 
 
 def _scenario_error(error: ConfigError, paths: Mapping[str, str]) -> ScenarioError:
-    """Every problem of a :class:`ConfigError` in the scenario's terms (:func:`_translate`)."""
+    """Every problem of a :class:`ConfigError` in the scenario's terms (:func:`_translate`), each once: the
+    copies of a flow are one flow of the scenario."""
     found = getattr(error, "problems", None)
     if not found:
         return ScenarioError([Problem("", str(error))])
-    return ScenarioError([_translate(p, paths) for p in found])
+    return ScenarioError(list(dict.fromkeys(_translate(p, paths) for p in found)))
 
 
 def _translate(problem: Any, paths: Mapping[str, str]) -> Problem:

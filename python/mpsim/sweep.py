@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pyarrow as pa
-from pydantic import Field, PrivateAttr, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from mpsim._core import ConfigError, TimeLimitError
 from mpsim._types import Model
@@ -171,8 +171,6 @@ class SweepSpec(Model):
     """Seeds 1..runs (when ``seeds`` is not given)."""
     extract: str | None = None
     """Extractor as ``"module:function"``; :func:`flow_metrics` when left out."""
-    _from_file: bool = PrivateAttr(False)
-    """Read from a sweep file (:func:`load_sweep`): its times, rates and sizes must carry their units."""
 
     @model_validator(mode="before")
     @classmethod
@@ -227,7 +225,7 @@ class SweepSpec(Model):
         except KeyError as e:
             raise ScenarioError([Problem(where, str(e.args[0]))]) from None
         try:
-            return Scenario.from_dict(data, from_file=self._from_file)
+            return Scenario.from_dict(data)
         except ScenarioError as e:
             label = ", ".join([where, *(f"{k} = {v!r}" for k, v in point.axes.items())])
             raise ScenarioError([Problem(f"{p.path} (at {label})", p.message) for p in e.problems]) from None
@@ -250,7 +248,6 @@ def load_sweep(path: str | Path) -> SweepSpec:
         spec = SweepSpec.model_validate(data)
     except ValidationError as e:
         raise ScenarioError(problems_from_validation(e, SweepSpec)) from None
-    spec._from_file = True
     return spec
 
 

@@ -14,6 +14,7 @@ from pydantic import BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from mpsim._types import (
+    U32_MAX,
     BufferSize,
     Duration,
     Flag,
@@ -264,7 +265,7 @@ class Link(Model):
     """Shorthand for a drop-tail queue of this size (``"47pkt"``); the core's default is 100 packets."""
     queue: Queue | None = None
     loss: Loss | None = None
-    weight: int = Field(1, ge=1)
+    weight: int = Field(1, ge=1, le=U32_MAX)
     """Routing cost; equal total costs become ECMP sets."""
     up: Flag = True
     duplex: Flag = True
@@ -807,29 +808,29 @@ PRESET_NAMES = ("dumbbell", "shared_bottleneck", "non_shared", "fat_tree", "para
 
 def dumbbell(pairs: int = 1, **settings: Any) -> Dumbbell:
     """``dumbbell(pairs=2, bottleneck="10Mbps", delay="20ms", buffer="50pkt")``."""
-    return Dumbbell.model_validate({"pairs": pairs, **settings})
+    return Dumbbell(pairs=pairs, **settings)
 
 
 def shared_bottleneck(paths: int = 2, **settings: Any) -> SharedBottleneck:
     """``shared_bottleneck(paths=2, bottleneck="5Mbps", delay="30ms", buffer="47pkt", background=2)``."""
-    return SharedBottleneck.model_validate({"paths": paths, **settings})
+    return SharedBottleneck(paths=paths, **settings)
 
 
 def non_shared(paths: int = 2, **settings: Any) -> NonShared:
     """``non_shared(paths=2, bottleneck="5Mbps", delay="30ms", buffer="47pkt", background=2)``."""
-    return NonShared.model_validate({"paths": paths, **settings})
+    return NonShared(paths=paths, **settings)
 
 
 def parallel_links(rates: Any, delays: Any, **settings: Any) -> ParallelLinks:
     """``parallel_links(["100Mbps", "80Mbps"], ["40ms", "160ms"], background=[12, 6], queue=...)``."""
-    return ParallelLinks.model_validate({"rates": rates, "delays": delays, **settings})
+    return ParallelLinks(rates=rates, delays=delays, **settings)
 
 
 def triangle(**settings: Any) -> Triangle:
     """``triangle(rates=["25Mbps", "50Mbps", "50Mbps"], delays="20ms", queue=...)``."""
-    return Triangle.model_validate(settings)
+    return Triangle(**settings)
 
 
 def fat_tree(k: int = 4, **settings: Any) -> FatTree:
     """``fat_tree(4, rate="50Mbps", buffer="20pkt")``."""
-    return FatTree.model_validate({"k": k, **settings})
+    return FatTree(k=k, **settings)

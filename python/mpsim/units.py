@@ -5,9 +5,10 @@ or raises :class:`UnitError` saying what was wrong and what is allowed. Decimal 
 (``1 KB = 1000 B``, ``1 Mbps = 10^6 bit/s``, as the papers count: 200 packets of 1400 B = 280 KB);
 binary ones are spelled ``KiB``, ``MiB``, ``GiB``.
 
-Plain numbers are taken in a stated unit: bit/s for rates, seconds for durations, bytes for sizes,
-packets for buffers, so ``rate=5000000``, ``delay=0.03``, ``size=280000``, ``buffer=47`` from Python.
-A scenario file refuses them for rates, times and sizes (``mpsim._types.units_written``).
+The parsers read plain numbers in a stated unit: bit/s for rates, seconds for durations, bytes for
+sizes, packets for buffers. A scenario (a file, a dict or a model built or assigned in Python) refuses
+them for rates, times and sizes other than 0 (``mpsim._types.bare_number``): ``delay = 30`` is more
+often 30 ms written without its unit than 30 s. A buffer's plain number stays a number of packets.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from mpsim.experiments.stacks import JUDGED_ON, on_stack
 from mpsim.scenario import CongestionControl, Flow, MptcpFlow, Scenario, SlowStart, TcpFlow, TcpOptions, UdpFlow
 from mpsim.tcp_options import flow_mss
 from mpsim.topologies import Address, DropTail, Link, LinkDirection, Loss, Network, Queue
+from mpsim.units import SizeSpec
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -265,8 +266,18 @@ def run_random(experiment: str, run: int, *salt: object) -> random.Random:
 
 
 def ns(value: int) -> str:
-    """A time of ``value`` nanoseconds as the scenario model reads it exactly (a plain number is seconds)."""
+    """A time of ``value`` nanoseconds as the scenario model reads it (a time needs its unit)."""
     return f"{value}ns"
+
+
+def bps(value: int) -> str:
+    """A rate of ``value`` bit/s as the scenario model reads it (a rate needs its unit)."""
+    return f"{value}bps"
+
+
+def in_bytes(value: int | None) -> SizeSpec | None:
+    """A size of ``value`` bytes as the scenario model takes it (a size needs its unit); ``None`` stays."""
+    return None if value is None else SizeSpec(value, "bytes")
 
 
 QUEUE_PKTS = 1000
@@ -298,7 +309,7 @@ def duplex(
         name=f"{a}-{b}",
         from_=node or a,
         to=b,
-        rate=rate_bps,
+        rate=bps(rate_bps),
         delay=ns(delay_ns),
         queue=queue or drop_tail(QUEUE_PKTS),
         loss=loss,
@@ -396,7 +407,7 @@ def transfer(
             src=src_addrs[0],
             dst=dst_addrs[0],
             start=ns(start_ns),
-            size=size_bytes,
+            size=in_bytes(size_bytes),
             cc=single_path,
             tcp=tcp,
             trace=trace,
@@ -407,7 +418,7 @@ def transfer(
         src=list(src_addrs),
         dst=list(dst_addrs),
         start=ns(start_ns),
-        size=size_bytes,
+        size=in_bytes(size_bytes),
         join_delay=ns(join_delay_ns),
         cc=coupled,
         slow_start=slow_start(variant, gsam, lisa),
@@ -426,8 +437,8 @@ def cbr(
         name=name,
         src=src,
         dst=dst,
-        rate=rate_bps,
-        packet_size=size,
+        rate=bps(rate_bps),
+        packet_size=in_bytes(size),
         start=ns(start_ns),
         stop=None if stop_ns is None else ns(stop_ns),
     )

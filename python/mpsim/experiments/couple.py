@@ -49,6 +49,7 @@ from mpsim.experiments.base import (
     cbr,
     drop_tail,
     duplex,
+    in_bytes,
     ns,
     scenario_of,
 )
@@ -160,7 +161,7 @@ def mptcp(variant: str, coding: Mapping[str, Coding], size_bytes: int | None) ->
         cc=CongestionControl(type=_CC[variant]),
         tcp=TCP,
         coding={} if variant == "lia" else dict(coding),
-        size=size_bytes,
+        size=in_bytes(size_bytes),
     )
 
 
@@ -174,7 +175,7 @@ def wired_wireless(p: float, redundancy: float, variant: str, run: int) -> Scena
     throughput in bins of 1 s: the competition period is every whole bin before the first of them completes."""
     flows: list[Flow] = [
         mptcp(variant, _coded(redundancy), SIZE_BYTES),
-        TcpFlow(name="competing", src="T", dst="U", size=SIZE_BYTES, cc=RENO, tcp=TCP),
+        TcpFlow(name="competing", src="T", dst="U", size=in_bytes(SIZE_BYTES), cc=RENO, tcp=TCP),
     ]
     return scenario_of(
         fig8(p, competing=True),

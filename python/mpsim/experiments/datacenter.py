@@ -28,6 +28,7 @@ from mpsim.experiments.base import (
     MS,
     Definition,
     Experiment,
+    bps,
     directed,
     kilobytes,
     ns,
@@ -74,7 +75,7 @@ POOLED_BUFFERS = (10, 25, 40)
 
 def topology(buffer_pkts: int) -> FatTree:
     """The 4-ary fat tree (the ``fat_tree`` preset) with B-packet drop-tail queues on every link."""
-    return fat_tree(K, rate=LINK_BPS, delay=ns(LINK_DELAY_NS), buffer=f"{buffer_pkts}pkt")
+    return fat_tree(K, rate=bps(LINK_BPS), delay=ns(LINK_DELAY_NS), buffer=f"{buffer_pkts}pkt")
 
 
 def derangement(experiment: str, run: int) -> list[int]:

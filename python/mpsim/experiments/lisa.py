@@ -54,6 +54,7 @@ from mpsim.experiments.base import (
     Panel,
     S,
     address,
+    bps,
     drop_tail,
     duplex,
     experiment_metrics,
@@ -436,7 +437,7 @@ def _cross_traffic(run: int) -> list[Flow]:
             name=f"cross-{nic}",
             src="X",
             dst=f"Client.{nic}",
-            rate=round(2 * CROSS_TRAFFIC_SHARE * rate),
+            rate=bps(round(2 * CROSS_TRAFFIC_SHARE * rate)),
             packet_size=f"{PACKET_BYTES}B",
             **on_off,
         )

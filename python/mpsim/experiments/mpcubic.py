@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from mpsim.engine import Results, run_config
-from mpsim.experiments.base import Experiment, Panel, traced
+from mpsim.experiments.base import Experiment, Panel, bps, traced
 from mpsim.experiments.claims import Band, Compare, CompareMetrics, Ratio, Trend
 from mpsim.experiments.stacks import IP_TCP_HEADER_BYTES
 from mpsim.scenario import Scenario
@@ -295,7 +295,7 @@ def _two_links(rates_bps: list[int], delays_s: list[float], background: list[int
     rtt = 2 * max(delays_s)
     return {
         "preset": "parallel_links",
-        "rates": rates_bps,
+        "rates": [bps(r) for r in rates_bps],
         "delays": [f"{d}s" for d in delays_s],
         "background": background,
         "queue": adaptive_red(max(rates_bps), rtt),
@@ -358,7 +358,8 @@ def _triangle(link1_mbps: int, variant: str, run: int) -> Scenario:
 
 def _triangle_links(link1_mbps: int) -> dict[str, Any]:
     rates = [link1_mbps * 1_000_000, 50_000_000, 50_000_000]
-    return {"preset": "triangle", "rates": rates, "delays": "20ms", "queue": adaptive_red(50_000_000, 0.04)}
+    queue = adaptive_red(50_000_000, 0.04)
+    return {"preset": "triangle", "rates": [bps(r) for r in rates], "delays": "20ms", "queue": queue}
 
 
 def _prefixed(network: Network, prefix: str) -> Network:

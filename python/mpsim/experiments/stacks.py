@@ -49,7 +49,7 @@ LEGACY_NS3 = TcpOptions(
     # never binds on 2·SRTT, where ns-3's own 1 s would; the first RTO before any sample is 1 s.
     min_rto="200ms",
     initial_rto="1s",
-    receive_window=LEGACY_NS3_WINDOW_BYTES,
+    receive_window=SizeSpec(LEGACY_NS3_WINDOW_BYTES, "bytes"),
 )
 """The legacy ns-3 MPTCP model as mpsim reproduces it. Not reproduced (docs/reproduction.md): its receiver
 withholding subflow ACKs behind a data-level gap, its RTO that halves cwnd and resends one segment, its
