@@ -83,7 +83,9 @@ else
 endif
 
 # A longer fuzzing campaign than the one in `make test`: the properties of tests/test_fuzz.py over
-# FUZZ_EXAMPLES generated scenarios each (docs/scenarios.md, Limits and robustness).
+# FUZZ_EXAMPLES generated scenarios each (docs/scenarios.md, Limits and robustness): mutated scenarios
+# and core configurations, and scenarios with one slip (huge integers, nanosecond on/off periods, many
+# copies of many subflows, unconnected endpoints, bare numbers).
 FUZZ_EXAMPLES ?= 3000
 fuzz: build
 	MPSIM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz.py --hypothesis-show-statistics

@@ -268,3 +268,81 @@ def test_any_core_configuration_runs_within_its_limits_or_is_refused_naming_a_fi
     else:
         event("ran")
         assert res.events_processed <= 3_000_000
+
+
+# ---------------------------------------------------------------------------------------------- slips
+
+HUGE = st.sampled_from([2**32, 2**63, 2**64 - 1, 2**64, 2**70, -1])
+TINY_PERIODS = st.sampled_from(["1ns", "2ns", "10ns", "1us"])
+NEAR_ONE = st.floats(1.0001, 1.1)
+BARE = st.one_of(st.integers(1, 10**7), st.floats(0.001, 100))
+
+
+@st.composite
+def slips(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A valid scenario with one of the slips and extremes that once ran unbounded or ended in a traceback:
+    integers beyond a field's range, on/off periods of nanoseconds (Pareto shapes near 1), many copies of a
+    connection of many subflows, a flow to a node nothing joins, a bare number for a time, rate or size."""
+    data = copy.deepcopy(draw(scenarios()))
+    data["limits"] = {"max_events": 3_000_000}
+    kind = draw(st.sampled_from(["integer", "on_off", "copies", "unconnected", "bare"]))
+    mptcp = data["flows"][0]
+    if kind == "integer":
+        where = draw(st.sampled_from(["seed", "copies", "sequence", "delack_segments", "css_rounds", "index"]))
+        value = draw(HUGE)
+        if where == "seed":
+            data["seed"] = value
+        elif where == "copies":
+            mptcp["copies"] = value
+        elif where == "sequence":
+            data["flows"].append({"name": "q", "type": "tcp", "src": "S1", "dst": "D1", "size": "10KB"})
+            data["flows"][-1]["sequence"] = {"count": value, "gap": "1ms"}
+            data["topology"]["background"] = max(1, data["topology"]["background"])
+        elif where == "delack_segments":
+            mptcp["tcp"] = {"delack_segments": value}
+        elif where == "css_rounds":
+            mptcp["tcp"] = {"hystart": {"css_rounds": value}}
+            mptcp["slow_start"] = "standard"
+        else:
+            mptcp["subflow_events"] = [{"at": "1ms", "action": "remove", "src": "S0.1", "dst": "D0", "index": value}]
+    elif kind == "on_off":
+        flow = {"name": "oo", "type": "udp", "src": "S1", "dst": "D1", "rate": f"{draw(st.integers(1, 2000))}kbps"}
+        flow |= {"pattern": "on_off", "on": draw(TINY_PERIODS), "off": draw(TINY_PERIODS)}
+        if draw(st.booleans()):
+            flow["pareto_shape"] = draw(NEAR_ONE)
+        data["flows"].append(flow)
+        data["topology"]["background"] = max(1, data["topology"]["background"])
+    elif kind == "copies":
+        mptcp |= {"path_manager": "ndiffports", "subflows": draw(st.integers(1, 64))}
+        mptcp["copies"] = draw(st.sampled_from([1, 10, 1000, 20_000]))
+    elif kind == "unconnected":
+        data["hosts"] = ["Z"]
+        mptcp["dst" if draw(st.booleans()) else "src"] = "Z"
+    else:
+        field = draw(st.sampled_from(["duration", "topology.delay", "topology.bottleneck", "size", "start"]))
+        value = draw(BARE)
+        if "." in field:
+            data["topology"][field.split(".")[1]] = value
+        elif field == "duration":
+            data["duration"] = value
+        else:
+            mptcp[field] = value
+    return kind, data
+
+
+@FUZZ
+@given(slips())
+def test_every_slip_runs_within_its_limits_or_is_refused_naming_a_field(slip: tuple[str, dict[str, Any]]) -> None:
+    kind, data = slip
+    try:
+        res = mpsim.run(Scenario.from_dict(data), time_limit=60)
+    except ConfigError as e:
+        refused(e)
+        if kind == "unconnected":
+            assert "no route from " in str(e)
+        if kind == "bare":
+            assert " has no unit; did you mean " in str(e)
+    else:
+        event(f"ran: {kind}")
+        assert kind not in ("unconnected", "bare")
+        assert res.events_processed <= 3_000_000
