@@ -274,7 +274,7 @@ def _one_link(rate_bps: int, delay_s: float) -> dict[str, Any]:
         "preset": "shared_bottleneck",
         "paths": 2,
         "background": 1,
-        "bottleneck": rate_bps,
+        "bottleneck": bps(rate_bps),
         "delay": f"{delay_s}s",
         "queue": adaptive_red(rate_bps, 2 * delay_s),
         "access": "1Gbps",
