@@ -1,11 +1,14 @@
 """The Python package's modules import one another without a cycle: every import counts, also those inside a
-function or under ``TYPE_CHECKING``, since deferring an import hides a cycle without removing it."""
+function or under ``TYPE_CHECKING``, since deferring an import hides a cycle without removing it; and the
+command line's start-up imports no heavy library it does not use."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import mpsim
@@ -84,3 +87,33 @@ def test_the_import_graph_of_the_package_has_no_cycle() -> None:
 def test_a_cycle_is_found_and_named() -> None:
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set()}) == []
+
+
+HEAVY = ("numpy", "pyarrow", "matplotlib", "pydantic", "polars", "pandas")
+"""Libraries that take tens of milliseconds to import: a command imports the ones it uses when it runs."""
+
+
+def heavy_imports(code: str) -> set[str]:
+    """The heavy libraries a fresh interpreter has imported after running ``code``."""
+    probe = f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    return set(done.stdout.split()) & set(HEAVY)
+
+
+def command(*args: str) -> str:
+    """Code that runs ``mpsim ARGS`` in-process, as the console script does."""
+    run = "try:\n    main()\nexcept SystemExit:\n    pass"
+    return f"from mpsim.cli import main\nsys.argv = ['mpsim', *{args!r}]\n{run}"
+
+
+def test_the_package_and_the_command_line_import_a_heavy_library_only_where_it_is_used() -> None:
+    example = str(PACKAGE.parents[1] / "examples" / "wifi_lte.toml")
+    assert heavy_imports("import mpsim; mpsim.ConfigError") == set()
+    assert heavy_imports(command("--help")) == set()
+    # typer checks a command's parameters with pydantic: nothing else.
+    assert heavy_imports(command("plot", "--help")) == {"pydantic"}
+    # Checking a scenario needs its model (pydantic), not Arrow, NumPy or Matplotlib.
+    assert heavy_imports(command("validate", example)) == {"pydantic"}
+    # A name of the package imports its module when first used.
+    assert heavy_imports("import mpsim; mpsim.Scenario") == {"pydantic"}
+    assert "pyarrow" in heavy_imports(f"import mpsim; mpsim.run(mpsim.load({example!r})).flows")

@@ -13,7 +13,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from mpsim import ConfigError, PluginError, TimeLimitError, __version__
-from mpsim.sweep import SweepFailed
+
+
+def _flag_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
+    """No type beside a flag (``--help``, ``--progress/--no-progress``): it takes no value, and typer would
+    print ``<bool>`` as if it took one."""
+    return None if self.is_flag else _option_type(self, ctx)
+
+
+_option_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="mpsim",
@@ -91,6 +100,13 @@ def _fail_plugin(e: PluginError) -> None:
     _fail(str(e), EXIT_RUNS_FAILED)
 
 
+def _is_sweep_failure(e: Exception) -> bool:
+    """Whether ``e`` is a sweep's :class:`~mpsim.sweep.SweepFailed`: only a command that imported the sweep
+    module can raise one, and the others should not import it (with Arrow and the scenario model) to ask."""
+    sweep = sys.modules.get("mpsim.sweep")
+    return sweep is not None and isinstance(e, sweep.SweepFailed)
+
+
 def main() -> None:
     """Entry point: every outcome is a result or a message, never a traceback. Configuration errors end
     with status 2 and one line per problem, a run past ``--time-limit`` with 124, Ctrl-C with 130."""
@@ -101,7 +117,9 @@ def main() -> None:
         _fail(str(e), EXIT_CONFIG)
     except TimeLimitError as e:
         _fail(f"{e} (--time-limit)", EXIT_TIME_LIMIT)
-    except SweepFailed as e:
+    except RuntimeError as e:
+        if not _is_sweep_failure(e):
+            raise
         _fail(str(e), EXIT_RUNS_FAILED)
     except PluginError as e:
         _fail_plugin(e)

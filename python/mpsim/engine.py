@@ -16,13 +16,16 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from mpsim._core import TABLES, ConfigError, Run, check_json, stored_run
 from mpsim._core import run as run_core
 from mpsim.errors import check_shape, did_you_mean
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    GOODPUT_FIELD: pa.Field  # built when first read, by __getattr__ below
 
 __all__ = [
     "GOODPUT_DEFINITION",
@@ -31,6 +34,7 @@ __all__ = [
     "Results",
     "encode_config",
     "estimate_config",
+    "goodput_field",
     "goodput_mbps",
     "run_config",
     "run_encoded",
@@ -117,14 +121,26 @@ def estimate_config(config: Mapping[str, Any]) -> tuple[float, float]:
     return check_json(encode_config(config))
 
 
-GOODPUT_FIELD = pa.field("goodput_mbps", pa.float64(), nullable=True)
-"""The column :class:`Results` adds to ``flows`` and ``mptcp_subflows``: goodput in Mbit/s, the bytes
-delivered in order to the receiving application (a subflow: in its own sequence space) over the time the
-flow was active, from its start to its completion or, for a flow that did not complete, to the end of the
-run (:func:`goodput_mbps`)."""
+def goodput_field() -> pa.Field:
+    """The column :class:`Results` adds to ``flows`` and ``mptcp_subflows``: goodput in Mbit/s, the bytes
+    delivered in order to the receiving application (a subflow: in its own sequence space) over the time the
+    flow was active, from its start to its completion or, for a flow that did not complete, to the end of the
+    run (:func:`goodput_mbps`). Also the module attribute ``GOODPUT_FIELD``, built when first read: importing
+    this module does not import Arrow."""
+    import pyarrow as pa
+
+    return pa.field("goodput_mbps", pa.float64(), nullable=True)
+
+
+def __getattr__(name: str) -> Any:
+    """``GOODPUT_FIELD`` (:func:`goodput_field`), built when first read (PEP 562)."""
+    if name == "GOODPUT_FIELD":
+        return goodput_field()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 GOODPUT_DEFINITION = "goodput: bytes delivered in order / time active (start to completion, or to the end of the run)"
-""":data:`GOODPUT_FIELD` in one line, for table headers."""
+""":func:`goodput_field` in one line, for table headers."""
 
 
 def goodput_mbps(bytes_delivered: int, active_ns: int) -> float | None:
@@ -135,22 +151,23 @@ def goodput_mbps(bytes_delivered: int, active_ns: int) -> float | None:
     return bytes_delivered * 8 / active_ns * 1e3
 
 
-# The Arrow type of each column type the core names (crates/mpsim-core/src/tables.rs).
-_ARROW_TYPES = {
-    "string": pa.string(),
-    "int64": pa.int64(),
-    "uint32": pa.uint32(),
-    "uint64": pa.uint64(),
-    "float64": pa.float64(),
-    "bool": pa.bool_(),
-}
-
-
 def _arrow(columns: list[tuple[str, str, bool, int, int, bytes | None, bytes | None, bytes]]) -> pa.Table:
-    """One table of the core's, from its columns' Arrow buffers, with the core's schema."""
+    """One table of the core's, from its columns' Arrow buffers, with the core's schema. Arrow is imported
+    here, at the first table asked for: checking or running a scenario does not need it."""
+    import pyarrow as pa
+
+    # The Arrow type of each column type the core names (crates/mpsim-core/src/tables.rs).
+    arrow_types = {
+        "string": pa.string(),
+        "int64": pa.int64(),
+        "uint32": pa.uint32(),
+        "uint64": pa.uint64(),
+        "float64": pa.float64(),
+        "bool": pa.bool_(),
+    }
     fields, arrays = [], []
     for name, type_name, nullable, length, null_count, validity, offsets, data in columns:
-        field = pa.field(name, _ARROW_TYPES[type_name], nullable=nullable)
+        field = pa.field(name, arrow_types[type_name], nullable=nullable)
         buffers = [None if validity is None else pa.py_buffer(validity)]
         if offsets is not None:
             buffers.append(pa.py_buffer(offsets))
@@ -196,10 +213,11 @@ class Results:
             if self._run is None:
                 self._run = stored_run(self._text if self._text is not None else json.dumps(self.raw))
             table = _arrow(self._run.table(name))
-            if name == "flows":
-                table = table.append_column(GOODPUT_FIELD, pa.array(self._flow_goodputs(), pa.float64()))
-            elif name == "mptcp_subflows":
-                table = table.append_column(GOODPUT_FIELD, pa.array(self._subflow_goodputs(table), pa.float64()))
+            if name in ("flows", "mptcp_subflows"):
+                import pyarrow as pa
+
+                goodputs = self._flow_goodputs() if name == "flows" else self._subflow_goodputs(table)
+                table = table.append_column(goodput_field(), pa.array(goodputs, pa.float64()))
             self._tables[name] = table
         return self._tables[name]
 
@@ -210,7 +228,7 @@ class Results:
         return end_ns - start_ns
 
     def _flow_goodputs(self) -> list[float | None]:
-        """Per row of ``flows`` (its TCP flows, then its MPTCP connections), :data:`GOODPUT_FIELD`."""
+        """Per row of ``flows`` (its TCP flows, then its MPTCP connections), :func:`goodput_field`."""
         transfers = [*self._table("tcp_flows").to_pylist(), *self._table("mptcp_connections").to_pylist()]
         return [
             goodput_mbps(t["bytes_delivered"], self._active_ns(t["start_ns"], t["completed_ns"])) for t in transfers
@@ -270,7 +288,7 @@ class Results:
     def mptcp_subflows(self) -> pa.Table:
         """One row per subflow, with its connection's name and when a subflow event added or removed it, and
         ``goodput_mbps``: the bytes the subflow delivered in order over its connection's time active
-        (:data:`GOODPUT_FIELD`)."""
+        (:func:`goodput_field`)."""
         return self._table("mptcp_subflows")
 
     @property
@@ -316,7 +334,7 @@ class Results:
         tail loss probes), ``cwnd_bytes_at_end`` (summed over subflows), ``cwnd_bytes_at_completion``
         (MPTCP, summed; null for TCP), ``retransmissions_before_slow_start_exit``,
         ``cwnd_bytes_at_slow_start_exit`` (MPTCP: until the last subflow left slow start, summed) and
-        ``goodput_mbps`` (:data:`GOODPUT_FIELD`: bytes delivered in order over the time active, to the end of
+        ``goodput_mbps`` (:func:`goodput_field`: bytes delivered in order over the time active, to the end of
         the run for an unfinished flow; null for a flow that had not started).
         """
         return self._table("flows")

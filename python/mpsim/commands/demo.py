@@ -9,8 +9,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mpsim import run_config
-
 console = Console()
 
 
@@ -19,6 +17,7 @@ def register(app: typer.Typer) -> None:
     def demo(seed: Annotated[int, typer.Option(help="Master seed of the run.")] = 1) -> None:
         """Run a small scenario (MPTCP and TCP at a shared bottleneck, UDP cross traffic) and print its results."""
         from mpsim.demo import demo_config
+        from mpsim.engine import run_config
 
         cfg = demo_config(seed)
         started = time.perf_counter()
