@@ -98,16 +98,25 @@ def test_a_run_file_left_unreadable_by_a_crash_is_run_again(tmp_path: Path) -> N
 
 
 def test_the_experiments_command_shows_every_name_and_figure_whole_on_a_narrow_terminal() -> None:
-    """`mpsim experiments` on an 80-column terminal: each name, which `mpsim reproduce` takes, stands whole on
-    its row, and a figure reference keeps its panels ("Fig. 3 (a, b)")."""
+    """`mpsim experiments` on an 80-column terminal: each paper's heading, then each name, which `mpsim
+    reproduce` takes, whole at the start of its line with its figure ("Fig. 3 (a, b)"), its description wrapped
+    below; no line wider than the terminal."""
     env = {**os.environ, "COLUMNS": "80"}
     proc = subprocess.run(
         [sys.executable, "-m", "mpsim.cli", "experiments"], capture_output=True, text=True, timeout=60, env=env
     )
     assert proc.returncode == 0, proc.stderr
-    first_cells = {line.split("│")[1].strip() for line in proc.stdout.splitlines() if line.startswith("│")}
-    assert set(CATALOGUE) <= first_cells
-    assert "CSS Fig. 3 (a, b)" in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    names = {line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("   ")}
+    assert set(CATALOGUE) <= names
+    assert "  css-shared-filesize     Fig. 3 (a, b), §IV-B" in lines
+    headings = [line for line in lines if line and not line.startswith(" ")]
+    assert [h.split(":")[0] for h in headings] == list(dict.fromkeys(e.paper.split(":")[0] for e in CATALOGUE.values()))
+    assert len(headings) == 5
+    description = [line for line in lines if line.startswith("      ")]
+    # Wrapped at the terminal's width, not in a narrow column: about ten words a line.
+    assert sum(len(line.split()) for line in description) / len(description) > 8
 
 
 def test_a_configuration_shared_by_every_x_is_reported_at_each_x(tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+import textwrap
 import time
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -32,17 +34,12 @@ class Stack(StrEnum):
 def register(app: typer.Typer) -> None:
     @app.command()
     def experiments() -> None:
-        """List the experiments of the catalogue: the CSS, LISA and GSAM papers' figures."""
+        """List the experiments of the catalogue: the figures of the CSS, GSAM, Couple+, LISA and MPCubic papers.
+
+        Grouped by paper; each name (what `mpsim reproduce` takes) with its figure, its description below."""
         from mpsim.experiments import CATALOGUE
 
-        table = Table(show_lines=False)
-        # The name is what `mpsim reproduce` takes: never cut, whatever the terminal's width.
-        table.add_column("name", style="bold", no_wrap=True, min_width=max(len(n) for n in CATALOGUE))
-        table.add_column("figure")
-        table.add_column("description")
-        for exp in CATALOGUE.values():
-            table.add_row(exp.name, f"{exp.paper.split(':')[0]} {exp.figure.split(', §')[0]}", exp.description)
-        console.print(table)
+        console.print(catalogue_text(CATALOGUE.values(), console.width), markup=False, highlight=False, soft_wrap=True)
 
     @app.command()
     def reproduce(
@@ -68,9 +65,11 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """Reproduce paper figures: run each one's sweep, write results.parquet/.csv and the figure (PNG, SVG),
-        judge the paper's claims on the table (holds / partly / fails, with the numbers), and write
-        OUT/index.html, a report of every experiment run: figures, claims, configuration, provenance."""
+        """Reproduce paper figures, judge the papers' claims on them, and write a report.
+
+        Runs each experiment's sweep, writes results.parquet/.csv and the figure (PNG, SVG), judges the paper's
+        claims on the table (holds / partly / fails, with the numbers), and writes OUT/index.html, a report of
+        every experiment run: figures, claims, configuration, provenance."""
         from mpsim import ConfigError
         from mpsim.experiments import CATALOGUE
         from mpsim.experiments.report import Ran, write_report
@@ -168,6 +167,32 @@ def register(app: typer.Typer) -> None:
             return
         docs.write_text(new)
         console.print(f"{docs}: tables written from {source}")
+
+
+def catalogue_text(experiments: Iterable[Experiment], width: int) -> str:
+    """The catalogue as text ``width`` columns wide: one heading per paper, then each experiment's name and
+    figure on one line (a name never cut: it is what ``mpsim reproduce`` takes) and its description wrapped
+    below, indented."""
+    by_paper: dict[str, list[Experiment]] = {}
+    for exp in experiments:
+        by_paper.setdefault(exp.paper, []).append(exp)
+    width = max(width, 40)
+
+    def wrap(text: str, indent: int, first_indent: int = 0) -> list[str]:
+        return textwrap.wrap(
+            text, width, initial_indent=" " * first_indent, subsequent_indent=" " * indent, break_long_words=False
+        )
+
+    lines: list[str] = []
+    for paper, group in by_paper.items():
+        if lines:
+            lines.append("")
+        lines += wrap(paper, 2)
+        name_width = max(len(e.name) for e in group)
+        for exp in group:
+            lines += wrap(f"{exp.name:<{name_width}}  {exp.figure}", name_width + 4, 2)
+            lines += wrap(exp.description, 6, 6)
+    return "\n".join(lines)
 
 
 def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
