@@ -1,13 +1,21 @@
-"""Figures in the style of the papers: a metric's mean with error bars against the swept parameter,
-one line per variant; cwnd and queue time series from traces. Matplotlib with the Agg backend
-(unless ``MPLBACKEND`` names another, as a Jupyter kernel does for its inline figures); every figure
-is saved as PNG and SVG.
+"""Figures in the style of the papers: a metric's mean with error bars against the swept parameter, one
+line per variant (or, without a swept parameter, one point per variant); a time series' mean over seeds with
+a band; cwnd, queue, sequence and throughput time series of one run. Matplotlib with the Agg backend (unless
+``MPLBACKEND`` names another, as a Jupyter kernel does for its inline figures); every figure is saved as PNG
+and SVG, its title and caption (what the bars are, from how many runs) in the files' metadata.
+
+Labels say what a column is and its unit: a metric from the suffix of its name (``fct_s``: seconds,
+``goodput_mbps``: Mbit/s), a swept scenario field from its path (``topology.per_path.0.loss``: "path 1
+loss") and from the values' units as :mod:`mpsim.units` reads them (``"0.5%"``, ``"47pkt"``, ``"30ms"``).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import textwrap
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -19,14 +27,19 @@ if not os.environ.get("MPLBACKEND"):
 
 import matplotlib.pyplot as plt
 import pyarrow as pa
+from matplotlib.lines import Line2D
 
-from mpsim import units
+from mpsim import __version__, units
 from mpsim._core import ConfigError
 from mpsim.engine import Results
 from mpsim.errors import did_you_mean
-from mpsim.store import META_COLUMNS, RunStore, one_seed_where_identical
+from mpsim.series import subflow_names
+from mpsim.store import META_COLUMNS, RunStore
 
 __all__ = [
+    "axis_label",
+    "caption",
+    "column_label",
     "mean_and_error",
     "numeric_axis",
     "outside_legend",
@@ -34,10 +47,12 @@ __all__ = [
     "plot_queue",
     "plot_run",
     "plot_sequence",
+    "plot_series",
     "plot_store",
     "plot_sweep",
     "plot_throughput",
     "save",
+    "subflow_names",
 ]
 
 ErrorKind = Literal["ci95", "std", "none"]
@@ -48,8 +63,63 @@ LABELS = {
     "rto_count": "retransmission timeouts",
     "sum_cwnd_pkts": "sum of cwnd (packets)",
     "goodput_mbps": "goodput (Mbit/s)",
+    "sending_rate_mbps": "sending rate (Mbit/s)",
+    "time_s": "time (s)",
+    "completion_time": "completion time (s)",
 }
+"""Labels of the default extractor's columns (:func:`mpsim.sweep.flow_metrics`) and of the time series'
+(:func:`mpsim.series.throughput`); any other column is named by :func:`column_label`'s rules."""
+
+UNIT_SUFFIXES = (
+    ("_mbps", "Mbit/s"),
+    ("_kbps", "kbit/s"),
+    ("_bps", "bit/s"),
+    ("_ms", "ms"),
+    ("_us", "µs"),
+    ("_ns", "ns"),
+    ("_s", "s"),
+    ("_pkts", "packets"),
+    ("_segments", "segments"),
+    ("_bytes", "bytes"),
+    ("_kb", "KB"),
+    ("_mb", "MB"),
+    ("_pct", "%"),
+    ("_percent", "%"),
+)
+"""A column's unit from the end of its name, as the project names its quantities (``rate_bps``, ``fct_s``)."""
+
+WORDS = {
+    "mptcp": "MPTCP",
+    "tcp": "TCP",
+    "udp": "UDP",
+    "rtt": "RTT",
+    "srtt": "SRTT",
+    "rto": "RTO",
+    "fct": "completion time",
+    "cc": "congestion control",
+    "lia": "LIA",
+    "olia": "OLIA",
+    "balia": "BALIA",
+    "reno": "Reno",
+    "cubic": "CUBIC",
+    "css": "CSS",
+    "lisa": "LISA",
+    "gsam": "GSAM",
+    "ss": "slow start",
+    "ecn": "ECN",
+    "iw": "initial window",
+}
+"""How a word of a column's name reads in a label: the papers' acronyms in capitals."""
+
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
+"""Line styles that tell the values of a second grouping apart when colour tells the first."""
+
+LEGEND_WIDTH = 34
+"""Characters a line of a legend's title holds before it wraps: the legend, beside the axes, stays narrow."""
+
+LOG_SPAN = 100.0
+"""Values whose largest is at least this many times their smallest (all positive) go on a log axis."""
 
 # Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond.
 _T95: tuple[float, ...] = (
@@ -64,6 +134,18 @@ BAR_NAMES = {"ci95": "95 % CI (Student t)", "std": "± 1 std", "none": "no error
 MIN_RUNS_FOR_CI = 3
 """Fewest values a 95 % confidence interval is drawn from: with 2, Student's t quantile (12.7) makes the
 interval wider than anything it says."""
+
+_METADATA: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+"""Each drawn figure's title and caption, which :func:`save` writes into its files."""
+
+
+def caption(fig: Any) -> dict[str, str]:
+    """The title and caption (``{"Title": ..., "Description": ...}``) :func:`save` writes into ``fig``'s files."""
+    return dict(_METADATA.get(fig, {}))
+
+
+def _describe(fig: Any, title: str, description: str) -> None:
+    _METADATA[fig] = {"Title": title, "Description": description}
 
 
 def mean_and_error(values: Sequence[float], kind: ErrorKind = "ci95") -> tuple[float, float]:
@@ -91,15 +173,21 @@ def _finite(values: Iterable[Any]) -> list[float]:
     return [float(v) for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
 
 
+def _percent(text: str) -> float | None:
+    stripped = text.strip()
+    return float(stripped[:-1]) if stripped.endswith("%") else None
+
+
 def numeric_axis(values: Iterable[Any]) -> tuple[list[float], str]:
     """Axis values as numbers and their unit: ``"20pkt"`` → 20 (packets), ``"280KB"`` → 280 (KB),
-    ``"30ms"`` → 30 (ms), ``"5Mbps"`` → 5 (Mbit/s); plain numbers as they are."""
+    ``"30ms"`` → 30 (ms), ``"5Mbps"`` → 5 (Mbit/s), ``"0.5%"`` → 0.5 (%); plain numbers as they are."""
     vals = list(values)
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in vals):
         return [float(v) for v in vals], ""
     text = [str(v) for v in vals]
     attempts: list[tuple[str, Any]] = [
         ("", float),
+        ("%", _percent),
         ("packets", lambda s: units.parse_buffer(s).value if units.parse_buffer(s).unit == "pkts" else None),
         ("KB", lambda s: units.parse_size(s).value / 1e3 if units.parse_size(s).unit == "bytes" else None),
         ("ms", lambda s: units.parse_time(s) / 1e6),
@@ -115,15 +203,113 @@ def numeric_axis(values: Iterable[Any]) -> tuple[list[float], str]:
     raise ValueError(f"cannot place {text[:3]} on a numeric axis")
 
 
-def _x_positions(values: Sequence[Any]) -> tuple[dict[Any, float], str, list[Any] | None]:
+def column_label(name: str, unit: str = "") -> str:
+    """A column's name as a label with its unit: ``fct_s`` → "flow completion time (s)",
+    ``mptcp_over_reno`` → "MPTCP over Reno", ``queue_delay_ms`` → "queue delay (ms)"; ``unit`` when the
+    name has none."""
+    if name in LABELS and not unit:
+        return LABELS[name]
+    for suffix, suffix_unit in UNIT_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name, unit = name[: -len(suffix)], unit or suffix_unit
+            break
+    words = " ".join(WORDS.get(w.lower(), w) for w in name.replace("-", "_").split("_") if w)
+    return f"{words} ({unit})" if unit else words
+
+
+def axis_label(path: str, unit: str = "") -> str:
+    """A swept scenario field as a label: ``topology.per_path.0.loss`` → "path 1 loss",
+    ``flows.short.size`` → "size of flow short", ``topology.buffer`` → "buffer"; with ``unit`` in brackets."""
+    parts = path.split(".")
+    if parts[0] == "topology" and len(parts) > 1:
+        parts = parts[1:]
+    where: list[str] = []
+    i = 0
+    while i < len(parts) - 1:
+        part, following = parts[i], parts[i + 1]
+        if part in ("per_path", "paths") and following.isdigit():
+            where.append(f"path {int(following) + 1}")
+        elif part == "flows":
+            where.append(f"of flow {following}")
+        elif part == "links":
+            where.append(f"of link {following}")
+        elif following.isdigit():
+            where.append(f"{column_label(part)} {int(following) + 1}")
+        else:
+            where.append(column_label(part))
+            i += 1
+            continue
+        i += 2
+    leaf = column_label(parts[-1]) if i < len(parts) else ""
+    before = [w for w in where if not w.startswith("of ")]
+    after = [w for w in where if w.startswith("of ")]
+    words = " ".join([*before, leaf, *after]).strip()
+    return f"{words} ({unit})" if unit else words
+
+
+def _x_positions(values: Sequence[Any], column: str = "") -> tuple[dict[Any, float], str, list[Any] | None]:
     """Where each x value goes: numbers (with their unit), or, for categories, 0, 1, 2, … in order of
-    first appearance (then the categories are returned for the tick labels)."""
+    first appearance (then the categories are returned for the tick labels). A loss or probability given
+    as a plain fraction is shown in %."""
     distinct = list(dict.fromkeys(values))
     try:
         xs, unit = numeric_axis(distinct)
-        return dict(zip(distinct, xs, strict=True)), unit, None
     except ValueError:
         return {v: float(i) for i, v in enumerate(distinct)}, "", distinct
+    if not unit and column.rsplit(".", 1)[-1] in ("loss", "probability") and all(0 <= x <= 1 for x in xs):
+        xs, unit = [x * 100 for x in xs], "%"
+    return dict(zip(distinct, xs, strict=True)), unit, None
+
+
+def _spans_decades(values: Iterable[float]) -> bool:
+    xs = [v for v in values if math.isfinite(v)]
+    return bool(xs) and min(xs) > 0 and max(xs) / min(xs) >= LOG_SPAN
+
+
+def _n_text(counts: Sequence[int]) -> str:
+    return f"n = {min(counts)}" if min(counts) == max(counts) else f"n = {min(counts)}–{max(counts)}"
+
+
+def _line_of(row: Mapping[str, Any], hue: str, style: str | None) -> tuple[str, str]:
+    """The line a row belongs to: its colour's value and its line style's (empty without ``style``)."""
+    return str(row[hue]), str(row[style]) if style else ""
+
+
+def _styles(rows: Sequence[Mapping[str, Any]], hue: str, style: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A colour per value of ``hue`` and a line style and marker per value of ``style``, in order of first
+    appearance."""
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    hues = list(dict.fromkeys(str(r[hue]) for r in rows))
+    styles = list(dict.fromkeys(str(r[style]) for r in rows)) if style else []
+    color_of = {h: colors[i % len(colors)] for i, h in enumerate(hues)}
+    style_of = {s: (LINESTYLES[i % len(LINESTYLES)], MARKERS[i % len(MARKERS)]) for i, s in enumerate(styles)}
+    return color_of, style_of
+
+
+def _legends(
+    ax: Any,
+    color_of: Mapping[str, Any],
+    style_of: Mapping[str, Any],
+    title: str,
+    style_title: str | None,
+    *,
+    markers: bool,
+) -> None:
+    """One legend beside the axes, titled with what the lines are and from how many runs: an entry per
+    colour and, when a second grouping has line styles, under the heading ``style_title`` an entry per style
+    (3 + 3 entries, not 9)."""
+    if not style_of:
+        outside_legend(ax, title=title)
+        return
+    handles = [
+        Line2D([], [], color=c, marker="o" if markers else None, linestyle="-", label=h) for h, c in color_of.items()
+    ]
+    handles.append(Line2D([], [], linestyle="none", label=f"{style_title}:"))
+    handles += [
+        Line2D([], [], color="0.3", linestyle=ls, marker=m if markers else None, label=s)
+        for s, (ls, m) in style_of.items()
+    ]
+    outside_legend(ax, title=title, handles=handles)
 
 
 def plot_sweep(
@@ -132,49 +318,79 @@ def plot_sweep(
     y: str,
     *,
     hue: str = "variant",
+    style: str | None = None,
     errors: ErrorKind = "ci95",
     ax: Any = None,
     xlabel: str | None = None,
     ylabel: str | None = None,
     title: str | None = None,
+    note: str | None = None,
+    style_title: str | None = None,
+    series: bool = False,
 ) -> Any:
-    """Mean of ``y`` (over seeds and any other rows) at each value of ``x``, one line per ``hue``.
+    """Mean of ``y`` (over seeds and any other rows) at each value of ``x``, one line per ``hue`` (its
+    colour) and ``style`` (its line style and marker); with ``series``, a time series (:func:`plot_series`).
 
-    The legend names the error bars and the number of values behind each mean; a 95 % confidence
-    interval is not drawn from fewer than 3 values (the legend says so); bars of a quantity that is never
-    negative (a count, a time) stop at zero. A categorical ``x`` is spaced evenly in order of first
-    appearance; groups without a finite value are left out, and with none at all the axes say so.
+    The legend names the error bars and the number of values behind each mean (and ``note``, if given); a
+    95 % confidence interval is not drawn from fewer than 3 values (the legend says so); bars of a quantity
+    that is never negative (a count, a time) stop at zero. A categorical ``x`` (text, or the variants
+    themselves) is spaced evenly in order of first appearance, its points not joined by lines and set a
+    little apart per line; a numeric ``x`` or mean spanning two decades or more goes on a log axis. Groups
+    without a finite value are left out, and with none at all the axes say so.
     """
     rows = table.to_pylist() if isinstance(table, pa.Table) else list(table)
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
-    groups: dict[str, dict[Any, list[float]]] = {}
+        _, ax = plt.subplots(figsize=(7 if series else 6.4, 3.8), layout="constrained")
+    groups: dict[tuple[str, str], dict[Any, list[float]]] = {}
     for r in rows:
-        groups.setdefault(str(r[hue]), {}).setdefault(r[x], []).append(r[y])
+        groups.setdefault(_line_of(r, hue, style), {}).setdefault(r[x], []).append(r[y])
     groups = {k: g for k, g in groups.items() if any(_finite(v) for v in g.values())}
     if not groups:
         ax.text(0.5, 0.5, f"no finite value of {y}", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         return ax.figure
-    position, x_unit, categories = _x_positions([v for g in groups.values() for v in g])
+    color_of, style_of = _styles([r for r in rows if _line_of(r, hue, style) in groups], hue, style)
+    if series:
+        position, x_unit, categories = {v: float(v) for g in groups.values() for v in g}, "", None
+    else:
+        position, x_unit, categories = _x_positions([v for g in groups.values() for v in g], x)
     never_negative = all(v >= 0 for g in groups.values() for vs in g.values() for v in _finite(vs))
+    # Points of several lines at one category are set apart, so that their bars do not hide each other.
+    dodge = 0.5 / len(groups) if categories is not None and len(groups) > 1 else 0.0
     counts: list[int] = []
-    no_ci = False
-    for i, (label, by_x) in enumerate(groups.items()):
+    all_means: list[float] = []
+    no_ci = banded = False
+    for i, ((h, st), by_x) in enumerate(groups.items()):
+        offset = (i - (len(groups) - 1) / 2) * dodge
         points = sorted(
-            ((position[v], *mean_and_error(ys, errors), len(_finite(ys))) for v, ys in by_x.items() if _finite(ys)),
+            (position[v] + offset, *mean_and_error(ys, errors), len(_finite(ys)))
+            for v, ys in by_x.items()
+            if _finite(ys)
         )
         xs = [p[0] for p in points]
         means = [p[1] for p in points]
         halves = [0.0 if math.isnan(p[2]) else p[2] for p in points]
         no_ci |= any(math.isnan(p[2]) for p in points)
         counts += [p[3] for p in points]
-        low = [min(h, m) if never_negative else h for m, h in zip(means, halves, strict=True)]
+        all_means += means
+        low = [min(e, m) if never_negative else e for m, e in zip(means, halves, strict=True)]
+        linestyle, marker = style_of.get(st, ("-", MARKERS[i % len(MARKERS)]))
+        label = f"{h}, {st}" if st else h
+        if series:
+            ax.plot(xs, means, color=color_of[h], linestyle=linestyle, linewidth=1.3, label=label)
+            if errors != "none" and any(e > 0 for e in halves):
+                lows = [m - e for m, e in zip(means, low, strict=True)]
+                highs = [m + e for m, e in zip(means, halves, strict=True)]
+                ax.fill_between(xs, lows, highs, color=color_of[h], alpha=0.2, linewidth=0)
+                banded = True
+            continue
         ax.errorbar(
             xs,
             means,
             yerr=None if errors == "none" else [low, halves],
-            marker=MARKERS[i % len(MARKERS)],
+            color=color_of[h],
+            marker=marker,
+            linestyle="none" if categories is not None else linestyle,
             markersize=5,
             capsize=3,
             linewidth=1.4,
@@ -182,37 +398,114 @@ def plot_sweep(
         )
     if categories is not None:
         ax.set_xticks(range(len(categories)), [str(c) for c in categories])
-    ax.set_xlabel(xlabel or (f"{x} ({x_unit})" if x_unit else x))
-    ax.set_ylabel(ylabel or LABELS.get(y, y))
+        ax.set_xlim(-0.5, len(categories) - 0.5)
+    elif not series and _spans_decades(position.values()):
+        ax.set_xscale("log")
+        ticks = sorted(set(position.values()))
+        if len(ticks) <= 12:
+            ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    if _spans_decades(all_means) and max(all_means) / min(all_means) >= LOG_SPAN * 10:
+        ax.set_yscale("log")
+    elif series and never_negative:
+        ax.set_ylim(bottom=0)
+    x_text = xlabel or (LABELS.get(x) or axis_label(x, x_unit) if x != "variant" else "")
+    y_text = ylabel or column_label(y)
+    ax.set_xlabel(x_text)
+    ax.set_ylabel(y_text)
     if title:
         ax.set_title(title)
     ax.grid(True, alpha=0.3)
-    n_text = f"n = {min(counts)}" if min(counts) == max(counts) else f"n = {min(counts)}–{max(counts)}"
-    legend_title = f"mean, {BAR_NAMES[errors]}, {n_text}"
-    if errors == "ci95" and no_ci:
-        legend_title += f"\nno CI where n < {MIN_RUNS_FOR_CI}"
-    outside_legend(ax, title=legend_title)
+    n_text = _n_text(counts)
+    if series:
+        band = f"band: {BAR_NAMES[errors]}" if banded else "no band"
+        if not banded and errors == "ci95" and max(counts) > 1:
+            band += f" (n < {MIN_RUNS_FOR_CI})"
+        legend_title = "one run" if max(counts) == 1 else f"mean over runs, {n_text}\n{band}"
+        what, summary = f"{y_text} over time", f"mean over runs ({n_text}), {band}"
+    else:
+        legend_title = (
+            "one run per point" if max(counts) == 1 else f"mean, {BAR_NAMES[errors]}\n{n_text} runs per point"
+        )
+        if errors == "ci95" and no_ci and max(counts) > 1:
+            legend_title += f"\nno CI where n < {MIN_RUNS_FOR_CI}"
+        what = f"{y_text} against {x_text}" if x_text else f"{y_text} by variant"
+        summary = f"mean over runs, error bars {BAR_NAMES[errors]}, {n_text} runs per point"
+    if note:
+        legend_title += "\n" + textwrap.fill(note, LEGEND_WIDTH)
+    _legends(ax, color_of, style_of, legend_title, style_title, markers=not series)
+    _describe(
+        ax.figure,
+        f"{title}: {what}" if title else what,
+        f"{y_text} against {x_text}: {summary}"
+        + (f" ({note})" if note else "")
+        + "; lines: "
+        + "; ".join(f"{h}, {st}" if st else h for h, st in groups),
+    )
     return ax.figure
 
 
-def outside_legend(ax: Any, title: str | None = None) -> None:
+def plot_series(table: pa.Table | Any, t: str, y: str, **options: Any) -> Any:
+    """A time series over seeds: at each time ``t`` (a bin, the same in every run), the mean of ``y`` as a
+    line and its 95 % confidence interval (or ± 1 std) as a band, one line per ``hue`` (colour) and
+    ``style`` (line style); ``options`` as :func:`plot_sweep` takes them. The legend says what the band is
+    and over how many runs (n); no band is drawn from fewer than 3 runs with ``ci95``, nor from one run."""
+    return plot_sweep(table, t, y, series=True, **options)
+
+
+def outside_legend(ax: Any, title: str | None = None, handles: Sequence[Any] | None = None) -> None:
     """The legend to the right of the axes, where it cannot hide a curve."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, frameon=False, title=title, fontsize=8)
-    if ax.get_legend() is not None and title:
-        ax.get_legend().get_title().set_fontsize(8)
+    extra = {} if handles is None else {"handles": list(handles)}
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        frameon=False,
+        title=title,
+        fontsize=8,
+        title_fontsize=8,
+        alignment="left",
+        **extra,
+    )
 
 
 def save(fig: Any, path: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Saves ``fig`` as ``path.png`` and ``path.svg`` (or the formats given) and closes it."""
+    """Saves ``fig`` as ``path.png`` and ``path.svg`` (or the formats given) and closes it. PNG and SVG
+    files carry the figure's title and caption (:func:`caption`) in their metadata."""
     base = Path(path)
     base.parent.mkdir(parents=True, exist_ok=True)
+    described = {"Software": f"mpsim {__version__}", **caption(fig)}
     out = []
     for fmt in formats:
         p = base.parent / f"{base.name}.{fmt}"
-        fig.savefig(p, dpi=150)
+        if fmt == "svg":
+            metadata: dict[str, str] | None = {k: v for k, v in described.items() if k != "Software"}
+        else:
+            metadata = described if fmt == "png" else None
+        fig.savefig(p, dpi=150, metadata=metadata)
         out.append(p)
     plt.close(fig)
     return out
+
+
+TIME_COLUMN = "time_s"
+"""A store whose rows have this column holds time series (:func:`mpsim.series.throughput`): each is drawn
+against it, its mean over seeds with a band."""
+
+
+def _same_runs(rows: Sequence[Mapping[str, Any]], axes: Sequence[str]) -> set[tuple[Any, ...]]:
+    """The points (variant and axis values) whose seeds all gave the same rows: a scenario that draws
+    nothing from its seed. Each such point is one run, not several."""
+    by_point: dict[tuple[Any, ...], dict[Any, list[str]]] = {}
+    for r in rows:
+        point = (r["variant"], *(str(r[a]) for a in axes))
+        kept = {c: v for c, v in r.items() if c not in META_COLUMNS}
+        by_point.setdefault(point, {}).setdefault(r["seed"], []).append(json.dumps(kept, sort_keys=True, default=str))
+    return {
+        point
+        for point, by_seed in by_point.items()
+        if len(by_seed) > 1 and len({tuple(sorted(v)) for v in by_seed.values()}) == 1
+    }
 
 
 def plot_store(
@@ -223,13 +516,20 @@ def plot_store(
     x: str | None = None,
     errors: ErrorKind | str = "ci95",
     formats: Sequence[str] = ("png", "svg"),
+    title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
 ) -> list[Path]:
     """One figure per metric (and flow) of a sweep's store, in ``out/plots``.
 
-    Each line is one variant with one value of every other axis and of every categorical column the
-    rows keep apart (a custom extractor's ``path``, say), so that no two different things are averaged.
-    A metric without a finite value is not drawn. A 95 % confidence interval needs at least 3 runs at
-    every point: with fewer, a :class:`ConfigError` says so.
+    Against the first axis (or ``x``), one line per variant and value of every other axis and of every
+    categorical column the rows keep apart (a custom extractor's ``path``, say), so that no two different
+    things are averaged: colour tells the variants apart, line style the rest. A sweep without an axis
+    compares its variants: one point with its error bar per variant. A store of time series (rows with
+    ``time_s``) draws each series' mean over seeds with a band. A metric without a finite value is not
+    drawn. A 95 % confidence interval needs at least 3 runs at every point: with fewer, a
+    :class:`ConfigError` says so; a point whose seeds all gave the same rows counts as one run (n = 1, no
+    error bar), and the legend says so.
     """
     store = RunStore(out)
     kind = _kind(errors)
@@ -243,47 +543,67 @@ def plot_store(
     table = store.results()
     if table.num_rows == 0:
         raise ConfigError(f"directory: {str(out)!r} holds no finished runs to plot")
+    series = TIME_COLUMN in table.column_names
     if x is not None and x not in axes:
         raise ConfigError(f"x: unknown axis {x!r}{did_you_mean(x, axes)} (allowed: {', '.join(axes) or 'none'})")
-    x = x or (axes[0] if axes else None)
-    if x is None:
-        raise ConfigError(f"directory: the sweep in {str(out)!r} has no axis to put on the x axis")
+    if ylabel is not None and (metrics is None or len(metrics) != 1):
+        raise ConfigError("--ylabel: labels one metric's axis; name that metric with --metric")
+    x = TIME_COLUMN if series else x or (axes[0] if axes else "variant")
     # The axes, and their values in base units (``topology.buffer_pkts``), are no metrics.
     in_base_units = {c for c in table.column_names for a in axes if c.startswith(f"{a}_")}
-    skip = {*META_COLUMNS, *axes, *in_base_units, "flow", "kind"}
+    skip = {*META_COLUMNS, *axes, *in_base_units, "flow", TIME_COLUMN}
     schema = table.schema
     numeric = [c for c in table.column_names if c not in skip and pa.types.is_integer(schema.field(c).type)] + [
         c for c in table.column_names if c not in skip and pa.types.is_floating(schema.field(c).type)
     ]
     rows = table.to_pylist()
-    # Columns that tell rows apart without being measures: one line per value.
-    categorical = [
-        c
-        for c in table.column_names
-        if c not in skip and c not in numeric and c != x and len({str(r[c]) for r in rows}) > 1
-    ]
-    line_columns = [a for a in axes if a != x] + categorical
+    same = _same_runs(rows, axes)
+    if same:
+        first_seed: dict[tuple[Any, ...], Any] = {}
+        for r in rows:
+            first_seed.setdefault((r["variant"], *(str(r[a]) for a in axes)), r["seed"])
+        rows = [
+            r
+            for r in rows
+            if (p := (r["variant"], *(str(r[a]) for a in axes))) not in same or r["seed"] == first_seed[p]
+        ]
     _check_known("metric", metrics, numeric)
     chosen = [m for m in numeric if metrics is None or m in metrics]
     flow_names = sorted({r["flow"] for r in rows}) if "flow" in table.column_names else [None]
     _check_known("flow", flows, [f for f in flow_names if f is not None])
-    for r in rows:
-        r["_line"] = " ".join([r["variant"], *(f"{c}={r[c]}" for c in line_columns)])
-    if kind == "ci95":
-        _check_runs_for_ci(rows, x, out)
-    # Seeds that gave one result at a point add no value there: it is drawn from one seed (n = 1, no bar).
-    kept = set(one_seed_where_identical(table, axes).column("key").to_pylist())
-    rows = [r for r in rows if r["key"] in kept]
+    note = None
+    if same:
+        seeds = len({r["seed"] for r in table.to_pylist()})
+        everywhere = (
+            "" if len(same) == len({(r["variant"], *(str(r[a]) for a in axes)) for r in rows}) else " at some points"
+        )
+        note = f"the {seeds} seeds gave identical results{everywhere}: n = 1"
     paths: list[Path] = []
     for flow in flow_names:
         if flows and flow not in flows:
             continue
         subset = [r for r in rows if flow is None or r["flow"] == flow]
+        hue, style, style_title = _groupings(subset, x, [a for a in axes if a != x], skip | set(numeric))
+        if kind == "ci95":
+            _check_runs_for_ci(subset, x, [hue, style], same, axes, out)
         for metric in chosen:
             if not _finite(r[metric] for r in subset):
                 continue  # nothing to draw: no empty figure
-            title = None if flow is None else f"flow {flow}"
-            fig = plot_sweep(subset, x, metric, hue="_line", errors=kind, title=title)
+            figure_title = title or (None if flow is None else f"flow {flow}")
+            fig = plot_sweep(
+                subset,
+                x,
+                metric,
+                series=series,
+                hue=hue,
+                style=style,
+                errors=kind,
+                title=figure_title,
+                xlabel=xlabel,
+                ylabel=ylabel,
+                note=note,
+                style_title=style_title,
+            )
             name = metric if flow is None else f"{flow}-{metric}"
             paths += save(fig, Path(out) / "plots" / name, formats)
     if not paths:
@@ -291,11 +611,54 @@ def plot_store(
     return paths
 
 
-def _check_runs_for_ci(rows: Sequence[Mapping[str, Any]], x: str, out: str | Path) -> None:
-    """Refuses 95 % confidence intervals drawn from fewer than 3 runs at any point."""
+def _groupings(
+    rows: list[dict[str, Any]], x: str, other_axes: Sequence[str], not_categories: set[str]
+) -> tuple[str, str | None, str | None]:
+    """What tells the lines of a figure apart: the variants (when there are several), the other axes' values
+    and every text column whose value differs between rows (a custom extractor's ``path``). The first of these
+    is the lines' colour, the rest together their line style. Each row gets ``_hue`` and ``_style``;
+    returns those column names and the style legend's title."""
+    columns = [c for c in rows[0] if c not in not_categories and c != x and not c.startswith("_")]
+    categorical = [c for c in columns if len({str(r[c]) for r in rows}) > 1]
+    parts = ["variant"] if len({r["variant"] for r in rows}) > 1 or x == "variant" else []
+    parts += [a for a in other_axes if len({str(r[a]) for r in rows}) > 1] + categorical
+    if not parts:
+        parts = ["variant"]
+
+    def text(r: Mapping[str, Any], columns: Sequence[str], named: bool) -> str:
+        return ", ".join(f"{_short_label(c)} = {r[c]}" if named and c != "variant" else str(r[c]) for c in columns)
+
+    for r in rows:
+        r["_hue"] = text(r, parts[:1], named=True)
+        # A single grouping by style is named once, in the legend's heading.
+        r["_style"] = text(r, parts[1:], named=len(parts) > 2)
+    if len(parts) == 1:
+        return "_hue", None, None
+    return "_hue", "_style", ", ".join(_short_label(c) for c in parts[1:])
+
+
+def _short_label(column: str) -> str:
+    """A column or axis named in a legend: its label without the unit."""
+    return axis_label(column) if "." in column else column_label(column).split(" (")[0]
+
+
+def _check_runs_for_ci(
+    rows: Sequence[Mapping[str, Any]],
+    x: str,
+    lines: Sequence[str | None],
+    same: set[tuple[Any, ...]],
+    axes: Sequence[str],
+    out: str | Path,
+) -> None:
+    """Refuses 95 % confidence intervals drawn from fewer than 3 runs at any point (but at a point whose
+    seeds all gave the same results: that is one run, drawn without an interval, and the legend says so)."""
     runs: dict[tuple[Any, ...], set[Any]] = {}
     for r in rows:
-        runs.setdefault((r["_line"], r.get("flow"), str(r[x])), set()).add(r["seed"])
+        if (r["variant"], *(str(r[a]) for a in axes)) in same:
+            continue
+        runs.setdefault((*(r[c] for c in lines if c), str(r[x])), set()).add(r["seed"])
+    if not runs:
+        return
     fewest = min(len(s) for s in runs.values())
     if fewest < MIN_RUNS_FOR_CI:
         raise ConfigError(
@@ -318,8 +681,15 @@ def _check_known(option: str, asked: Sequence[str] | None, known: Sequence[str])
             raise ConfigError(f"{option}: unknown {option} {name!r}{did_you_mean(name, known)} (known: {shown})")
 
 
+def _subflow_label(names: Mapping[tuple[str, int], str], flow: str, subflow: int | None) -> str:
+    """A flow as a legend names it: a TCP flow by its name, an MPTCP subflow by its connection and addresses."""
+    if subflow is None or (flow, subflow) not in names:
+        return flow
+    return f"{flow} via {names[flow, subflow]}"
+
+
 def plot_cwnd(results: Results, flow: str | None = None, *, ax: Any = None) -> Any:
-    """Congestion window (KB) of every traced flow and subflow over time."""
+    """Congestion window (KB) of every traced flow and subflow over time; a subflow named by its addresses."""
     traces = results.tcp_traces.to_pylist()
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
@@ -332,13 +702,21 @@ def plot_cwnd(results: Results, flow: str | None = None, *, ax: Any = None) -> A
         ys.append(r["cwnd_bytes"] / 1e3)
     if not lines:
         raise ValueError("no cwnd trace: set trace = true on a flow (or list it in [trace] flows)")
+    names = subflow_names(results)
     for (name, sub), (xs, ys) in lines.items():
-        ax.step(xs, ys, where="post", linewidth=1.2, label=f"{name} subflow {sub}")
+        ax.step(xs, ys, where="post", linewidth=1.2, label=_subflow_label(names, name, sub))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (KB)")
     ax.grid(True, alpha=0.3)
-    outside_legend(ax)
+    outside_legend(ax, title=f"seed {results.seed}")
+    _describe(ax.figure, "congestion window over time", _run_caption(results, "cwnd (KB) at every ACK", lines))
     return ax.figure
+
+
+def _run_caption(results: Results, what: str, lines: Iterable[Any]) -> str:
+    return f"{what}, one run (seed {results.seed}); lines: " + "; ".join(
+        " ".join(str(p) for p in line if p is not None) if isinstance(line, tuple) else str(line) for line in lines
+    )
 
 
 def plot_queue(results: Results, link: str | None = None, *, ax: Any = None) -> Any:
@@ -356,11 +734,13 @@ def plot_queue(results: Results, link: str | None = None, *, ax: Any = None) -> 
     if not lines:
         raise ValueError("no queue trace: list links in [trace] queues")
     for name, (xs, ys) in lines.items():
-        ax.step(xs, ys, where="post", linewidth=1.2, label=name)
+        ax.step(xs, ys, where="post", linewidth=1.2, label=f"link {name}")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("queue (packets)")
+    ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    outside_legend(ax)
+    outside_legend(ax, title=f"seed {results.seed}")
+    _describe(ax.figure, "queue occupancy over time", _run_caption(results, "queue (packets)", lines))
     return ax.figure
 
 
@@ -386,9 +766,10 @@ def plot_sequence(results: Results, flow: str | None = None, *, ax: Any = None) 
     if not subflows:
         raise ValueError("no segment trace: list the flow in [trace] segments")
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    names = subflow_names(results)
     for i, ((name, sub), d) in enumerate(subflows.items()):
         c = colors[i % len(colors)]
-        label = f"{name} subflow {sub}"
+        label = _subflow_label(names, name, sub)
         ax.plot(d["t"], d["seq"], ".", color=c, markersize=2.5, label=f"{label}: segment sent")
         if d["rt"]:
             ax.plot(d["rt"], d["rseq"], "x", color=c, markersize=5, label=f"{label}: retransmission")
@@ -396,46 +777,87 @@ def plot_sequence(results: Results, flow: str | None = None, *, ax: Any = None) 
     ax.set_xlabel("time (s)")
     ax.set_ylabel("subflow sequence number (KB)")
     ax.grid(True, alpha=0.3)
-    outside_legend(ax)
+    outside_legend(ax, title=f"seed {results.seed}")
+    _describe(
+        ax.figure,
+        "sequence and ACK progress",
+        _run_caption(results, "segments sent and SND.UNA (KB of each subflow's sequence space)", subflows),
+    )
     return ax.figure
 
 
-def plot_throughput(results: Results, flow: str | None = None, *, sent: bool = False, ax: Any = None) -> Any:
-    """Throughput over time (Mbit/s) of every flow, MPTCP connection and subflow, one step per bin of the
-    windowed-throughput table: goodput (bytes delivered in order), or with ``sent`` the bytes sent.
-    Needs ``[throughput]``."""
-    rows = results.throughput.to_pylist()
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
-    column = "sent_bps" if sent else "delivered_bps"
-    lines: dict[tuple[str, str, int | None], tuple[list[float], list[float]]] = {}
-    for r in rows:
+def _throughput_rows(results: Results, flow: str | None, column: str) -> list[dict[str, Any]]:
+    """One row per bin of each flow, connection and subflow (a subflow named by its addresses): ``line``,
+    ``part`` (``"connection"`` or the subflow), ``start_s``, ``end_s``, ``rate_mbps``."""
+    names = subflow_names(results)
+    out = []
+    for r in results.throughput.to_pylist():
         if flow is not None and r["flow"] != flow:
             continue
-        xs, ys = lines.setdefault((r["flow"], r["kind"], r["subflow"]), ([], []))
+        if r["kind"] == "mptcp_subflow":
+            line = _subflow_label(names, r["flow"], r["subflow"])
+        else:
+            line = f"{r['flow']} ({r['kind']})"
+        out.append({"line": line, "start_s": r["start_s"], "end_s": r["end_s"], "rate_mbps": r[column] / 1e6})
+    return out
+
+
+def plot_throughput(
+    results: Results | Sequence[Results], flow: str | None = None, *, sent: bool = False, ax: Any = None
+) -> Any:
+    """Throughput over time (Mbit/s) of every flow, MPTCP connection and subflow (named by its addresses),
+    one step per bin of the windowed-throughput table: goodput (bytes delivered in order), or with ``sent``
+    the bytes sent. Several runs (seeds) of one scenario: each line is their mean, with its 95 % confidence
+    interval as a band (:func:`plot_series`). Needs ``[throughput]``."""
+    column = "sent_bps" if sent else "delivered_bps"
+    what = ("sending rate" if sent else "goodput") + " (Mbit/s)"
+    if not isinstance(results, Results):
+        runs = list(results)
+        rows = [
+            {**r, "seed": res.seed, "time_s": (r["start_s"] + r["end_s"]) / 2}
+            for res in runs
+            for r in _throughput_rows(res, flow, column)
+        ]
+        if not rows:
+            raise ValueError("no throughput table: set [throughput] interval in the scenario")
+        errors: ErrorKind = "ci95" if len(runs) >= MIN_RUNS_FOR_CI else "std"
+        return plot_series(rows, "time_s", "rate_mbps", hue="line", errors=errors, ax=ax, ylabel=what)
+    rows = _throughput_rows(results, flow, column)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
+    lines: dict[str, tuple[list[float], list[float]]] = {}
+    for r in rows:
+        xs, ys = lines.setdefault(r["line"], ([], []))
         if not xs:
             xs.append(r["start_s"])
-            ys.append(r[column] / 1e6)
+            ys.append(r["rate_mbps"])
         # Each bin's rate holds from its start to its end.
         xs.append(r["end_s"])
-        ys.append(r[column] / 1e6)
+        ys.append(r["rate_mbps"])
     if not lines:
         raise ValueError("no throughput table: set [throughput] interval in the scenario")
-    for (name, kind, sub), (xs, ys) in lines.items():
-        label = f"{name} subflow {sub}" if kind == "mptcp_subflow" else f"{name} ({kind})"
-        style = "--" if kind == "mptcp_subflow" else "-"
+    for label, (xs, ys) in lines.items():
+        style = "--" if " via " in label else "-"
         ax.step(xs, ys, where="pre", linestyle=style, linewidth=1.2, label=label)
     ax.set_xlabel("time (s)")
-    ax.set_ylabel(("sending rate" if sent else "goodput") + " (Mbit/s)")
+    ax.set_ylabel(what)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    outside_legend(ax)
+    outside_legend(ax, title=f"seed {results.seed}")
+    _describe(ax.figure, f"{what.split(' (')[0]} over time", _run_caption(results, f"{what} per bin", lines))
     return ax.figure
 
 
-def plot_run(results: Results, out: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+def plot_run(
+    results: Results,
+    out: str | Path,
+    formats: Sequence[str] = ("png", "svg"),
+    *,
+    title: str | None = None,
+    xlabel: str | None = None,
+) -> list[Path]:
     """Every time-series figure a run's traces allow, in ``out``: ``cwnd``, ``queue``, ``sequence``,
-    ``throughput``."""
+    ``throughput`` (each with ``title`` and ``xlabel``, if given)."""
     drawn: list[Path] = []
     for name, draw, table in (
         ("cwnd", plot_cwnd, results.tcp_traces),
@@ -444,7 +866,13 @@ def plot_run(results: Results, out: str | Path, formats: Sequence[str] = ("png",
         ("throughput", plot_throughput, results.throughput),
     ):
         if table.num_rows:
-            drawn += save(draw(results), Path(out) / name, formats)
+            fig = draw(results)
+            if title:
+                fig.axes[0].set_title(title)
+                _METADATA[fig]["Title"] = title
+            if xlabel:
+                fig.axes[0].set_xlabel(xlabel)
+            drawn += save(fig, Path(out) / name, formats)
     if not drawn:
         raise ConfigError(
             "the run traced nothing to plot: trace flows (trace = true or [trace] flows), queues ([trace] queues) "

@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 import typer
 from rich.console import Console
 
 console = Console()
+
+
+class Labels(TypedDict):
+    """What ``--title`` and ``--xlabel`` give every figure, of a sweep or of a run."""
+
+    title: str | None
+    xlabel: str | None
 
 
 class ErrorBars(StrEnum):
@@ -37,18 +44,32 @@ def register(app: typer.Typer) -> None:
             ErrorBars,
             typer.Option(help="Error bars: 95 % Student-t confidence interval (from 3 runs per point), std or none."),
         ] = ErrorBars.ci95,
+        title: Annotated[str | None, typer.Option(help="Title of every figure (default: the flow's name).")] = None,
+        xlabel: Annotated[
+            str | None, typer.Option(help="Label of the x axis (default: the axis's name and unit).")
+        ] = None,
+        ylabel: Annotated[
+            str | None,
+            typer.Option(help="Label of the y axis, with one --metric (default: the metric's name and unit)."),
+        ] = None,
     ) -> None:
-        """Plot a sweep (each metric's mean against the swept parameter, one line per variant and category)
-        or a run's time series (cwnd per subflow, queues, sequence and ACK progress), as PNG and SVG."""
+        """Plot a sweep's metrics or a run's time series, as PNG and SVG.
+
+        A sweep: each metric's mean with error bars against the swept parameter, one line per variant and
+        category (without an axis, one point per variant; a time-series store, the mean over seeds with a
+        band). A run: cwnd per subflow, queues, sequence and ACK progress, throughput."""
         from mpsim import ConfigError
         from mpsim.plots import plot_run, plot_store
 
+        labels = Labels(title=title, xlabel=xlabel)
         if (directory / "results.json").is_file() and not (directory / "sweep.json").exists():
-            if flow or metric or x:
-                raise ConfigError("--flow, --metric, --x: a run's time series take none of them")
-            paths = plot_run(load_run(directory), directory / "plots")
+            if flow or metric or x or ylabel:
+                raise ConfigError(
+                    "--flow, --metric, --x, --ylabel: a run's time series (each with its own y axis) take none of them"
+                )
+            paths = plot_run(load_run(directory), directory / "plots", **labels)
         else:
-            paths = plot_store(directory, flows=flow, metrics=metric, x=x, errors=errors.value)
+            paths = plot_store(directory, flows=flow, metrics=metric, x=x, errors=errors.value, ylabel=ylabel, **labels)
             warn_identical_seeds(directory)
         for p in paths:
             console.print(str(p))
