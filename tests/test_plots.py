@@ -332,3 +332,31 @@ def test_plot_command_takes_a_title_and_axis_labels(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "--ylabel: labels one metric's axis" in done.stderr
+
+
+def test_the_report_figure_letters_its_panels_and_has_one_legend(tmp_path: Path) -> None:
+    from mpsim.experiments import get
+    from mpsim.experiments.reproduce import figure
+
+    exp = get("css-shared-buffer")
+    rows = [
+        {"variant": v, "x": x, "run": run, **{p.metric: float(i + x / 10 + run) for p in exp.panels}}
+        for i, v in enumerate(exp.variants)
+        for x in (20, 47, 100)
+        for run in (1, 2, 3)
+    ]
+    with pytest.MonkeyPatch.context() as mp:
+        kept = drawn(mp)
+        figure(exp, pa.Table.from_pylist(rows), tmp_path / "figure")
+    (fig,) = kept
+    panels = [ax for ax in fig.axes if ax.get_visible() and ax.axison]
+    assert [ax.get_title(loc="left") for ax in panels] == ["(a)", "(b)", "(c)"]
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None] + fig.legends
+    (legend,) = legends
+    assert [t.get_text() for t in legend.get_texts()] == list(exp.variants)
+    assert legend.get_title().get_text() == "mean, ± 1 std\nn = 3 runs per point"
+    description = plots.caption(fig)["Description"]
+    assert description.startswith("(a) ") and " (b) " in description and " (c) " in description
+    # Two panels a row: readable when the report shows the figure at the page's width.
+    assert fig.get_figwidth() <= 11
+    plt.close(fig)

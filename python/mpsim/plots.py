@@ -40,6 +40,7 @@ __all__ = [
     "axis_label",
     "caption",
     "column_label",
+    "describe",
     "mean_and_error",
     "numeric_axis",
     "outside_legend",
@@ -144,7 +145,8 @@ def caption(fig: Any) -> dict[str, str]:
     return dict(_METADATA.get(fig, {}))
 
 
-def _describe(fig: Any, title: str, description: str) -> None:
+def describe(fig: Any, title: str, description: str) -> None:
+    """Sets the title and caption :func:`save` writes into ``fig``'s files."""
     _METADATA[fig] = {"Title": title, "Description": description}
 
 
@@ -434,7 +436,7 @@ def plot_sweep(
     if note:
         legend_title += "\n" + textwrap.fill(note, LEGEND_WIDTH)
     _legends(ax, color_of, style_of, legend_title, style_title, markers=not series)
-    _describe(
+    describe(
         ax.figure,
         f"{title}: {what}" if title else what,
         f"{y_text} against {x_text}: {summary}"
@@ -709,7 +711,7 @@ def plot_cwnd(results: Results, flow: str | None = None, *, ax: Any = None) -> A
     ax.set_ylabel("cwnd (KB)")
     ax.grid(True, alpha=0.3)
     outside_legend(ax, title=f"seed {results.seed}")
-    _describe(ax.figure, "congestion window over time", _run_caption(results, "cwnd (KB) at every ACK", lines))
+    describe(ax.figure, "congestion window over time", _run_caption(results, "cwnd (KB) at every ACK", lines))
     return ax.figure
 
 
@@ -740,7 +742,7 @@ def plot_queue(results: Results, link: str | None = None, *, ax: Any = None) -> 
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     outside_legend(ax, title=f"seed {results.seed}")
-    _describe(ax.figure, "queue occupancy over time", _run_caption(results, "queue (packets)", lines))
+    describe(ax.figure, "queue occupancy over time", _run_caption(results, "queue (packets)", lines))
     return ax.figure
 
 
@@ -778,7 +780,7 @@ def plot_sequence(results: Results, flow: str | None = None, *, ax: Any = None) 
     ax.set_ylabel("subflow sequence number (KB)")
     ax.grid(True, alpha=0.3)
     outside_legend(ax, title=f"seed {results.seed}")
-    _describe(
+    describe(
         ax.figure,
         "sequence and ACK progress",
         _run_caption(results, "segments sent and SND.UNA (KB of each subflow's sequence space)", subflows),
@@ -844,7 +846,7 @@ def plot_throughput(
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     outside_legend(ax, title=f"seed {results.seed}")
-    _describe(ax.figure, f"{what.split(' (')[0]} over time", _run_caption(results, f"{what} per bin", lines))
+    describe(ax.figure, f"{what.split(' (')[0]} over time", _run_caption(results, f"{what} per bin", lines))
     return ax.figure
 
 

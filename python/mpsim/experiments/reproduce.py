@@ -120,23 +120,51 @@ def _table(exp: Experiment, stored: pa.Table, meta: Mapping[tuple[str, str], tup
 
 
 def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
-    """One panel per metric of the paper's figure: mean and error bar against x, one line per variant."""
+    """One panel per metric of the paper's figure, lettered as the paper's panels ((a), (b), (c)): mean and
+    error bar against x, one line per variant. Two panels a row, so that a page shows them at a readable size;
+    one legend for all, above them, with the error bars and the number of runs behind each mean."""
     import matplotlib.pyplot as plt
 
-    from mpsim.plots import plot_sweep, save
+    from mpsim.plots import caption, describe, plot_sweep, save
 
     n = len(exp.panels)
-    fig, axes = plt.subplots(1, n, figsize=(5.0 * n, 3.9), layout="constrained", squeeze=False)
+    columns = min(n, 2)
+    rows = -(-n // columns)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(5.2 * columns, 3.4 * rows + 0.9), layout="constrained", squeeze=False
+    )
     errors: Literal["ci95", "std"] = "ci95" if exp.error_bars == "ci95" else "std"
-    for ax, panel in zip(axes[0], exp.panels, strict=True):
+    legend_titles, captions = [], []
+    for i, (ax, panel) in enumerate(zip(axes.flat, exp.panels, strict=False)):
         plot_sweep(table, "x", panel.metric, errors=errors, ax=ax, xlabel=exp.x_label, ylabel=panel.label)
         if panel.log_y:
             ax.set_yscale("log")
+        letter = f"({chr(ord('a') + i)})"
+        ax.set_title(letter, loc="left", fontweight="bold", fontsize=10)
+        legend_titles.append(ax.get_legend().get_title().get_text())
+        captions.append(f"{letter} {caption(fig)['Description']}")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    for ax in list(axes.flat)[:n]:
+        ax.get_legend().remove()
+    # One legend for every panel; when the panels' runs differ, each panel says its own.
+    if len(set(legend_titles)) > 1:
+        for ax, text in zip(axes.flat, legend_titles, strict=False):
+            ax.set_title(text.replace("\n", ", "), loc="right", fontsize=8)
+    shared = legend_titles[0] if len(set(legend_titles)) == 1 else "mean and error bars"
+    spare = list(axes.flat)[n:]
+    for ax in spare:
+        ax.set_axis_off()
+    if spare:
+        # The empty cell of the grid holds the legend.
+        spare[0].legend(handles, labels, loc="center", frameon=False, title=shared)
+    else:
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), frameon=False, title=shared)
     bars = "95 % CI" if errors == "ci95" else "±1 std"
     on = "" if exp.runs_on == "paper" else f" on {JUDGED_ON[exp.runs_on]}"
     # About 12 characters of 10-point text per inch of figure: long titles wrap instead of running off it.
     title = f"{exp.name}{on}: {exp.paper}, {exp.figure} (error bars {bars})"
     fig.suptitle(textwrap.fill(title, width=int(12 * fig.get_figwidth())), fontsize=10)
+    describe(fig, title, " ".join(captions))
     return save(fig, path)
 
 
