@@ -6,15 +6,18 @@ and SVG, its title and caption (what the bars are, from how many runs) in the fi
 
 Labels say what a column is and its unit: a metric from the suffix of its name (``fct_s``: seconds,
 ``goodput_mbps``: Mbit/s), a swept scenario field from its path (``topology.per_path.0.loss``: "path 1
-loss") and from the values' units as :mod:`mpsim.units` reads them (``"0.5%"``, ``"47pkt"``, ``"30ms"``).
+loss") and from the values' units as :mod:`mpsim.units` reads them (``"0.5%"``, ``"47pkt"``, ``"30ms"``),
+or, for bare numbers, from the type the scenario model gives the field (:func:`field_kinds`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 import textwrap
+import typing
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -41,6 +44,7 @@ __all__ = [
     "caption",
     "column_label",
     "describe",
+    "field_kinds",
     "mean_and_error",
     "numeric_axis",
     "outside_legend",
@@ -249,17 +253,61 @@ def axis_label(path: str, unit: str = "") -> str:
     return f"{words} ({unit})" if unit else words
 
 
+BARE_NUMBER_UNITS: dict[str, tuple[str, float]] = {
+    "probability": ("%", 100.0),
+    "buffer": ("packets", 1.0),
+    "rate": ("Mbit/s", 1e-6),
+    "time": ("ms", 1e3),
+    "size": ("KB", 1e-3),
+}
+"""How a bare number of each kind of scenario field reads (as the scenario model takes it from Python: a
+fraction, packets, bit/s, seconds, bytes), and the unit and factor an axis shows it in."""
+
+
+@functools.cache
+def field_kinds() -> dict[str, str]:
+    """The kind of quantity (``time``, ``rate``, ``size``, ``buffer``, ``probability``) of every field of the
+    scenario model by its name, from the field's type (:mod:`mpsim._types`); a name whose fields differ in kind
+    is left out."""
+    import pydantic
+
+    from mpsim import _types, scenario, topologies
+
+    types = (
+        (_types.Rate, "rate"),
+        (_types.Duration, "time"),
+        (_types.PositiveDuration, "time"),
+        (_types.BufferSize, "buffer"),
+        (_types.Size, "size"),
+        (_types.LossProbability, "probability"),
+        (_types.Probability, "probability"),
+        (topologies.Loss, "probability"),
+    )
+    found: dict[str, set[str]] = {}
+    for module in (scenario, topologies):
+        for model in vars(module).values():
+            if not (isinstance(model, type) and issubclass(model, pydantic.BaseModel)):
+                continue
+            for name, hint in typing.get_type_hints(model, include_extras=True).items():
+                for candidate in (hint, *typing.get_args(hint)):
+                    found.setdefault(name, set()).update(kind for t, kind in types if candidate == t)
+    return {name: next(iter(kinds)) for name, kinds in found.items() if len(kinds) == 1}
+
+
 def _x_positions(values: Sequence[Any], column: str = "") -> tuple[dict[Any, float], str, list[Any] | None]:
     """Where each x value goes: numbers (with their unit), or, for categories, 0, 1, 2, … in order of
-    first appearance (then the categories are returned for the tick labels). A loss or probability given
-    as a plain fraction is shown in %."""
+    first appearance (then the categories are returned for the tick labels). Bare numbers of a scenario
+    field (a sweep built in Python) are shown in the unit of the field's kind (:func:`field_kinds`): a loss
+    of 0.01 as 1 %."""
     distinct = list(dict.fromkeys(values))
     try:
         xs, unit = numeric_axis(distinct)
     except ValueError:
         return {v: float(i) for i, v in enumerate(distinct)}, "", distinct
-    if not unit and column.rsplit(".", 1)[-1] in ("loss", "probability") and all(0 <= x <= 1 for x in xs):
-        xs, unit = [x * 100 for x in xs], "%"
+    kind = field_kinds().get(column.rsplit(".", 1)[-1]) if "." in column else None
+    if not unit and kind is not None:
+        unit, factor = BARE_NUMBER_UNITS[kind]
+        xs = [x * factor for x in xs]
     return dict(zip(distinct, xs, strict=True)), unit, None
 
 
