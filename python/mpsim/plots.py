@@ -543,19 +543,34 @@ TIME_COLUMN = "time_s"
 against it, its mean over seeds with a band."""
 
 
-def _same_runs(rows: Sequence[Mapping[str, Any]], axes: Sequence[str]) -> set[tuple[Any, ...]]:
-    """The points (variant and axis values) whose seeds all gave the same rows: a scenario that draws
-    nothing from its seed. Each such point is one run, not several."""
+def _point(row: Mapping[str, Any], axes: Sequence[str]) -> tuple[Any, ...]:
+    """The point of the sweep a row belongs to: its variant and axis values."""
+    return (row["variant"], *(str(row[a]) for a in axes))
+
+
+def _one_run_where_seeds_agree(
+    rows: list[dict[str, Any]], axes: Sequence[str]
+) -> tuple[list[dict[str, Any]], set[tuple[Any, ...]], str | None]:
+    """The rows with one seed kept at each point whose seeds all gave the same rows (a scenario that draws
+    nothing from its seed: one measurement, not several), those points, and the legend's note on them."""
     by_point: dict[tuple[Any, ...], dict[Any, list[str]]] = {}
     for r in rows:
-        point = (r["variant"], *(str(r[a]) for a in axes))
         kept = {c: v for c, v in r.items() if c not in META_COLUMNS}
-        by_point.setdefault(point, {}).setdefault(r["seed"], []).append(json.dumps(kept, sort_keys=True, default=str))
-    return {
+        by_point.setdefault(_point(r, axes), {}).setdefault(r["seed"], []).append(
+            json.dumps(kept, sort_keys=True, default=str)
+        )
+    same = {
         point
         for point, by_seed in by_point.items()
         if len(by_seed) > 1 and len({tuple(sorted(v)) for v in by_seed.values()}) == 1
     }
+    if not same:
+        return rows, same, None
+    first_seed = {point: next(iter(by_seed)) for point, by_seed in by_point.items()}
+    seeds = len({r["seed"] for r in rows})
+    where = "" if len(same) == len(by_point) else " at some points"
+    kept_rows = [r for r in rows if _point(r, axes) not in same or r["seed"] == first_seed[_point(r, axes)]]
+    return kept_rows, same, f"the {seeds} seeds gave identical results{where}: n = 1"
 
 
 def plot_store(
@@ -606,28 +621,11 @@ def plot_store(
     numeric = [c for c in table.column_names if c not in skip and pa.types.is_integer(schema.field(c).type)] + [
         c for c in table.column_names if c not in skip and pa.types.is_floating(schema.field(c).type)
     ]
-    rows = table.to_pylist()
-    same = _same_runs(rows, axes)
-    if same:
-        first_seed: dict[tuple[Any, ...], Any] = {}
-        for r in rows:
-            first_seed.setdefault((r["variant"], *(str(r[a]) for a in axes)), r["seed"])
-        rows = [
-            r
-            for r in rows
-            if (p := (r["variant"], *(str(r[a]) for a in axes))) not in same or r["seed"] == first_seed[p]
-        ]
+    rows, same, note = _one_run_where_seeds_agree(table.to_pylist(), axes)
     _check_known("metric", metrics, numeric)
     chosen = [m for m in numeric if metrics is None or m in metrics]
     flow_names = sorted({r["flow"] for r in rows}) if "flow" in table.column_names else [None]
     _check_known("flow", flows, [f for f in flow_names if f is not None])
-    note = None
-    if same:
-        seeds = len({r["seed"] for r in table.to_pylist()})
-        everywhere = (
-            "" if len(same) == len({(r["variant"], *(str(r[a]) for a in axes)) for r in rows}) else " at some points"
-        )
-        note = f"the {seeds} seeds gave identical results{everywhere}: n = 1"
     paths: list[Path] = []
     for flow in flow_names:
         if flows and flow not in flows:
@@ -704,7 +702,7 @@ def _check_runs_for_ci(
     seeds all gave the same results: that is one run, drawn without an interval, and the legend says so)."""
     runs: dict[tuple[Any, ...], set[Any]] = {}
     for r in rows:
-        if (r["variant"], *(str(r[a]) for a in axes)) in same:
+        if _point(r, axes) in same:
             continue
         runs.setdefault((*(r[c] for c in lines if c), str(r[x])), set()).add(r["seed"])
     if not runs:
