@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import signal
 import sys
 import traceback
@@ -62,6 +63,16 @@ COMMANDS = (
 )
 for _module in COMMANDS:
     importlib.import_module(_module).register(app)
+
+
+def _paragraphs(text: str) -> str:
+    """A docstring as help: each paragraph one line, which the terminal wraps (typer keeps a docstring's line
+    breaks, and a wrapped line then breaks again mid-sentence)."""
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n"))
+
+
+for _command in app.registered_commands:
+    _command.help = _paragraphs(_command.help or inspect.getdoc(_command.callback) or "")
 
 
 EXIT_CONFIG = 2
