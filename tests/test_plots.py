@@ -279,6 +279,8 @@ def test_time_series_over_seeds_draw_the_mean_with_a_band_and_n(
     # One band per line: the 95 % CI of 1, 2, 3 is ±4.303/sqrt(3).
     bands = ax.collections
     assert len(bands) == 4
+    with pytest.raises(mpsim.ConfigError, match="time series, drawn against time_s"):
+        plots.plot_store(tmp_path, x="variant")
     low = min(float(y) for path in bands[0].get_paths() for _, y in path.vertices)
     assert low == pytest.approx(12.0 - 4.303 / 3**0.5, abs=1e-3)
 

@@ -609,6 +609,8 @@ def plot_store(
     if table.num_rows == 0:
         raise ConfigError(f"directory: {str(out)!r} holds no finished runs to plot")
     series = TIME_COLUMN in table.column_names
+    if series and x is not None:
+        raise ConfigError(f"x: the rows of {str(out)!r} are time series, drawn against {TIME_COLUMN}; leave out --x")
     if x is not None and x not in axes:
         raise ConfigError(f"x: unknown axis {x!r}{did_you_mean(x, axes)} (allowed: {', '.join(axes) or 'none'})")
     if ylabel is not None and (metrics is None or len(metrics) != 1):
