@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from mpsim import ConfigError
 
@@ -35,6 +34,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print(_json.dumps(report.to_dict(), indent=2))
             return
+        from rich.table import Table
+
         table = Table(title=f"{name}: {BENCHMARKS[name][0]}", show_header=False)
         rows = [
             ("simulated seconds", f"{report.simulated_s:g}"),

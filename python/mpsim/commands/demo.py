@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 console = Console()
 
@@ -16,6 +15,8 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def demo(seed: Annotated[int, typer.Option(help="Master seed of the run.")] = 1) -> None:
         """Run a small scenario (MPTCP and TCP at a shared bottleneck, UDP cross traffic) and print its results."""
+        from rich.table import Table
+
         from mpsim.demo import demo_config
         from mpsim.engine import run_config
 

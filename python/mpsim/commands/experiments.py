@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from mpsim.commands.sweep import Executor
 
@@ -215,6 +214,7 @@ def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
 def _summary(table: object, x_name: str, metrics: list[str], variants: list[str]) -> None:
     """Means per x and variant of the figure's first metric, as a table."""
     import pyarrow as pa
+    from rich.table import Table
 
     from mpsim.plots import mean_and_error
 
