@@ -377,3 +377,14 @@ def test_the_report_figure_letters_its_panels_and_has_one_legend(tmp_path: Path)
     # Two panels a row: readable when the report shows the figure at the page's width.
     assert fig.get_figwidth() <= 11
     plt.close(fig)
+
+
+def test_means_over_three_decades_go_on_a_log_axis() -> None:
+    wide = [{"variant": "v", "x": x, "rto_count": y} for x, y in ((1, 1.0), (2, 30.0), (3, 2000.0))]
+    fig = plots.plot_sweep(wide, "x", "rto_count", errors="none")
+    assert fig.axes[0].get_yscale() == "log" and fig.axes[0].get_xscale() == "linear"
+    plt.close(fig)
+    narrow = [{"variant": "v", "x": x, "rto_count": y} for x, y in ((1, 1.0), (2, 30.0), (3, 500.0))]
+    fig = plots.plot_sweep(narrow, "x", "rto_count", errors="none")
+    assert fig.axes[0].get_yscale() == "linear"
+    plt.close(fig)

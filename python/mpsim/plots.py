@@ -124,7 +124,12 @@ LEGEND_WIDTH = 34
 """Characters a line of a legend's title holds before it wraps: the legend, beside the axes, stays narrow."""
 
 LOG_SPAN = 100.0
-"""Values whose largest is at least this many times their smallest (all positive) go on a log axis."""
+"""Swept values whose largest is at least this many times their smallest (all positive) go on a log x axis:
+file sizes from 10 KB to 10 MB, losses from 0.01 % to 5 %."""
+
+LOG_SPAN_Y = 1000.0
+"""Means whose largest is at least this many times their smallest (all positive) go on a log y axis: over
+fewer decades a linear axis shows the differences between variants better."""
 
 # Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond.
 _T95: tuple[float, ...] = (
@@ -311,9 +316,9 @@ def _x_positions(values: Sequence[Any], column: str = "") -> tuple[dict[Any, flo
     return dict(zip(distinct, xs, strict=True)), unit, None
 
 
-def _spans_decades(values: Iterable[float]) -> bool:
+def _spans_decades(values: Iterable[float], span: float = LOG_SPAN) -> bool:
     xs = [v for v in values if math.isfinite(v)]
-    return bool(xs) and min(xs) > 0 and max(xs) / min(xs) >= LOG_SPAN
+    return bool(xs) and min(xs) > 0 and max(xs) / min(xs) >= span
 
 
 def _n_text(counts: Sequence[int]) -> str:
@@ -385,8 +390,9 @@ def plot_sweep(
     95 % confidence interval is not drawn from fewer than 3 values (the legend says so); bars of a quantity
     that is never negative (a count, a time) stop at zero. A categorical ``x`` (text, or the variants
     themselves) is spaced evenly in order of first appearance, its points not joined by lines and set a
-    little apart per line; a numeric ``x`` or mean spanning two decades or more goes on a log axis. Groups
-    without a finite value are left out, and with none at all the axes say so.
+    little apart per line; a numeric ``x`` over two decades (:data:`LOG_SPAN`) or means over three
+    (:data:`LOG_SPAN_Y`) go on a log axis. Groups without a finite value are left out, and with none at all
+    the axes say so.
     """
     rows = table.to_pylist() if isinstance(table, pa.Table) else list(table)
     if ax is None:
@@ -455,7 +461,7 @@ def plot_sweep(
         if len(ticks) <= 12:
             ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
             ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    if _spans_decades(all_means) and max(all_means) / min(all_means) >= LOG_SPAN * 10:
+    if _spans_decades(all_means, LOG_SPAN_Y):
         ax.set_yscale("log")
     elif series and never_negative:
         ax.set_ylim(bottom=0)
