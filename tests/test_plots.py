@@ -299,6 +299,11 @@ def test_a_run_time_series_over_seeds_and_the_throughput_extractor() -> None:
     labels = {line.get_label() for line in ax.get_lines()}
     assert labels == {"download (mptcp)", "download via S0.1→D0", "download via S0.2→D0"}
     plt.close(fig)
+    # The same run three times is one run: no band, and the legend says why.
+    fig = plots.plot_throughput([runs[0]] * 3)
+    title = fig.axes[0].get_legend().get_title().get_text()
+    assert title.startswith("one run\nthe 3 seeds gave identical") and not fig.axes[0].collections
+    plt.close(fig)
     rows = throughput(runs[0], {})
     assert {r["part"] for r in rows} == {"connection", "subflow S0.1→D0", "subflow S0.2→D0"}
     assert [r["time_s"] for r in rows if r["part"] == "connection"] == [0.5, 1.5, 2.5, 3.5]

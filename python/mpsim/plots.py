@@ -864,20 +864,22 @@ def plot_throughput(
     """Throughput over time (Mbit/s) of every flow, MPTCP connection and subflow (named by its addresses),
     one step per bin of the windowed-throughput table: goodput (bytes delivered in order), or with ``sent``
     the bytes sent. Several runs (seeds) of one scenario: each line is their mean, with its 95 % confidence
-    interval as a band (:func:`plot_series`). Needs ``[throughput]``."""
+    interval as a band (:func:`plot_series`); runs that gave the same table are one run (n = 1, no band), and
+    the legend says so. Needs ``[throughput]``."""
     column = "sent_bps" if sent else "delivered_bps"
     what = ("sending rate" if sent else "goodput") + " (Mbit/s)"
     if not isinstance(results, Results):
         runs = list(results)
         rows = [
-            {**r, "seed": res.seed, "time_s": (r["start_s"] + r["end_s"]) / 2}
-            for res in runs
+            {**r, "variant": "", "seed": i, "time_s": (r["start_s"] + r["end_s"]) / 2}
+            for i, res in enumerate(runs)
             for r in _throughput_rows(res, flow, column)
         ]
         if not rows:
             raise ValueError("no throughput table: set [throughput] interval in the scenario")
+        rows, _, note = _one_run_where_seeds_agree(rows, [])
         errors: ErrorKind = "ci95" if len(runs) >= MIN_RUNS_FOR_CI else "std"
-        return plot_series(rows, "time_s", "rate_mbps", hue="line", errors=errors, ax=ax, ylabel=what)
+        return plot_series(rows, "time_s", "rate_mbps", hue="line", errors=errors, ax=ax, ylabel=what, note=note)
     rows = _throughput_rows(results, flow, column)
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
