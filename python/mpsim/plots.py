@@ -13,7 +13,6 @@ or, for bare numbers, from the type the scenario model gives the field (:func:`f
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import textwrap
@@ -37,7 +36,7 @@ from mpsim._core import ConfigError
 from mpsim.engine import Results
 from mpsim.errors import did_you_mean
 from mpsim.series import subflow_names
-from mpsim.store import META_COLUMNS, RunStore
+from mpsim.store import META_COLUMNS, Point, RunStore, identical_seeds, point_of
 
 __all__ = [
     "axis_label",
@@ -549,34 +548,19 @@ TIME_COLUMN = "time_s"
 against it, its mean over seeds with a band."""
 
 
-def _point(row: Mapping[str, Any], axes: Sequence[str]) -> tuple[Any, ...]:
-    """The point of the sweep a row belongs to: its variant and axis values."""
-    return (row["variant"], *(str(row[a]) for a in axes))
-
-
 def _one_run_where_seeds_agree(
     rows: list[dict[str, Any]], axes: Sequence[str]
-) -> tuple[list[dict[str, Any]], set[tuple[Any, ...]], str | None]:
+) -> tuple[list[dict[str, Any]], set[Point], str | None]:
     """The rows with one seed kept at each point whose seeds all gave the same rows (a scenario that draws
-    nothing from its seed: one measurement, not several), those points, and the legend's note on them."""
-    by_point: dict[tuple[Any, ...], dict[Any, list[str]]] = {}
-    for r in rows:
-        kept = {c: v for c, v in r.items() if c not in META_COLUMNS}
-        by_point.setdefault(_point(r, axes), {}).setdefault(r["seed"], []).append(
-            json.dumps(kept, sort_keys=True, default=str)
-        )
-    same = {
-        point
-        for point, by_seed in by_point.items()
-        if len(by_seed) > 1 and len({tuple(sorted(v)) for v in by_seed.values()}) == 1
-    }
-    if not same:
-        return rows, same, None
-    first_seed = {point: next(iter(by_seed)) for point, by_seed in by_point.items()}
+    nothing from its seed: one measurement, not several; :func:`~mpsim.store.identical_seeds`), those points,
+    and the legend's note on them."""
+    identical, keep = identical_seeds(rows, axes)
+    if not identical:
+        return rows, set(), None
     seeds = len({r["seed"] for r in rows})
-    where = "" if len(same) == len(by_point) else " at some points"
-    kept_rows = [r for r in rows if _point(r, axes) not in same or r["seed"] == first_seed[_point(r, axes)]]
-    return kept_rows, same, f"the {seeds} seeds gave identical results{where}: n = 1"
+    where = "" if len(identical) == len({point_of(r, axes) for r in rows}) else " at some points"
+    kept_rows = [r for r, kept in zip(rows, keep, strict=True) if kept]
+    return kept_rows, set(identical), f"the {seeds} seeds gave identical results{where}: n = 1"
 
 
 def plot_store(
@@ -702,7 +686,7 @@ def _check_runs_for_ci(
     rows: Sequence[Mapping[str, Any]],
     x: str,
     lines: Sequence[str | None],
-    same: set[tuple[Any, ...]],
+    same: set[Point],
     axes: Sequence[str],
     out: str | Path,
 ) -> None:
@@ -710,7 +694,7 @@ def _check_runs_for_ci(
     seeds all gave the same results: that is one run, drawn without an interval, and the legend says so)."""
     runs: dict[tuple[Any, ...], set[Any]] = {}
     for r in rows:
-        if _point(r, axes) in same:
+        if point_of(r, axes) in same:
             continue
         runs.setdefault((*(r[c] for c in lines if c), str(r[x])), set()).add(r["seed"])
     if not runs:

@@ -38,9 +38,11 @@ __all__ = [
     "SEED_COLUMNS",
     "RunStore",
     "identical_seed_points",
+    "identical_seeds",
     "identical_seeds_text",
     "load_results",
     "one_seed_where_identical",
+    "point_of",
     "with_seed_counts",
 ]
 
@@ -231,16 +233,23 @@ Point = tuple[Any, ...]
 """A variant's name and its value of each axis."""
 
 
-def _seed_results(table: pa.Table, axes: Sequence[str]) -> tuple[list[Point], dict[Point, dict[Any, list[str]]]]:
-    """Per row of ``table``, its point (a variant with one value of each axis); per point, each seed's rows as
-    text, every column but the run's key and seed (NaN equal to NaN)."""
-    compared = [c for c in table.column_names if c not in ("key", "seed", *SEED_COLUMNS)]
+def point_of(row: Mapping[str, Any], axes: Sequence[str]) -> Point:
+    """The point a row belongs to: its variant and its value of each axis."""
+    return (row["variant"], *(row[a] for a in axes))
+
+
+def _seed_results(
+    rows: Sequence[Mapping[str, Any]], axes: Sequence[str]
+) -> tuple[list[Point], dict[Point, dict[Any, list[str]]]]:
+    """Per row, its point (a variant with one value of each axis); per point, each seed's rows as text, every
+    column but the run's key, seed and :data:`SEED_COLUMNS` (NaN equal to NaN)."""
     points: list[Point] = []
     runs: dict[Point, dict[Any, list[str]]] = {}
-    for r in table.to_pylist():
-        point = (r["variant"], *(r[a] for a in axes))
+    for r in rows:
+        point = point_of(r, axes)
         points.append(point)
-        runs.setdefault(point, {}).setdefault(r["seed"], []).append(repr([r[c] for c in compared]))
+        compared = sorted(c for c in r if c not in ("key", "seed", *SEED_COLUMNS))
+        runs.setdefault(point, {}).setdefault(r["seed"], []).append(repr([(c, r[c]) for c in compared]))
     return points, runs
 
 
@@ -253,23 +262,31 @@ def with_seed_counts(table: pa.Table, axes: Sequence[str]) -> pa.Table:
     """``table`` (:meth:`RunStore.results`) with :data:`SEED_COLUMNS`: two seeds of a point gave the same
     result when their runs gave the same rows."""
     table = table.drop_columns([c for c in SEED_COLUMNS if c in table.column_names])
-    points, runs = _seed_results(table, axes)
+    points, runs = _seed_results(table.to_pylist(), axes)
     n_seeds = [len(runs[p]) for p in points]
     distinct = {p: _distinct(seeds) for p, seeds in runs.items()}
     table = table.append_column("n_seeds", pa.array(n_seeds, pa.int64()))
     return table.append_column("n_distinct", pa.array([distinct[p] for p in points], pa.int64()))
 
 
+def identical_seeds(rows: Sequence[Mapping[str, Any]], axes: Sequence[str]) -> tuple[list[Point], list[bool]]:
+    """The points of ``rows`` (:meth:`RunStore.results`, or any rows with ``variant``, ``seed`` and the axes)
+    that ran several seeds and got the same rows from all of them, and per row whether it stays when each such
+    point keeps its first seed's rows only: one value (n = 1) where the seeds added none."""
+    points, runs = _seed_results(rows, axes)
+    first = {p: min(seeds) for p, seeds in runs.items() if len(seeds) > 1 and _distinct(seeds) == 1}
+    keep = [p not in first or r["seed"] == first[p] for p, r in zip(points, rows, strict=True)]
+    return list(first), keep
+
+
 def identical_seed_points(table: pa.Table, axes: Sequence[str]) -> list[str]:
     """The points of ``table`` (:meth:`RunStore.results`) that ran several seeds and got one result from all
-    of them, each as ``variant`` or ``variant, axis = value, ...``."""
-    _, runs = _seed_results(table, axes)
-    identical = []
-    for point, seeds in runs.items():
-        if len(seeds) > 1 and _distinct(seeds) == 1:
-            variant, *values = point
-            identical.append(", ".join([str(variant), *(f"{a} = {v!r}" for a, v in zip(axes, values, strict=True))]))
-    return identical
+    of them (:func:`identical_seeds`), each as ``variant`` or ``variant, axis = value, ...``."""
+    identical, _ = identical_seeds(table.to_pylist(), axes)
+    return [
+        ", ".join([str(variant), *(f"{a} = {v!r}" for a, v in zip(axes, values, strict=True))])
+        for variant, *values in identical
+    ]
 
 
 def identical_seeds_text(table: pa.Table, axes: Sequence[str]) -> str | None:
@@ -278,7 +295,7 @@ def identical_seeds_text(table: pa.Table, axes: Sequence[str]) -> str | None:
     identical = identical_seed_points(table, axes)
     if not identical:
         return None
-    _, runs = _seed_results(table, axes)
+    _, runs = _seed_results(table.to_pylist(), axes)
     n_seeds = max(len(seeds) for seeds in runs.values())
     where = "every point" if len(identical) == len(runs) else f"{len(identical)} of {len(runs)} points"
     shown = "; ".join(identical[:3]) + (f"; and {len(identical) - 3} more" if len(identical) > 3 else "")
@@ -287,11 +304,8 @@ def identical_seeds_text(table: pa.Table, axes: Sequence[str]) -> str | None:
 
 def one_seed_where_identical(table: pa.Table, axes: Sequence[str]) -> pa.Table:
     """``table`` with, at each point whose seeds all gave the same result, the rows of its first seed only:
-    one value (n = 1) where the seeds added none."""
-    points, runs = _seed_results(table, axes)
-    first = {p: min(seeds) for p, seeds in runs.items() if len(seeds) > 1 and _distinct(seeds) == 1}
-    seeds = table.column("seed").to_pylist()
-    keep = [p not in first or seed == first[p] for p, seed in zip(points, seeds, strict=True)]
+    one value (n = 1) where the seeds added none (:func:`identical_seeds`)."""
+    _, keep = identical_seeds(table.to_pylist(), axes)
     return table.filter(pa.array(keep, pa.bool_()))
 
 
