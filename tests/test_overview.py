@@ -164,3 +164,16 @@ def test_copies_of_a_flow_share_their_lines() -> None:
         "  f#0, f#1, f#2, f#3 and 1 more  S1 → D1  100 ms  via S1-R1 R1-R2 R2-D1",
         "  (the paths of the first 5 of 6 flows)",
     ]
+
+
+def test_the_paths_shown_are_the_links_the_core_routes_packets_over() -> None:
+    # The overview works routes out in Python; the core's own routing must agree: the links of every path
+    # shown, there and back, are exactly the links that carried packets in a run (no ECMP in this network,
+    # no other traffic), both paths of a 2-subflow connection over the `non_shared` preset.
+    scenario = mpsim.Scenario.from_toml(ROOT / "examples" / "wifi_lte.toml")
+    core = scenario.to_core()
+    shown = {link for p in path_rtts(core) for link in (*p.forward, *p.back)}
+    res = mpsim.run(scenario, seed=1)
+    used = {row["name"] for row in res.links.to_pylist() if row["delivered_pkts"] > 0}
+    assert len(path_rtts(core)) == 2
+    assert shown == used

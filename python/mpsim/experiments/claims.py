@@ -301,6 +301,11 @@ class CompareMetrics(_Comparison):
         return out
 
 
+def _margin_text(margin: float, kind: str, reference: object) -> str:
+    """An equivalence margin as a statement says it: ±10% of ``reference``, or ±0.5."""
+    return f"±{margin:.0%} of {reference}" if kind == "relative" else f"±{margin:g}"
+
+
 def _equivalence_point(
     x: Any, a: Sequence[float], b: Sequence[float], claim: Equivalent | EquivalentMetrics, paired: bool
 ) -> tuple[bool, str]:
@@ -334,9 +339,9 @@ class EquivalentMetrics(Claim):
     x_max: float = INF
 
     def statement(self) -> str:
-        margin = f"{self.margin:.0%} of {self.other}" if self.margin_kind == "relative" else f"{self.margin:g}"
         return (
-            f"{self.variant}, the same runs: {self.metric} equivalent to {self.other} within ±{margin} at "
+            f"{self.variant}, the same runs: {self.metric} equivalent to {self.other} within "
+            f"{_margin_text(self.margin, self.margin_kind, self.other)} at "
             f"{_range_text(self.x_min, self.x_max)} (paired TOST, α = {self.alpha:g})"
         )
 
@@ -655,9 +660,9 @@ class Equivalent(Claim):
     x_max: float = INF
 
     def statement(self) -> str:
-        margin = f"{self.margin:.0%} of {self.right}" if self.margin_kind == "relative" else f"{self.margin:g}"
         return (
-            f"{self.metric}: {self.left} equivalent to {self.right} within ±{margin} at "
+            f"{self.metric}: {self.left} equivalent to {self.right} within "
+            f"{_margin_text(self.margin, self.margin_kind, self.right)} at "
             f"{_range_text(self.x_min, self.x_max)} (TOST, Welch, α = {self.alpha:g})"
         )
 
