@@ -117,3 +117,19 @@ def test_the_package_and_the_command_line_import_a_heavy_library_only_where_it_i
     # A name of the package imports its module when first used.
     assert heavy_imports("import mpsim; mpsim.Scenario") == {"pydantic"}
     assert "pyarrow" in heavy_imports(f"import mpsim; mpsim.run(mpsim.load({example!r})).flows")
+
+
+def test_checking_a_scenario_prints_without_rich_and_builds_only_the_preset_it_names() -> None:
+    """``mpsim validate`` writes plain lines (rich takes ~20 ms to import) and pydantic builds the model of
+    the one topology preset the file names, not all six (each ~1 ms): the start-up of issue #37."""
+    example = str(PACKAGE.parents[1] / "examples" / "css_shared_bottleneck.toml")
+    probe = (
+        "import sys\n"
+        f"{command('validate', example)}\n"
+        "from mpsim.topologies import PRESETS\n"
+        "built = [name for name, cls in PRESETS.items() if cls.__pydantic_complete__]\n"
+        "print('rich' in sys.modules, *built)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert "valid" in done.stdout
+    assert done.stdout.split()[-2:] == ["False", "shared_bottleneck"]

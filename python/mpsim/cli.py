@@ -10,8 +10,6 @@ import traceback
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from mpsim import ConfigError, PluginError, TimeLimitError, __version__
 
@@ -32,13 +30,11 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
 
 
 def _version(value: bool) -> None:
     if value:
-        console.print(f"mpsim {__version__}")
+        sys.stdout.write(f"mpsim {__version__}\n")
         raise typer.Exit()
 
 
@@ -86,8 +82,12 @@ EXIT_INTERRUPTED = 130
 
 
 def _fail(message: str, status: int) -> None:
+    from rich.markup import escape
+
+    from mpsim.commands import console
+
     for line in message.splitlines() or [message]:
-        err_console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
+        console(stderr=True).print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
     sys.exit(status)
 
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from mpsim import ConfigError
-
-console = Console()
+from mpsim.commands import console
 
 
 def register(app: typer.Typer) -> None:
@@ -25,11 +23,11 @@ def register(app: typer.Typer) -> None:
 
         if name == "list":
             for key, (description, _) in BENCHMARKS.items():
-                console.print(f"[bold]{key}[/bold]  {description}")
+                console().print(f"[bold]{key}[/bold]  {description}")
             return
         if name not in BENCHMARKS:
             raise ConfigError(f"bench: unknown benchmark '{name}'; known: {', '.join(BENCHMARKS)}")
-        with console.status(f"running {name} ..."):
+        with console().status(f"running {name} ..."):
             report = BENCHMARKS[name][1]()
         if as_json:
             print(_json.dumps(report.to_dict(), indent=2))
@@ -51,4 +49,4 @@ def register(app: typer.Typer) -> None:
         rows += [(k.replace("_", " "), f"{v:.4g}" if isinstance(v, float) else str(v)) for k, v in report.extra.items()]
         for key, value in rows:
             table.add_row(key, value)
-        console.print(table)
+        console().print(table)

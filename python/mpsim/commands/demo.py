@@ -6,9 +6,8 @@ import time
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-console = Console()
+from mpsim.commands import console
 
 
 def register(app: typer.Typer) -> None:
@@ -22,7 +21,7 @@ def register(app: typer.Typer) -> None:
 
         cfg = demo_config(seed)
         started = time.perf_counter()
-        with console.status("simulating 20 s of a shared bottleneck..."):
+        with console().status("simulating 20 s of a shared bottleneck..."):
             res = run_config(cfg)
         wall = time.perf_counter() - started
 
@@ -39,7 +38,7 @@ def register(app: typer.Typer) -> None:
                 str(row["retransmissions"]),
                 str(row["rto_count"]),
             )
-        console.print(flows)
+        console().print(flows)
 
         bn = res.link("R1-R2")
         links = Table(title="Bottleneck R1→R2 (10 Mbit/s, 50-packet drop-tail)")
@@ -52,8 +51,8 @@ def register(app: typer.Typer) -> None:
             f"{bn['mean_queue_pkts']:.1f}",
             f"{bn['utilisation']:.3f}",
         )
-        console.print(links)
-        console.print(
+        console().print(links)
+        console().print(
             f"{res.events_processed:,} events in {wall:.3f} s of wall time "
             f"({res.events_processed / max(wall, 1e-9):,.0f} events/s), seed {res.seed}."
         )

@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
+from mpsim.commands import console
 from mpsim.commands.sweep import Executor
 
 if TYPE_CHECKING:
     from mpsim.experiments.base import Experiment
-
-console = Console()
 
 
 class Stack(StrEnum):
@@ -38,7 +36,9 @@ def register(app: typer.Typer) -> None:
         Grouped by paper; each name (what `mpsim reproduce` takes) with its figure, its description below."""
         from mpsim.experiments import CATALOGUE
 
-        console.print(catalogue_text(CATALOGUE.values(), console.width), markup=False, highlight=False, soft_wrap=True)
+        console().print(
+            catalogue_text(CATALOGUE.values(), console().width), markup=False, highlight=False, soft_wrap=True
+        )
 
     @app.command()
     def reproduce(
@@ -94,9 +94,9 @@ def register(app: typer.Typer) -> None:
             from mpsim.experiments.scorecard import counts_words, tally
 
             for paper, by_stack in tally(card).items():
-                console.print(f"{paper}: " + "; ".join(f"{s}: {counts_words(c)}" for s, c in by_stack.items()))
+                console().print(f"{paper}: " + "; ".join(f"{s}: {counts_words(c)}" for s, c in by_stack.items()))
             for path in files:
-                console.print(f"  {path}")
+                console().print(f"  {path}")
             return
         if not names:
             raise ConfigError("reproduce: give an experiment name (`mpsim experiments` lists them) or --all")
@@ -108,7 +108,7 @@ def register(app: typer.Typer) -> None:
             for on in stacks:
                 exp = CATALOGUE[name].on(on)
                 where = "" if on == "paper" else f" on {on}"
-                console.print(f"[bold]{exp.name}[/bold] ({mode}{where}): {exp.paper}, {exp.figure}")
+                console().print(f"[bold]{exp.name}[/bold] ({mode}{where}): {exp.paper}, {exp.figure}")
                 started = time.perf_counter()
                 result = run(
                     name,
@@ -124,10 +124,10 @@ def register(app: typer.Typer) -> None:
                 ran.append(Ran(result, wall, quick, runs))
                 _summary(result.table, exp.x_name, [p.metric for p in exp.panels], list(exp.variants))
                 _verdicts(exp, result.table.to_pylist())
-                console.print(f"{result.table.num_rows} runs in {wall:.1f} s")
+                console().print(f"{result.table.num_rows} runs in {wall:.1f} s")
                 for path in result.files:
-                    console.print(f"  {path}")
-        console.print(f"report: {write_report(out, ran, command)}")
+                    console().print(f"  {path}")
+        console().print(f"report: {write_report(out, ran, command)}")
 
     @app.command()
     def scorecard(
@@ -159,13 +159,15 @@ def register(app: typer.Typer) -> None:
                     f"{docs}: its tables differ from {source}; run `mpsim scorecard --from {source} --docs {docs}`"
                 )
             for problem in problems:
-                console.print(problem, soft_wrap=True)
+                console().print(problem, soft_wrap=True)
             if problems:
                 raise typer.Exit(1)
-            console.print(f"{docs} is current with {source}, made on the current engine {engine_id()}", soft_wrap=True)
+            console().print(
+                f"{docs} is current with {source}, made on the current engine {engine_id()}", soft_wrap=True
+            )
             return
         docs.write_text(new)
-        console.print(f"{docs}: tables written from {source}")
+        console().print(f"{docs}: tables written from {source}")
 
 
 def catalogue_text(experiments: Iterable[Experiment], width: int) -> str:
@@ -203,12 +205,12 @@ def _verdicts(exp: Experiment, rows: list[dict[str, object]]) -> None:
     judged = entry(exp, {exp.runs_on: rows})
     for c in judged["claims"]:
         v = c["verdicts"][exp.runs_on]
-        console.print(
+        console().print(
             f"[{style[v['verdict']]}]{v['verdict']}[/] ({v['passed']}/{v['points']}) {claim_words(c)}\n"
             f"    {check_words(c)}\n    {v['numbers']}"
         )
     for text in judged["unchecked"]:
-        console.print(f"[dim]not stated as a check[/] {text}")
+        console().print(f"[dim]not stated as a check[/] {text}")
 
 
 def _summary(table: object, x_name: str, metrics: list[str], variants: list[str]) -> None:
@@ -235,4 +237,4 @@ def _summary(table: object, x_name: str, metrics: list[str], variants: list[str]
             mean, _ = mean_and_error([r[metric] for r in rows if r["x"] == x and r["variant"] == v], "none")
             cells.append(f"{mean:.3g}")
         out.add_row(str(x), *cells)
-    console.print(out)
+    console().print(out)

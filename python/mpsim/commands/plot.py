@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import typer
-from rich.console import Console
 
-console = Console()
+from mpsim.commands import console
 
 
 class Labels(TypedDict):
@@ -72,7 +71,7 @@ def register(app: typer.Typer) -> None:
             paths = plot_store(directory, flows=flow, metrics=metric, x=x, errors=errors.value, ylabel=ylabel, **labels)
             warn_identical_seeds(directory)
         for p in paths:
-            console.print(str(p))
+            console().print(str(p))
 
 
 def load_run(directory: Path) -> Any:
@@ -92,4 +91,4 @@ def warn_identical_seeds(directory: Path) -> None:
     where = identical_seeds_text(store.results(), store.read_manifest()["axes"])
     if where is not None:
         text = f"warning: {where}, as a scenario without a random element does; the figures draw them as n = 1. "
-        Console(stderr=True).print(text + ONE_VALUE_EACH, soft_wrap=True, highlight=False, markup=False)
+        console(stderr=True).print(text + ONE_VALUE_EACH, soft_wrap=True, highlight=False, markup=False)

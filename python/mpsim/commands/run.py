@@ -9,12 +9,14 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
-from rich.console import Console
 
-console = Console()
+from mpsim.commands import console as terminal
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class Format(StrEnum):
@@ -64,7 +66,7 @@ class RunProgress:
     def __init__(self, label: str, after_s: float = 2.0, console: Console | None = None) -> None:
         self.label = label
         self.after_s = after_s
-        self.console = console or Console(stderr=True)
+        self.console = console or terminal(stderr=True)
         self.started = time.monotonic()
         self.bar: Any = None
         self.task: Any = None
@@ -240,8 +242,8 @@ def register(app: typer.Typer) -> None:
         import mpsim
         from mpsim.scenario import read_toml
 
-        # With --resolved, stdout is the JSON alone.
-        said = Console(stderr=True) if resolved else console
+        # Plain lines (no rich: this command should start fast); with --resolved, stdout is the JSON alone.
+        said = sys.stderr if resolved else sys.stdout
         data = read_toml(file)
         if _is_sweep(data):
             _validate_sweep(file, resolved, said)
@@ -251,9 +253,10 @@ def register(app: typer.Typer) -> None:
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)
         n_nodes = len(net.hosts) + len(net.routers)
-        said.print(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {len(scenario.flows)} flows)")
-        said.print(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)")
-        said.print(_overview(scenario), soft_wrap=True, highlight=False, markup=False)
+        n_flows = len(scenario.flows)
+        said.write(f"{file}: valid ({n_nodes} nodes, {n_links} one-way links, {n_flows} flow{'s' * (n_flows != 1)})\n")
+        said.write(f"estimated cost: {events:.3g} events, {rows:.3g} trace rows (docs/scenarios.md, Limits)\n")
+        said.write(_overview(scenario) + "\n")
         if resolved:
             document = {"file": str(file), "units": UNITS, **_resolved(scenario.to_core())}
             sys.stdout.write(json.dumps(document, indent=1) + "\n")
@@ -279,7 +282,7 @@ def _resolved(config: dict[str, Any]) -> dict[str, Any]:
     return {"config": config, "flows": json.loads(resolved_json(json.dumps(config)))}
 
 
-def _validate_sweep(file: Path, resolved: bool, said: Console) -> None:
+def _validate_sweep(file: Path, resolved: bool, said: TextIO) -> None:
     """Checks every point of a sweep: each variant with each combination of axis values."""
     import mpsim
     from mpsim.sweep import load_sweep
@@ -299,8 +302,7 @@ def _validate_sweep(file: Path, resolved: bool, said: Console) -> None:
     if resolved:
         sys.stdout.write(json.dumps({"file": str(file), "units": UNITS, "points": points}, indent=1) + "\n")
     n_axes = " × ".join(f"{len(v)} {k}" for k, v in spec.axes.items()) or "no axis"
-    said.print(
+    said.write(
         f"{file}: valid sweep ({len(spec.variant_names)} variants × {n_axes} = {checked} scenarios, "
-        f"{len(seeds)} seeds each: {checked * len(seeds)} runs)",
-        soft_wrap=True,
+        f"{len(seeds)} seeds each: {checked * len(seeds)} runs)\n"
     )

@@ -7,9 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-
-console = Console()
 
 
 def register(app: typer.Typer) -> None:

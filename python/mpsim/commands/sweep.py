@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-console = Console()
+from mpsim.commands import console
 
 
 class Executor(StrEnum):
@@ -47,7 +46,7 @@ def register(app: typer.Typer) -> None:
         table = run_sweep(
             spec, out, jobs=jobs, executor=executor.value, scheduler=scheduler, progress=progress, time_limit=limit_s
         )
-        console.print(f"{table.num_rows} rows from {len(set(table.column('key').to_pylist()))} runs in {out}")
+        console().print(f"{table.num_rows} rows from {len(set(table.column('key').to_pylist()))} runs in {out}")
         warning = seed_warning(spec, table)
         if warning is not None:
-            Console(stderr=True).print(warning, soft_wrap=True, highlight=False, markup=False)
+            console(stderr=True).print(warning, soft_wrap=True, highlight=False, markup=False)
