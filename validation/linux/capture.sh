@@ -8,7 +8,10 @@
 # a download. Writes OUTDIR/{c1,c2,sb}.pcap, the transfer's JSON lines, and the nstat deltas of
 # the sender's namespace. With SS_POLL=1 in the environment it also records the receiver's socket
 # memory and windows (`ss -tmMi`: each subflow's and the MPTCP socket's rb, rcv_space, rcv_ssthresh,
-# rcv_rtt) about every 10 ms, each sample after a "T <epoch seconds>" line, in OUTDIR/ss.txt.
+# rcv_rtt) about every 10 ms, each sample after a "T <epoch seconds>" line, in OUTDIR/ss.txt. With
+# TCP_PROBE=1 it records the kernel's tcp:tcp_probe tracepoint (every segment an established TCP socket or
+# MPTCP subflow receives: its cwnd, ssthresh, srtt, snd_una, snd_nxt before the segment is processed) in
+# OUTDIR/tcp_probe.txt; it needs tracefs at /sys/kernel/tracing.
 set -eu
 PROTO=$1 SIZE=$2 CC=$3 OUT=$4 DIR=${5:-up}
 case "$DIR" in
@@ -32,6 +35,14 @@ if [ "${SS_POLL:-0}" = 1 ]; then
         sleep 0.003; done > "$OUT/ss.txt" 2>/dev/null ) &
     PIDS+=($!)
 fi
+TRACING=/sys/kernel/tracing
+if [ "${TCP_PROBE:-0}" = 1 ]; then
+    echo 0 > "$TRACING/tracing_on"
+    echo > "$TRACING/trace"
+    echo 65536 > "$TRACING/buffer_size_kb"
+    echo 1 > "$TRACING/events/tcp/tcp_probe/enable"
+    echo 1 > "$TRACING/tracing_on"
+fi
 sleep 1
 ip netns exec "$SENDER_NS" nstat -n >/dev/null
 ip netns exec "$NS_SRV" python3 "$RIG/xfer.py" serve --bind 10.200.4.2 --proto "$PROTO" --role "$SROLE" \
@@ -42,6 +53,11 @@ ip netns exec "$NS_CLI" python3 "$RIG/xfer.py" client --addr 10.200.4.2 --proto 
     --size "$SIZE" --cc "$CC" > "$OUT/client.json"
 wait "$SERVER"
 sleep 1
+if [ "${TCP_PROBE:-0}" = 1 ]; then
+    echo 0 > "$TRACING/tracing_on"
+    echo 0 > "$TRACING/events/tcp/tcp_probe/enable"
+    cp "$TRACING/trace" "$OUT/tcp_probe.txt"
+fi
 ip netns exec "$SENDER_NS" nstat > "$OUT/nstat-sender.txt" || true
 for pid in "${PIDS[@]}"; do kill "$pid"; done
 wait "${PIDS[@]}" 2>/dev/null || true
