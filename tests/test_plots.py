@@ -384,6 +384,33 @@ def test_the_report_figure_letters_its_panels_and_has_one_legend(tmp_path: Path)
     plt.close(fig)
 
 
+def test_a_report_panel_no_run_has_a_value_for_says_so(tmp_path: Path) -> None:
+    """The first RTO's time when no run timed out (gsam-rto-times on a stack that has none): the panel
+    says that no run has a value, the other panels and the one legend are drawn as usual."""
+    from mpsim.experiments import get
+    from mpsim.experiments.reproduce import figure
+
+    exp = get("gsam-rto-times")
+    empty = exp.panels[-1].metric
+    rows = [
+        {"variant": v, "x": x, "run": run, **{p.metric: None if p.metric == empty else 0.0 for p in exp.panels}}
+        for v in exp.variants
+        for x in (1, 2)
+        for run in (1, 2)
+    ]
+    with pytest.MonkeyPatch.context() as mp:
+        kept = drawn(mp)
+        figure(exp, pa.Table.from_pylist(rows), tmp_path / "figure")
+    (fig,) = kept
+    said = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert said == [f"no run has a value of\n{exp.panels[-1].label}"]
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None] + fig.legends
+    (legend,) = legends
+    assert [t.get_text() for t in legend.get_texts()] == list(exp.variants)
+    assert f"{exp.panels[-1].label}: no run has a value." in plots.caption(fig)["Description"]
+    plt.close(fig)
+
+
 def test_means_over_three_decades_go_on_a_log_axis() -> None:
     wide = [{"variant": "v", "x": x, "rto_count": y} for x, y in ((1, 1.0), (2, 30.0), (3, 2000.0))]
     fig = plots.plot_sweep(wide, "x", "rto_count", errors="none")

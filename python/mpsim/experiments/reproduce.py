@@ -134,23 +134,35 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
         rows, columns, figsize=(5.2 * columns, 3.4 * rows + 0.9), layout="constrained", squeeze=False
     )
     errors: Literal["ci95", "std"] = "ci95" if exp.error_bars == "ci95" else "std"
-    legend_titles, captions = [], []
+    legend_titles: list[tuple[Any, str]] = []
+    captions: list[str] = []
+    handles: list[Any] = []
+    labels: list[str] = []
     for i, (ax, panel) in enumerate(zip(axes.flat, exp.panels, strict=False)):
+        letter = f"({chr(ord('a') + i)})"
+        if not any(v is not None and v == v for v in table.column(panel.metric).to_pylist()):
+            # No run has a value (an RTO's time where no run timed out): the panel says so, and is not drawn.
+            ax.text(0.5, 0.5, f"no run has a value of\n{panel.label}", ha="center", va="center", transform=ax.transAxes)
+            ax.set_xlabel(exp.x_label)
+            ax.set_ylabel(panel.label)
+            ax.set_title(letter, loc="left", fontweight="bold", fontsize=10)
+            captions.append(f"{letter} {panel.label}: no run has a value.")
+            continue
         plot_sweep(table, "x", panel.metric, errors=errors, ax=ax, xlabel=exp.x_label, ylabel=panel.label)
         if panel.log_y:
             ax.set_yscale("log")
-        letter = f"({chr(ord('a') + i)})"
         ax.set_title(letter, loc="left", fontweight="bold", fontsize=10)
-        legend_titles.append(ax.get_legend().get_title().get_text())
+        legend_titles.append((ax, ax.get_legend().get_title().get_text()))
         captions.append(f"{letter} {caption(fig)['Description']}")
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    for ax in list(axes.flat)[:n]:
+        if not handles:
+            handles, labels = ax.get_legend_handles_labels()
         ax.get_legend().remove()
     # One legend for every panel; when the panels' runs differ, each panel says its own.
-    if len(set(legend_titles)) > 1:
-        for ax, text in zip(axes.flat, legend_titles, strict=False):
+    texts = {text for _, text in legend_titles}
+    if len(texts) > 1:
+        for ax, text in legend_titles:
             ax.set_title(text.replace("\n", ", "), loc="right", fontsize=8)
-    shared = legend_titles[0] if len(set(legend_titles)) == 1 else "mean and error bars"
+    shared = texts.pop() if len(texts) == 1 else "mean and error bars"
     spare = list(axes.flat)[n:]
     for ax in spare:
         ax.set_axis_off()
@@ -158,7 +170,9 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
         # The empty cell of the grid holds the legend.
         spare[0].legend(handles, labels, loc="center", frameon=False, title=shared)
     else:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), frameon=False, title=shared)
+        fig.legend(
+            handles, labels, loc="outside lower center", ncols=max(1, min(len(labels), 6)), frameon=False, title=shared
+        )
     bars = "95 % CI" if errors == "ci95" else "±1 std"
     on = "" if exp.runs_on == "paper" else f" on {JUDGED_ON[exp.runs_on]}"
     # About 12 characters of 10-point text per inch of figure: long titles wrap instead of running off it.
