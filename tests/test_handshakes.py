@@ -131,6 +131,31 @@ def test_linux_download_joins_from_the_client_and_the_server_sends_after_the_thi
     assert first[1]["data"] == pytest.approx(_s(2 * RTT1_MS, 1.5 * RTT2_MS), abs=TOLERANCE_S)
 
 
+def _join_handshake_ns(flow: dict[str, Any]) -> int:
+    """When the sender's first handshake packet of the second subflow left, nanoseconds: its SYN, or its
+    SYN-ACK when the receiver opened the connection (the traces are the sender's)."""
+    res = mpsim.run(_scenario(flow), seed=1)
+    rows = res.segment_traces.to_pylist()
+    return min(r["time_ns"] for r in rows if r["subflow"] == 1 and r["event"] == "send" and "SYN" in r["flags"])
+
+
+@pytest.mark.parametrize("initiator", ["sender", "receiver"])
+def test_the_path_manager_joins_its_worker_delay_after_the_full_establishment(initiator: str) -> None:
+    """Linux's path manager runs in the connection's worker (``mptcp_pm_schedule_work``), after the packets
+    being processed: the ``linux`` profile's SYN of the join leaves 0.22 ms after the packet that made the
+    connection fully established, and ``mptcp_pm_delay`` sets that time."""
+    if initiator == "sender":
+        flow: dict[str, Any] = {"type": "mptcp", "src": ["C.1", "C.2"], "dst": "S"}
+        expected_s = _s(2 * RTT1_MS)  # the join's SYN
+    else:
+        flow = {"type": "mptcp", "src": "S", "dst": ["C.1", "C.2"], "initiator": "receiver"}
+        expected_s = _s(2 * RTT1_MS, RTT2_MS / 2)  # the server's answer to the join's SYN
+    at = {d: _join_handshake_ns(flow | {"tcp": {"profile": "linux", "mptcp_pm_delay": d}}) for d in ("0ms", "5ms")}
+    assert at["5ms"] - at["0ms"] == 5_000_000
+    assert _join_handshake_ns(flow | {"tcp": {"profile": "linux"}}) - at["0ms"] == 220_000
+    assert at["0ms"] / 1e9 == pytest.approx(expected_s, abs=TOLERANCE_S)
+
+
 @pytest.mark.parametrize("delay_ms", [0.0, 100.0])
 def test_established_rule_joins_at_the_syn_ack_plus_the_join_delay(delay_ms: float) -> None:
     tcp = {"mptcp_join": "established"}

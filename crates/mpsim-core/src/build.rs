@@ -77,6 +77,7 @@ fn new_subflow(
         stale: false,
         stale_count: 0,
         stale_acked_at: SimTime::ZERO,
+        avg_pacing_rate: 0,
         opening: None,
         join_pending: false,
         coding: None,
@@ -238,6 +239,9 @@ pub fn resolve_tcp(f: &TcpOptions, cc: &Option<CcConfig>, mptcp: bool) -> (TcpPa
     }
     if let Some(on) = f.mptcp_retransmit_timer {
         t.mptcp_retransmit_timer = on;
+    }
+    if let Some(ns) = f.mptcp_pm_delay_ns {
+        t.mptcp_pm_delay = SimDuration(ns);
     }
     let default_cc = f.profile.default_cc(mptcp);
     let ns3 = f.profile == crate::transport::tcp::Profile::Ns3;

@@ -276,6 +276,13 @@ pub struct TcpOptions {
     /// (`mptcp_retransmit_timer`, `__mptcp_retrans`).
     #[serde(default)]
     pub mptcp_retransmit_timer: Option<bool>,
+    /// MPTCP: the path manager opens the subflows beyond the first this
+    /// long after the event that prompts it (the connection's full
+    /// establishment under `mptcp_join = "linux"`, else the first
+    /// subflow's), nanoseconds; Linux's runs in a worker, after the packets
+    /// being processed then (`mptcp_worker`).
+    #[serde(default)]
+    pub mptcp_pm_delay_ns: Option<u64>,
 }
 
 /// Every field of [`TcpOptions`] with its doc comment on one line, in

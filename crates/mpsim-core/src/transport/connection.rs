@@ -436,7 +436,8 @@ impl Connection {
     }
 
     /// The path manager opens the subflows beyond the first, `join_delay`
-    /// from now, and the subflow events' adds that waited for this join now.
+    /// and the profile's `mptcp_pm_delay` from now, and the subflow events'
+    /// adds that waited for this join now.
     fn open_joins<N: Forward>(&mut self, io: &mut Io<'_, N>) {
         if self.joins_scheduled {
             return;
@@ -444,9 +445,10 @@ impl Connection {
         self.joins_scheduled = true;
         let now = io.ctx.now;
         for j in 1..self.initial_subflows {
-            io.ctx
-                .events
-                .schedule(now + self.join_delay, Event::TcpStart(self.index, j as u16));
+            io.ctx.events.schedule(
+                now + self.join_delay + self.params.mptcp_pm_delay,
+                Event::TcpStart(self.index, j as u16),
+            );
         }
         // Adds that came before the establishment join now (no join delay).
         for i in 0..self.deferred_adds.len() {

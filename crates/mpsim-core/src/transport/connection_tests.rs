@@ -79,6 +79,7 @@ fn flow(size: u64) -> Connection {
         stale: false,
         stale_count: 0,
         stale_acked_at: SimTime::ZERO,
+        avg_pacing_rate: 0,
         opening: None,
         join_pending: false,
         coding: None,

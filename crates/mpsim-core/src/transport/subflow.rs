@@ -110,6 +110,13 @@ pub struct Subflow {
     /// `stale_acked_at` (`stale_count`, `stale_rcv_tstamp`).
     pub(crate) stale_count: u8,
     pub(crate) stale_acked_at: SimTime,
+    /// The `linger` scheduler's view of this subflow's pacing rate, bytes
+    /// per second (Linux `mptcp_subflow_context.avg_pacing_rate`): taken
+    /// from the subflow's pacing rate when the scheduler first looks at it,
+    /// then moved toward the current rate each time a burst is placed on
+    /// it, weighted by the burst against what the subflow already holds.
+    /// 0 before the first look.
+    pub(crate) avg_pacing_rate: u64,
 }
 
 /// A handshake opened by the receiving end: its SYN, retransmitted on a

@@ -416,9 +416,18 @@ impl DataLevel for MptcpLevel {
                 let r = match kept {
                     Some((k, _)) => k,
                     None => {
-                        let Some(r) = pick_linger(&set, from) else { break };
-                        if let (Some(end), None) = (self.window_end, from) {
-                            burst = Some((r, SEND_BURST_BYTES.min(end.saturating_sub(self.data_next))));
+                        let Some(r) = pick_linger(&mut set, from) else { break };
+                        if from.is_none() {
+                            // `msk->snd_burst`: up to 64 KB, at most to the
+                            // peer's window edge.
+                            let room = self
+                                .window_end
+                                .map_or(u64::MAX, |end| end.saturating_sub(self.data_next));
+                            let size = SEND_BURST_BYTES.min(room);
+                            settle_pacing_rate(&mut set, r, size);
+                            if self.window_end.is_some() {
+                                burst = Some((r, size));
+                            }
                         }
                         r
                     }
@@ -548,7 +557,7 @@ fn linger_may_take(set: &SubflowSet<'_>, r: usize) -> bool {
     sf.sender.state == SenderState::Established
         && sf.usable()
         && c.cwnd > 0
-        && sf.sender.pipe() + sf.queued_bytes < send_buffer(set.params, c)
+        && wmem_queued(sf) < send_buffer(set.params, c)
 }
 
 /// Memory Linux's `tcp_sndbuf_expand` counts per segment of a subflow's send
@@ -635,35 +644,81 @@ fn queue_chunk(queue: &mut VecDeque<Chunk>, queued_bytes: &mut u64, mut chunk: C
     queue.push_back(chunk);
 }
 
+/// Linux's pacing rate (`tcp_update_pacing_rate`), bytes per second: max(cwnd,
+/// packets out)/SRTT, times 2 while cwnd is below half ssthresh (`tcp_pacing_ss_ratio`
+/// 200 %), else 1.2 (`tcp_pacing_ca_ratio` 120 %).
+fn pacing_rate(cwnd: u64, ssthresh: u64, packets_out: u64, srtt: SimDuration) -> u64 {
+    let ratio: u128 = if cwnd < ssthresh / 2 { 200 } else { 120 };
+    let bytes = cwnd.max(packets_out) as u128;
+    (bytes * ratio * 1_000_000_000 / (100 * srtt.nanos().max(1) as u128)).min(u64::MAX as u128) as u64
+}
+
+/// A subflow's pacing rate now, bytes per second.
+fn subflow_pacing_rate(sf: &Subflow, c: &SubflowCc) -> u64 {
+    pacing_rate(c.cwnd, c.ssthresh, sf.sender.flight_size(), c.srtt)
+}
+
+/// What a subflow holds for Linux's scheduler (`sk_wmem_queued`, in payload
+/// bytes): everything sent and not cumulatively acknowledged, SACKed or
+/// not, and what waits in its queue.
+fn wmem_queued(sf: &Subflow) -> u64 {
+    sf.sender.flight_size() + sf.queued_bytes
+}
+
+/// `mptcp_subflow_get_send`'s new `avg_pacing_rate` of the subflow chosen for
+/// a burst of `burst` bytes while it holds `held`: the old average and the
+/// current rate `now`, weighted by what it holds and by the burst.
+fn averaged_pacing_rate(avg: u64, held: u64, now: u64, burst: u64) -> u64 {
+    let (held, burst) = (held as u128, burst as u128);
+    ((avg as u128 * held + now as u128 * burst) / (held + burst).max(1)).max(1) as u64
+}
+
+/// The linger time of `mptcp_subflow_get_send`: what a subflow holds over its
+/// averaged pacing rate, in units of 2⁻³² s.
+fn linger_time(held: u64, avg_rate: u64) -> u128 {
+    ((held as u128) << 32) / avg_rate.max(1) as u128
+}
+
 /// The `linger` scheduler's subflow for the next chunk: among the
 /// established subflows that hold less than their send buffer, the one whose
-/// data would drain first, (in flight + waiting) over Linux's pacing rate
-/// (Linux `mptcp_subflow_get_send`: `sk_wmem_queued` over the pacing rate,
-/// and `sk_stream_memory_free`); ties go to the lower index. A reinjected chunk
-/// avoids the subflow it came from while another can take it.
-fn pick_linger(set: &SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
+/// data would drain first, what it holds over its averaged pacing rate
+/// (Linux `mptcp_subflow_get_send`: `sk_wmem_queued` over
+/// `avg_pacing_rate`, which starts as the subflow's pacing rate the first
+/// time the scheduler looks at it; and `sk_stream_memory_free`); ties go to
+/// the lower index. A reinjected chunk avoids the subflow it came from while
+/// another can take it.
+fn pick_linger(set: &mut SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
     let mut best: Option<(u128, usize)> = None;
     let mut fallback = None;
-    for (r, sf) in set.subflows.iter().enumerate() {
-        let c = &set.ccs[r];
+    for r in 0..set.subflows.len() {
         if !linger_may_take(set, r) {
             continue;
         }
-        let held = sf.sender.pipe() + sf.queued_bytes;
+        let sf = &mut set.subflows[r];
+        if sf.avg_pacing_rate == 0 {
+            sf.avg_pacing_rate = subflow_pacing_rate(sf, &set.ccs[r]);
+        }
         if Some(r) == from {
             fallback = Some(r);
             continue;
         }
-        // Linux `tcp_update_pacing_rate`: max(cwnd, in flight)/SRTT, times 2
-        // while cwnd is below half ssthresh, else 1.2.
-        let ratio: u128 = if c.cwnd < c.ssthresh / 2 { 200 } else { 120 };
-        let rate = c.cwnd.max(sf.sender.pipe()) as u128 * ratio;
-        let linger = held as u128 * c.srtt.nanos().max(1) as u128 * 100 / rate;
+        let linger = linger_time(wmem_queued(sf), sf.avg_pacing_rate);
         if best.is_none_or(|(l, _)| linger < l) {
             best = Some((linger, r));
         }
     }
     best.map(|(_, r)| r).or(fallback)
+}
+
+/// Linux `mptcp_subflow_get_send` once it has chosen subflow `r` for a burst
+/// of `burst` bytes (none when the window's edge leaves no room).
+fn settle_pacing_rate(set: &mut SubflowSet<'_>, r: usize, burst: u64) {
+    if burst == 0 {
+        return;
+    }
+    let sf = &mut set.subflows[r];
+    let now = subflow_pacing_rate(sf, &set.ccs[r]);
+    sf.avg_pacing_rate = averaged_pacing_rate(sf.avg_pacing_rate, wmem_queued(sf), now, burst);
 }
 
 /// The subflows as the scheduler sees them.
@@ -713,6 +768,30 @@ mod tests {
             fin: false,
             data_fin,
         }
+    }
+
+    /// `tcp_update_pacing_rate`: 10 segments of 1 424 bytes over an SRTT of
+    /// 100 ms is 142 400 B/s; twice that in slow start below half ssthresh,
+    /// 1.2 times it from there on; packets out count when above cwnd.
+    #[test]
+    fn the_pacing_rate_is_linuxs() {
+        let srtt = SimDuration::from_millis(100);
+        assert_eq!(pacing_rate(14_240, u64::MAX, 0, srtt), 284_800);
+        assert_eq!(pacing_rate(14_240, 28_480, 0, srtt), 170_880);
+        assert_eq!(pacing_rate(14_240, u64::MAX, 28_480, srtt), 569_600);
+    }
+
+    /// `avg_pacing_rate = (avg·wmem + rate·burst)/(burst + wmem)`: a subflow
+    /// holding nothing takes the current rate; one holding three bursts
+    /// moves a quarter of the way.
+    #[test]
+    fn the_averaged_rate_weights_the_burst_against_what_is_held() {
+        assert_eq!(averaged_pacing_rate(100_000, 0, 300_000, 65_428), 300_000);
+        assert_eq!(averaged_pacing_rate(100_000, 3 * 65_428, 300_000, 65_428), 150_000);
+        // The choice: 40 kB at 285 kB/s drains before 20 kB at 100 kB/s.
+        assert!(linger_time(40_000, 284_800) < linger_time(20_000, 100_000));
+        // Twice the data at twice the rate lingers as long.
+        assert_eq!(linger_time(40_000, 2 * 284_800), linger_time(20_000, 284_800));
     }
 
     #[test]

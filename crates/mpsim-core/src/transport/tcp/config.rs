@@ -316,6 +316,11 @@ pub struct TcpParams {
     /// MPTCP: Linux's connection-level retransmission timer
     /// (`mptcp_retransmit_timer`).
     pub mptcp_retransmit_timer: bool,
+    /// MPTCP: how long after the event that prompts it the path manager
+    /// opens the subflows beyond the first (Linux runs it in the
+    /// connection's worker, `mptcp_worker` on a workqueue, after the packets
+    /// being processed then).
+    pub mptcp_pm_delay: SimDuration,
 }
 
 impl TcpParams {

@@ -4,6 +4,7 @@
 //! MPTCP subflows join as the out-of-tree MPTCP did, at the first subflow's establishment.
 //! docs/algorithms.md gives every setting beside its 3.14 source.
 
+use crate::time::SimDuration;
 use crate::transport::mptcp::{MptcpJoin, MptcpRcvWindow};
 use crate::transport::tcp::config::{PrrVariant, TcpParams, TlpPto};
 use crate::transport::tcp::receiver::ReceiverConfig;
@@ -25,6 +26,9 @@ pub fn params() -> TcpParams {
         // v0.89 retransmits at the data level after a subflow's timeout
         // (reinjection), not by the upstream connection timer.
         mptcp_retransmit_timer: false,
+        // The out-of-tree path manager's worker latency was never measured:
+        // the join leaves at the SYN-ACK (the `established` rule) at once.
+        mptcp_pm_delay: SimDuration::ZERO,
         // 3.14's `tcp_is_cwnd_limited` judged the flight at each ACK (the
         // measurement over a window came with 3.16).
         cwnd_limited_linux: false,

@@ -77,6 +77,7 @@ pub fn params() -> TcpParams {
         mptcp_join: crate::transport::mptcp::MptcpJoin::Established,
         mptcp_rcv_window: crate::transport::mptcp::MptcpRcvWindow::Fixed,
         mptcp_retransmit_timer: false,
+        mptcp_pm_delay: SimDuration::ZERO,
     }
 }
 
