@@ -121,7 +121,7 @@ def test_the_package_and_the_command_line_import_a_heavy_library_only_where_it_i
 
 def test_checking_a_scenario_prints_without_rich_and_builds_only_the_preset_it_names() -> None:
     """``mpsim validate`` writes plain lines (rich takes ~20 ms to import) and pydantic builds the model of
-    the one topology preset the file names, not all six (each ~1 ms): the start-up of issue #37."""
+    the one topology preset the file names, not all six (each ~1 ms)."""
     example = str(PACKAGE.parents[1] / "examples" / "css_shared_bottleneck.toml")
     probe = (
         "import sys\n"

@@ -384,14 +384,16 @@ def test_the_report_figure_letters_its_panels_and_has_one_legend(tmp_path: Path)
     plt.close(fig)
 
 
-def test_a_report_panel_no_run_has_a_value_for_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("panel", [0, -1])
+def test_a_report_panel_no_run_has_a_value_for_says_so(tmp_path: Path, panel: int) -> None:
     """The first RTO's time when no run timed out (gsam-rto-times on a stack that has none): the panel
-    says that no run has a value, the other panels and the one legend are drawn as usual."""
+    says that no run has a value, the other panels and the one legend are drawn as usual, also when the
+    empty panel is the first."""
     from mpsim.experiments import get
     from mpsim.experiments.reproduce import figure
 
     exp = get("gsam-rto-times")
-    empty = exp.panels[-1].metric
+    empty = exp.panels[panel].metric
     rows = [
         {"variant": v, "x": x, "run": run, **{p.metric: None if p.metric == empty else 0.0 for p in exp.panels}}
         for v in exp.variants
@@ -403,11 +405,11 @@ def test_a_report_panel_no_run_has_a_value_for_says_so(tmp_path: Path) -> None:
         figure(exp, pa.Table.from_pylist(rows), tmp_path / "figure")
     (fig,) = kept
     said = [t.get_text() for ax in fig.axes for t in ax.texts]
-    assert said == [f"no run has a value of\n{exp.panels[-1].label}"]
+    assert said == [f"no run has a value of\n{exp.panels[panel].label}"]
     legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None] + fig.legends
     (legend,) = legends
     assert [t.get_text() for t in legend.get_texts()] == list(exp.variants)
-    assert f"{exp.panels[-1].label}: no run has a value." in plots.caption(fig)["Description"]
+    assert f"{exp.panels[panel].label}: no run has a value." in plots.caption(fig)["Description"]
     plt.close(fig)
 
 

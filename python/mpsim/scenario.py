@@ -321,8 +321,9 @@ class TcpOptions(Model):
     for the longest pending subflow timer (at least 200 ms), the first unacknowledged data fragment goes again
     on a subflow with nothing outstanding."""
     mptcp_pm_delay: Duration | None = None
-    """MPTCP: how long after the event that prompts it the path manager opens the subflows beyond the first
-    (the ``linux`` profile's 0.22 ms: Linux's runs in a worker, after the packets being processed then)."""
+    """MPTCP: how long after the event that prompts it the path manager opens the connection's other initial
+    subflows (the ``linux`` profile's 0.22 ms: Linux's runs in a worker, after the packets being processed
+    then); subflow events keep their own times."""
 
     @property
     def mss_bytes(self) -> int:

@@ -9,7 +9,7 @@ overrides some of them. The core's links are one-way; :meth:`Link.to_core` makes
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, PlainValidator, model_validator
 from pydantic_core import PydanticCustomError, PydanticKnownError
@@ -835,8 +835,11 @@ def _preset(value: Any) -> Any:
     return cls(**value)
 
 
-Preset = Annotated[Any, PlainValidator(_preset)]
-"""A topology preset, one of :data:`PRESETS` (``topology = {preset = "dumbbell", ...}``)."""
+if TYPE_CHECKING:
+    Preset = Dumbbell | SharedBottleneck | NonShared | FatTree | ParallelLinks | Triangle
+else:
+    Preset = Annotated[Any, PlainValidator(_preset)]
+    """A topology preset, one of :data:`PRESETS` (``topology = {preset = "dumbbell", ...}``)."""
 
 
 def dumbbell(pairs: int = 1, **settings: Any) -> Dumbbell:

@@ -37,6 +37,8 @@ if [ "${SS_POLL:-0}" = 1 ]; then
 fi
 TRACING=/sys/kernel/tracing
 if [ "${TCP_PROBE:-0}" = 1 ]; then
+    # The tracepoint is global: switched off however the script ends.
+    trap 'echo 0 > "$TRACING/events/tcp/tcp_probe/enable"; echo 0 > "$TRACING/tracing_on"' EXIT
     echo 0 > "$TRACING/tracing_on"
     echo > "$TRACING/trace"
     echo 65536 > "$TRACING/buffer_size_kb"

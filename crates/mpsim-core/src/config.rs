@@ -276,11 +276,12 @@ pub struct TcpOptions {
     /// (`mptcp_retransmit_timer`, `__mptcp_retrans`).
     #[serde(default)]
     pub mptcp_retransmit_timer: Option<bool>,
-    /// MPTCP: the path manager opens the subflows beyond the first this
-    /// long after the event that prompts it (the connection's full
-    /// establishment under `mptcp_join = "linux"`, else the first
+    /// MPTCP: the path manager opens the connection's other initial
+    /// subflows this long after the event that prompts it (the connection's
+    /// full establishment under `mptcp_join = "linux"`, else the first
     /// subflow's), nanoseconds; Linux's runs in a worker, after the packets
-    /// being processed then (`mptcp_worker`).
+    /// being processed then (`mptcp_worker`). Subflow events (`add`) keep
+    /// their own times.
     #[serde(default)]
     pub mptcp_pm_delay_ns: Option<u64>,
 }

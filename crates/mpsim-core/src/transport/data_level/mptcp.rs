@@ -418,15 +418,17 @@ impl DataLevel for MptcpLevel {
                     None => {
                         let Some(r) = pick_linger(&mut set, from) else { break };
                         if from.is_none() {
-                            // `msk->snd_burst`: up to 64 KB, at most to the
-                            // peer's window edge.
-                            let room = self
-                                .window_end
-                                .map_or(u64::MAX, |end| end.saturating_sub(self.data_next));
-                            let size = SEND_BURST_BYTES.min(room);
-                            settle_pacing_rate(&mut set, r, size);
-                            if self.window_end.is_some() {
-                                burst = Some((r, size));
+                            match self.window_end {
+                                // `msk->snd_burst`: up to 64 KB, at most to
+                                // the peer's window edge.
+                                Some(end) => {
+                                    let size = SEND_BURST_BYTES.min(end.saturating_sub(self.data_next));
+                                    settle_pacing_rate(&mut set, r, size);
+                                    burst = Some((r, size));
+                                }
+                                // Without Linux's window each chunk is a pick
+                                // of its own: what it places is the chunk.
+                                None => settle_pacing_rate(&mut set, r, chunk.len as u64),
                             }
                         }
                         r
@@ -686,7 +688,10 @@ fn linger_time(held: u64, avg_rate: u64) -> u128 {
 /// `avg_pacing_rate`, which starts as the subflow's pacing rate the first
 /// time the scheduler looks at it; and `sk_stream_memory_free`); ties go to
 /// the lower index. A reinjected chunk avoids the subflow it came from while
-/// another can take it.
+/// another can take it. Departures: Linux checks the send buffer of the
+/// subflow it picked only, and sends nothing if that one is full, where this
+/// passes over a full subflow; and it starts every active subflow's average,
+/// this only the ones that may take data.
 fn pick_linger(set: &mut SubflowSet<'_>, from: Option<usize>) -> Option<usize> {
     let mut best: Option<(u128, usize)> = None;
     let mut fallback = None;

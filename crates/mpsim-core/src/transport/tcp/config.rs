@@ -317,9 +317,9 @@ pub struct TcpParams {
     /// (`mptcp_retransmit_timer`).
     pub mptcp_retransmit_timer: bool,
     /// MPTCP: how long after the event that prompts it the path manager
-    /// opens the subflows beyond the first (Linux runs it in the
+    /// opens the connection's other initial subflows (Linux runs it in the
     /// connection's worker, `mptcp_worker` on a workqueue, after the packets
-    /// being processed then).
+    /// being processed then); subflow events keep their own times.
     pub mptcp_pm_delay: SimDuration,
 }
 
