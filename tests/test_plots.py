@@ -317,16 +317,18 @@ def test_labels_say_what_a_column_is_and_its_unit() -> None:
     assert plots.column_label("mptcp_over_reno") == "MPTCP over Reno"
     assert plots.column_label("queue_delay_ms") == "queue delay (ms)"
     assert plots.column_label("rtt_ratio") == "RTT ratio"
-    # Bare numbers of a scenario field (a sweep built in Python) read in the unit its type gives them.
-    assert plots.field_kinds()["buffer"] == "buffer" and plots.field_kinds()["delay"] == "time"
+    # Bare numbers of a scenario field that takes them (a sweep built in Python) read in the unit its type gives
+    # them; a time, rate or size needs its unit, so none is read bare.
+    assert plots.field_kinds()["buffer"] == "buffer" and plots.field_kinds()["loss"] == "probability"
+    assert "delay" not in plots.field_kinds() and "rate" not in plots.field_kinds()
     rows = [
-        {"variant": "v", "topology.delay": d, "topology.per_path.1.loss": p, "fct_s": 1.0}
-        for d in (0.01, 0.03)
+        {"variant": "v", "topology.buffer": b, "topology.per_path.1.loss": p, "fct_s": 1.0}
+        for b in (20, 47)
         for p in (0.001, 0.01)
     ]
-    fig = plots.plot_sweep(rows, "topology.delay", "fct_s", errors="none")
-    assert fig.axes[0].get_xlabel() == "delay (ms)"
-    assert list(fig.axes[0].containers[0].lines[0].get_xdata()) == [10.0, 30.0]
+    fig = plots.plot_sweep(rows, "topology.buffer", "fct_s", errors="none")
+    assert fig.axes[0].get_xlabel() == "buffer (packets)"
+    assert list(fig.axes[0].containers[0].lines[0].get_xdata()) == [20.0, 47.0]
     plt.close(fig)
     fig = plots.plot_sweep(rows, "topology.per_path.1.loss", "fct_s", errors="none")
     assert fig.axes[0].get_xlabel() == "path 2 loss (%)"

@@ -161,7 +161,7 @@ def describe(fig: Any, title: str, description: str) -> None:
 def mean_and_error(values: Sequence[float], kind: ErrorKind = "ci95") -> tuple[float, float]:
     """Mean and half-width of the error bar: sample std, or the 95 % Student-t confidence interval (NaN,
     no bar, with fewer than :data:`MIN_RUNS_FOR_CI` values)."""
-    xs = _finite(values)
+    xs = finite_values(values)
     if not xs:
         return math.nan, math.nan
     n = len(xs)
@@ -179,7 +179,8 @@ def mean_and_error(values: Sequence[float], kind: ErrorKind = "ci95") -> tuple[f
     return mean, t * std / math.sqrt(n)
 
 
-def _finite(values: Iterable[Any]) -> list[float]:
+def finite_values(values: Iterable[Any]) -> list[float]:
+    """The values that are numbers: None and NaN left out."""
     return [float(v) for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
 
 
@@ -260,29 +261,22 @@ def axis_label(path: str, unit: str = "") -> str:
 BARE_NUMBER_UNITS: dict[str, tuple[str, float]] = {
     "probability": ("%", 100.0),
     "buffer": ("packets", 1.0),
-    "rate": ("Mbit/s", 1e-6),
-    "time": ("ms", 1e3),
-    "size": ("KB", 1e-3),
 }
-"""How a bare number of each kind of scenario field reads (as the scenario model takes it from Python: a
-fraction, packets, bit/s, seconds, bytes), and the unit and factor an axis shows it in."""
+"""How a bare number of each kind of scenario field that takes one reads (a fraction, packets), and the unit
+and factor an axis shows it in; a time, rate or size needs its unit (a bare one is refused)."""
 
 
 @functools.cache
 def field_kinds() -> dict[str, str]:
-    """The kind of quantity (``time``, ``rate``, ``size``, ``buffer``, ``probability``) of every field of the
-    scenario model by its name, from the field's type (:mod:`mpsim._types`); a name whose fields differ in kind
-    is left out."""
+    """The kind of quantity (``buffer``, ``probability``) of every field of the scenario model that takes a bare
+    number, by its name, from the field's type (:mod:`mpsim._types`); a name whose fields differ in kind is
+    left out."""
     import pydantic
 
     from mpsim import _types, scenario, topologies
 
     types = (
-        (_types.Rate, "rate"),
-        (_types.Duration, "time"),
-        (_types.PositiveDuration, "time"),
         (_types.BufferSize, "buffer"),
-        (_types.Size, "size"),
         (_types.LossProbability, "probability"),
         (_types.Probability, "probability"),
         (topologies.Loss, "probability"),
@@ -399,7 +393,7 @@ def plot_sweep(
     groups: dict[tuple[str, str], dict[Any, list[float]]] = {}
     for r in rows:
         groups.setdefault(_line_of(r, hue, style), {}).setdefault(r[x], []).append(r[y])
-    groups = {k: g for k, g in groups.items() if any(_finite(v) for v in g.values())}
+    groups = {k: g for k, g in groups.items() if any(finite_values(v) for v in g.values())}
     if not groups:
         ax.text(0.5, 0.5, f"no finite value of {y}", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
@@ -409,7 +403,7 @@ def plot_sweep(
         position, x_unit, categories = {v: float(v) for g in groups.values() for v in g}, "", None
     else:
         position, x_unit, categories = _x_positions([v for g in groups.values() for v in g], x)
-    never_negative = all(v >= 0 for g in groups.values() for vs in g.values() for v in _finite(vs))
+    never_negative = all(v >= 0 for g in groups.values() for vs in g.values() for v in finite_values(vs))
     # Points of several lines at one category are set apart, so that their bars do not hide each other.
     dodge = 0.5 / len(groups) if categories is not None and len(groups) > 1 else 0.0
     counts: list[int] = []
@@ -418,9 +412,9 @@ def plot_sweep(
     for i, ((h, st), by_x) in enumerate(groups.items()):
         offset = (i - (len(groups) - 1) / 2) * dodge
         points = sorted(
-            (position[v] + offset, *mean_and_error(ys, errors), len(_finite(ys)))
+            (position[v] + offset, *mean_and_error(ys, errors), len(finite_values(ys)))
             for v, ys in by_x.items()
-            if _finite(ys)
+            if finite_values(ys)
         )
         xs = [p[0] for p in points]
         means = [p[1] for p in points]
@@ -627,7 +621,7 @@ def plot_store(
         if kind == "ci95":
             _check_runs_for_ci(subset, x, [hue, style], same, axes, out)
         for metric in chosen:
-            if not _finite(r[metric] for r in subset):
+            if not finite_values(r[metric] for r in subset):
                 continue  # nothing to draw: no empty figure
             figure_title = title or (None if flow is None else f"flow {flow}")
             fig = plot_sweep(
@@ -828,7 +822,7 @@ def plot_sequence(results: Results, flow: str | None = None, *, ax: Any = None) 
 
 def _throughput_rows(results: Results, flow: str | None, column: str) -> list[dict[str, Any]]:
     """One row per bin of each flow, connection and subflow (a subflow named by its addresses): ``line``,
-    ``part`` (``"connection"`` or the subflow), ``start_s``, ``end_s``, ``rate_mbps``."""
+    ``subflow`` (whether the line is an MPTCP subflow's), ``start_s``, ``end_s``, ``rate_mbps``."""
     names = subflow_names(results)
     out = []
     for r in results.throughput.to_pylist():
@@ -838,7 +832,16 @@ def _throughput_rows(results: Results, flow: str | None, column: str) -> list[di
             line = _subflow_label(names, r["flow"], r["subflow"])
         else:
             line = f"{r['flow']} ({r['kind']})"
-        out.append({"line": line, "start_s": r["start_s"], "end_s": r["end_s"], "rate_mbps": r[column] / 1e6})
+        subflow = r["kind"] == "mptcp_subflow"
+        out.append(
+            {
+                "line": line,
+                "subflow": subflow,
+                "start_s": r["start_s"],
+                "end_s": r["end_s"],
+                "rate_mbps": r[column] / 1e6,
+            }
+        )
     return out
 
 
@@ -868,6 +871,7 @@ def plot_throughput(
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
     lines: dict[str, tuple[list[float], list[float]]] = {}
+    dashed = {r["line"] for r in rows if r["subflow"]}
     for r in rows:
         xs, ys = lines.setdefault(r["line"], ([], []))
         if not xs:
@@ -879,7 +883,7 @@ def plot_throughput(
     if not lines:
         raise ValueError("no throughput table: set [throughput] interval in the scenario")
     for label, (xs, ys) in lines.items():
-        style = "--" if " via " in label else "-"
+        style = "--" if label in dashed else "-"
         ax.step(xs, ys, where="pre", linestyle=style, linewidth=1.2, label=label)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(what)

@@ -144,8 +144,10 @@ fn tcp_flows_in_steady_state_allocate_nothing() {
     );
 }
 
-#[test]
-fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
+/// Two dumbbell pairs with TCP, two with an MPTCP connection of three
+/// subflows each (OLIA with CSS, BALIA with LISA), whose TCP options are
+/// `profile`'s.
+fn mptcp_dumbbell(profile: Option<Profile>) -> ScenarioConfig {
     let mut cfg = dumbbell(4);
     let mptcp = cfg.tcp_flows.drain(2..).collect::<Vec<_>>();
     for (k, (f, (cc, ss))) in mptcp
@@ -170,6 +172,10 @@ fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
         ])
         .enumerate()
     {
+        let mut tcp = f.tcp.clone();
+        if let Some(p) = profile {
+            tcp.profile = p;
+        }
         cfg.mptcp_connections.push(MptcpConnectionConfig {
             name: format!("m{k}"),
             src_addrs: vec![f.src.clone()],
@@ -177,11 +183,29 @@ fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
             path_manager: PathManager::Ndiffports { subflows: 3 },
             cc: Some(cc),
             slow_start: ss,
-            tcp: f.tcp.clone(),
+            tcp,
             ..MptcpConnectionConfig::default()
         });
     }
-    let (allocations, events) = allocations_in_steady_state(&cfg, 10, 20);
+    cfg
+}
+
+#[test]
+fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
+    let (allocations, events) = allocations_in_steady_state(&mptcp_dumbbell(None), 10, 20);
+    assert!(events > 300_000, "{events} events");
+    assert!(
+        allocations * 10_000 < events,
+        "{allocations} allocations in {events} events"
+    );
+}
+
+/// The `linux` profile's MPTCP: the `linger` scheduler with its averaged
+/// pacing rate and queues, Linux's connection window and its
+/// connection-level retransmission timer.
+#[test]
+fn mptcp_under_the_linux_profile_in_steady_state_allocates_nothing() {
+    let (allocations, events) = allocations_in_steady_state(&mptcp_dumbbell(Some(Profile::Linux)), 10, 20);
     assert!(events > 300_000, "{events} events");
     assert!(
         allocations * 10_000 < events,

@@ -125,7 +125,7 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
     one legend for all, above them, with the error bars and the number of runs behind each mean."""
     import matplotlib.pyplot as plt
 
-    from mpsim.plots import caption, describe, plot_sweep, save
+    from mpsim.plots import caption, describe, finite_values, plot_sweep, save
 
     n = len(exp.panels)
     columns = min(n, 2)
@@ -140,7 +140,7 @@ def figure(exp: Experiment, table: pa.Table, path: Path) -> list[Path]:
     labels: list[str] = []
     for i, (ax, panel) in enumerate(zip(axes.flat, exp.panels, strict=False)):
         letter = f"({chr(ord('a') + i)})"
-        if not any(v is not None and v == v for v in table.column(panel.metric).to_pylist()):
+        if not finite_values(table.column(panel.metric).to_pylist()):
             # No run has a value (an RTO's time where no run timed out): the panel says so, and is not drawn.
             ax.text(0.5, 0.5, f"no run has a value of\n{panel.label}", ha="center", va="center", transform=ax.transAxes)
             ax.set_xlabel(exp.x_label)
