@@ -228,3 +228,61 @@ def test_a_traced_link_captures_every_packet_it_transmits(tmp_path: Path) -> Non
     # Every packet that left the queue for the wire, those the wire then lost included.
     assert len(tshark(pcap, "frame")) == link["enqueued_pkts"] - link["queued_pkts_at_end"]
     assert link["dropped_loss_pkts"] > 0
+
+
+def test_a_download_capture_shows_the_client_opening_each_subflow(tmp_path: Path) -> None:
+    """A connection its receiver opens (``initiator = "receiver"``): the client's SYNs go to the server's
+    listening port 5001 and offer a window; the handshakes' MPTCP options are the opener's and the
+    listener's (RFC 8684 §3.1: the SYN no key, the SYN-ACK the listener's, the third ACK both; §3.2: the
+    joining SYN a token, the SYN-ACK a truncated HMAC, the third ACK the whole HMAC); and no segment of the
+    server carries a mapping of length 0, which RFC 8684 §3.3.1 reads as an infinite mapping."""
+    text = LOSSY_MPTCP.replace('cc = "olia"', 'cc = "olia"\ninitiator = "receiver"')
+    _, out = run_with_pcap(tmp_path, text)
+    for pcap in out.iterdir():
+        assert_clean(pcap)
+    d = out / "host-D.pcap"
+    (client,) = senders(d)
+    # The client is the data's receiver: it sends no data.
+    assert client not in set(tshark(d, "tcp.len > 0", "ip.src"))
+    assert set(tshark(d, "tcp.flags.syn == 1 && tcp.flags.ack == 0", "tcp.dstport")) == {"5001"}
+    assert all(int(w) > 0 for w in tshark(d, "tcp.flags.syn == 1 && tcp.flags.ack == 0", "tcp.window_size_value"))
+
+    def count(display_filter: str) -> int:
+        return len(tshark(d, display_filter))
+
+    syn, syn_ack = "tcp.flags.syn == 1 && tcp.flags.ack == 0", "tcp.flags.syn == 1 && tcp.flags.ack == 1"
+    third_ack = f"ip.src == {client} && tcp.flags.syn == 0 && tcp.len == 0 && tcp.seq == 1 && tcp.ack == 1"
+    capable, join = "tcp.options.mptcp.subtype == 0", "tcp.options.mptcp.subtype == 1"
+    assert count(f"{syn} && {capable}") == 1
+    assert count(f"{syn} && {capable} && tcp.options.mptcp.sendkey") == 0
+    assert count(f"{syn_ack} && {capable} && tcp.options.mptcp.sendkey") == 1
+    assert count(f"{third_ack} && {capable} && tcp.options.mptcp.sendkey && tcp.options.mptcp.recvkey") == 1
+    joins = count(f"{syn} && {join}")
+    assert joins >= 1
+    assert count(f"{syn} && {join} && tcp.options.mptcp.recvtok") == joins
+    assert count(f"{syn_ack} && {join} && tcp.options.mptcp.sendtrunchmac") == joins
+    assert count(f"{third_ack} && {join} && tcp.options.mptcp.sendhmac") == joins
+    assert count(f"ip.src != {client} && tcp.options.mptcp.datalvllen == 0") == 0
+    assert count(f"ip.src != {client} && tcp.len > 0 && tcp.options.mptcp.datalvllen > 0") > 1000
+    assert_keys_by_role(d, client)
+
+
+def assert_keys_by_role(pcap: Path, opener: str) -> None:
+    """RFC 8684 §3.1: the SYN-ACK carries the listener's key, the third ACK the opener's then the listener's;
+    so the third ACK's receiver's key is the SYN-ACK's sender's, and the opener's key is another."""
+    key = "tcp.options.mptcp.sendkey"
+    (listener_key,) = tshark(pcap, "tcp.flags.syn == 1 && tcp.flags.ack == 1 && tcp.options.mptcp.subtype == 0", key)
+    third = f"ip.src == {opener} && tcp.flags.syn == 0 && tcp.options.mptcp.subtype == 0 && tcp.options.mptcp.recvkey"
+    ((opener_key, echoed),) = [line.split("\t") for line in tshark(pcap, third, key, "tcp.options.mptcp.recvkey")]
+    assert echoed == listener_key
+    assert opener_key != listener_key
+
+
+def test_an_upload_capture_shows_the_sender_opening_each_subflow(tmp_path: Path) -> None:
+    """The default (``initiator = "sender"``): the sender connects to the receiver's port 5001 and its keys are
+    the opener's."""
+    _, out = run_with_pcap(tmp_path, LOSSY_MPTCP)
+    s = out / "host-S.pcap"
+    opener = senders(s)[0]
+    assert set(tshark(s, "tcp.flags.syn == 1 && tcp.flags.ack == 0", "tcp.dstport")) == {"5001"}
+    assert_keys_by_role(s, opener)

@@ -100,4 +100,18 @@ def test_every_kind_of_random_element_is_found() -> None:
         "random gaps of the sequence web",
     ]
     css = mpsim.Scenario.from_toml(ROOT / "examples" / "css_shared_bottleneck.toml")
+    # The `linux` profile's MPTCP receiver samples its RTT on a millisecond clock whose phase the seed draws.
+    assert random_elements(css) == ["random start of short", "the receiver's timestamp clock of short"]
+    for flow in css.flows:
+        if flow.name == "short":
+            flow.rcv_buffer = "4MB"  # a buffer set by hand: no autotuning, no clock
     assert random_elements(css) == ["random start of short"]
+    jittery = mpsim.Scenario.from_dict(
+        {
+            "duration": "1s",
+            "hosts": ["A", "B"],
+            "links": [{"from": "A", "to": "B", "rate": "10Mbps", "jitter": "50us"}],
+            "flows": [{"name": "f", "type": "tcp", "src": "A", "dst": "B", "size": "1MB"}],
+        }
+    )
+    assert random_elements(jittery) == ["jitter on A-B", "jitter on B-A"]

@@ -568,6 +568,7 @@ CORE_NAMES = {
     "delay_ns": "delay",
     "limit_pkts": "limit",
     "burst_bytes": "burst",
+    "jitter_ns": "jitter",
     "limit_bytes": "limit",
     "min_th_pkts": "min_th",
     "max_th_pkts": "max_th",

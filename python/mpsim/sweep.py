@@ -297,10 +297,12 @@ def execute(config: Mapping[str, Any], extractor: Extractor, time_limit: float |
 
 
 def random_elements(scenario: Scenario) -> list[str]:
-    """What draws on a run's seed in a scenario: random start times, random loss, RED's random drops, random
-    on/off periods of UDP sources and random gaps between the flows of a sequence. Without any, every seed
+    """What draws on a run's seed in a scenario: random start times, random loss, RED's random drops, a link's
+    jitter, random on/off periods of UDP sources, random gaps between the flows of a sequence and the phase of
+    the receiver's timestamp clock of an MPTCP connection with Linux's receive window. Without any, every seed
     gives the same run."""
     from mpsim.scenario import UniformStart
+    from mpsim.tcp_options import default_profile, profile_params
 
     config = scenario.to_core()
     found = [f"random start of {f.name}" for f in scenario.flows if isinstance(f.start, UniformStart)]
@@ -310,12 +312,21 @@ def random_elements(scenario: Scenario) -> list[str]:
             found.append(f"random loss on {link['name']}")
         if (link.get("queue") or {}).get("type") == "red":
             found.append(f"RED drops on {link['name']}")
+        if link.get("jitter_ns"):
+            found.append(f"jitter on {link['name']}")
     found += [f"random on/off periods of {f['name']}" for f in config["udp_flows"] if f["pattern"]["type"] == "on_off"]
     found += [
         f"random gaps of the sequence {f['name']}"
         for f in config["tcp_flows"]
         if f.get("sequence", {}).get("gap_distribution", {}).get("type", "constant") != "constant"
     ]
+    for c in config["mptcp_connections"]:
+        tcp = c.get("tcp") or {}
+        window = (
+            tcp.get("mptcp_rcv_window") or profile_params(tcp.get("profile", default_profile()))["mptcp_rcv_window"]
+        )
+        if window == "linux" and c.get("rcv_buffer_bytes") is None:
+            found.append(f"the receiver's timestamp clock of {c['name']}")
     return found
 
 

@@ -242,6 +242,8 @@ class LinkDirection(Model):
     queue: Queue | None = None
     loss: Loss | None = None
     burst: Size | None = None
+    jitter: Duration | None = None
+    """The reverse direction's own jitter; ``"0s"``: none where the forward direction has some."""
 
     @model_validator(mode="after")
     def _check(self) -> LinkDirection:
@@ -277,6 +279,11 @@ class Link(Model):
     much larger); each then takes its transmission time and the delay to arrive, in order. Bytes, e.g.
     ``"3028B"`` (two 1514-byte frames); none: a plain link. It shapes the forward direction only (a shaper is
     one direction's queue discipline); ``reverse.burst`` shapes the reverse."""
+    jitter: PositiveDuration | None = None
+    """A random extra delay after ``delay``, as an emulator's delay line adds: each packet takes an
+    exponentially distributed extra delay of this mean (e.g. ``"50us"``), and arrives no sooner than the packet
+    sent before it, so the link never reorders. Drawn from the run's seed, one stream per link direction; the
+    reverse direction has the same unless ``reverse.jitter`` says otherwise (``"0s"``: none). None: no jitter."""
 
     @model_validator(mode="after")
     def _check(self) -> Link:
@@ -317,6 +324,8 @@ class Link(Model):
         burst = _burst_bytes(self.burst)
         if burst is not None:
             fwd["burst_bytes"] = burst
+        if self.jitter is not None:
+            fwd["jitter_ns"] = self.jitter
         out = [fwd]
         rev_name = self.reverse_name
         if rev_name is not None:
@@ -331,6 +340,10 @@ class Link(Model):
                 rev["queue"] = rq
             if r.loss is not None:
                 rev["loss"] = r.loss.to_core()
+            if r.jitter is not None:
+                rev.pop("jitter_ns", None)
+                if r.jitter > 0:
+                    rev["jitter_ns"] = r.jitter
             # A shaper is a queue discipline of one direction: the reverse has one only if it names its own.
             rev.pop("burst_bytes", None)
             rburst = _burst_bytes(r.burst)

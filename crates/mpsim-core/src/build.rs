@@ -9,7 +9,7 @@ use crate::context::SimContext;
 use crate::error::ConfigErrors;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
 use crate::limits::CostEstimate;
-use crate::net::link::{Link, LinkCounters, TokenBucket};
+use crate::net::link::{Jitter, Link, LinkCounters, TokenBucket};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
@@ -391,6 +391,12 @@ fn network(cfg: &ScenarioConfig) -> Network {
             counters: LinkCounters::default(),
             traced_on_change: false,
             bucket: l.burst_bytes.map(TokenBucket::new),
+            jitter: l.jitter_ns.map(|mean| {
+                Box::new(Jitter::new(
+                    mean,
+                    RngStream::derive(seed, StreamDomain::LinkJitter, i as u64),
+                ))
+            }),
         });
     }
 
@@ -562,6 +568,9 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
             conn.set_scheduling(Scheduling::Plugin(Box::new(plugin.build())));
         }
         conn.initiator = m.initiator;
+        // The phase of the receiver's millisecond timestamp clock, drawn per
+        // MPTCP connection (its place among the connections, not the flows).
+        conn.set_clock_phase(RngStream::derive(cfg.seed, StreamDomain::Transport, i as u64).below(1_000_000));
         conn.set_subflow_events(initial_subflows, events);
         connections.push(conn);
     }

@@ -569,6 +569,12 @@ pub struct LinkConfig {
     /// [`crate::net::link::TokenBucket`]. `None`: a link.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub burst_bytes: Option<u32>,
+    /// Mean of an exponentially distributed extra delay each packet takes
+    /// after the propagation delay, in nanoseconds; packets still arrive in
+    /// the order they were sent (see [`crate::net::link::Jitter`]). `None`:
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter_ns: Option<u64>,
 }
 
 fn one() -> u32 {

@@ -13,8 +13,12 @@
 //! SACK blocks after; the MPTCP options of RFC 8684) or a UDP header, then a
 //! payload of zero bytes of the segment's length. Addresses are
 //! `10.x.y.z`, the n-th address of the scenario being 10.0.0.0 + n + 1. A
-//! subflow's sender uses its own port (20000 + … for TCP flows, 30000 + …
-//! for MPTCP subflows) and its receiver port 5001; UDP flows use ports 9.
+//! subflow's opening end uses its own port (20000 + … for TCP flows, 30000 +
+//! … for MPTCP subflows) and the listening end port 5001: the receiver in an
+//! upload (the sender opens, the default), the sender in a download
+//! (`initiator = "receiver"`); UDP flows use ports 9. The handshake's options
+//! follow who opened it: the opening SYN, the SYN-ACK and the third ACK
+//! (RFC 8684 §3.1, §3.2) whichever end sends data.
 //! Sequence numbers are mpsim's, whose initial sequence number is 0, modulo
 //! 2^32. MPTCP keys and tokens are derived from the connection's index, so
 //! they are stable but not cryptographic; DSS options carry 8-byte data
@@ -28,6 +32,7 @@ use crate::ids::{LinkId, NodeId};
 use crate::observe::{DropReason, Observer, PacketEvent};
 use crate::sim::{Endpoint, Simulator};
 use crate::time::SimTime;
+use crate::transport::mptcp::Initiator;
 use crate::transport::Side;
 use crate::wire::{Packet, Payload, TcpFlags, TcpHeader};
 
@@ -37,8 +42,8 @@ const PCAP_MAGIC_NS: u32 = 0xa1b2_3c4d;
 const LINKTYPE_RAW: u32 = 101;
 /// Largest packet the files declare they may hold.
 const SNAPLEN: u32 = 262_144;
-/// The receiver's port of every subflow.
-pub const RECEIVER_PORT: u16 = 5001;
+/// The listening end's port of every subflow.
+pub const LISTEN_PORT: u16 = 5001;
 /// Both ports of UDP flows (the discard service).
 const UDP_PORT: u16 = 9;
 /// Window scale shift both ends announce (RFC 7323 §2.2).
@@ -134,6 +139,8 @@ struct SubflowInfo {
     sack: bool,
     timestamps: bool,
     mss: u16,
+    /// The receiver opened the subflow (`initiator = "receiver"`).
+    receiver_opened: bool,
 }
 
 /// Who a packet is addressed to, as the headers need it.
@@ -227,6 +234,7 @@ impl PcapRecorder {
                         sack: conn.params.sack,
                         timestamps: conn.params.timestamps,
                         mss: conn.params.mss.min(u16::MAX as u32) as u16,
+                        receiver_opened: conn.initiator == Initiator::Receiver,
                     };
                     let to_sender = side == Side::Sender;
                     Receiver::Tcp { info, to_sender }
@@ -318,6 +326,7 @@ fn datagram(buf: &mut Vec<u8>, packet: &Packet, receiver: Option<Receiver>, ip_i
                 sack: false,
                 timestamps: false,
                 mss: 0,
+                receiver_opened: false,
             };
             tcp_header(buf, h, &info, false);
             (IPPROTO_TCP, h.payload_bytes as usize)
@@ -349,10 +358,16 @@ fn datagram(buf: &mut Vec<u8>, packet: &Packet, receiver: Option<Receiver>, ip_i
 
 /// Appends the TCP header of `h` (with its options) to `buf`.
 fn tcp_header(buf: &mut Vec<u8>, h: &TcpHeader, sf: &SubflowInfo, to_sender: bool) {
-    let (sport, dport) = if to_sender {
-        (RECEIVER_PORT, sf.sport)
+    // The opening end's port is the subflow's own; the listening end's 5001.
+    let (sender_port, receiver_port) = if sf.receiver_opened {
+        (LISTEN_PORT, sf.sport)
     } else {
-        (sf.sport, RECEIVER_PORT)
+        (sf.sport, LISTEN_PORT)
+    };
+    let (sport, dport) = if to_sender {
+        (receiver_port, sender_port)
+    } else {
+        (sender_port, receiver_port)
     };
     let syn = h.flags.has(TcpFlags::SYN);
     let mut opts = [0u8; MAX_OPTION_BYTES];
@@ -462,36 +477,49 @@ fn keys(connection: u32) -> (u64, u64) {
 /// Writes the MPTCP option of `h` into `out`; returns its length.
 fn mptcp_option(out: &mut [u8; 28], h: &TcpHeader, sf: &SubflowInfo, to_sender: bool) -> usize {
     let syn = h.flags.has(TcpFlags::SYN);
-    let handshake_ack = !syn && !to_sender && h.seq_len() == 0 && !h.flags.has(TcpFlags::DATA_FIN);
-    let (local_key, remote_key) = keys(sf.connection);
+    let syn_ack = syn && h.flags.has(TcpFlags::ACK);
+    // The opening end sends the SYN and the third ACK: the sender in an
+    // upload, the receiver in a download.
+    let from_opener = to_sender == sf.receiver_opened;
+    // The third ACK acknowledges the SYN-ACK alone and carries no data.
+    let handshake_ack =
+        !syn && from_opener && h.seq_len() == 0 && h.seq == 1 && h.ack == 1 && !h.flags.has(TcpFlags::DATA_FIN);
+    // Keys by role: the opening end's and the listening end's.
+    let (sender_key, receiver_key) = keys(sf.connection);
+    let (opener_key, listener_key) = if sf.receiver_opened {
+        (receiver_key, sender_key)
+    } else {
+        (sender_key, receiver_key)
+    };
     let mut o = Vec::with_capacity(28);
     if sf.subflow == 0 && (syn || handshake_ack) {
-        // RFC 8684 §3.1: SYN no key; SYN-ACK the receiver's; the third ACK both.
+        // RFC 8684 §3.1: SYN no key; SYN-ACK the listener's; the third ACK both.
         o.extend_from_slice(&[OPT_MPTCP, 0, (MP_CAPABLE << 4) | MP_CAPABLE_VERSION, MP_CAPABLE_FLAGS]);
-        if syn && to_sender {
-            o.extend_from_slice(&remote_key.to_be_bytes());
+        if syn_ack {
+            o.extend_from_slice(&listener_key.to_be_bytes());
         } else if handshake_ack {
-            o.extend_from_slice(&local_key.to_be_bytes());
-            o.extend_from_slice(&remote_key.to_be_bytes());
+            o.extend_from_slice(&opener_key.to_be_bytes());
+            o.extend_from_slice(&listener_key.to_be_bytes());
         }
     } else if syn || handshake_ack {
-        // RFC 8684 §3.2: the joining SYN names the receiver's token; the
-        // SYN-ACK and third ACK carry (truncated) HMACs, here stand-ins.
+        // RFC 8684 §3.2: the joining SYN names the listener's token and a
+        // nonce (12 bytes); the SYN-ACK carries a truncated HMAC and a nonce
+        // (16), the third ACK the whole HMAC (24), here stand-ins.
         let address_id = sf.subflow as u8;
         let nonce = 0x6e6f_6e00u32 | sf.subflow as u32;
-        if syn && !to_sender {
-            let token = (remote_key >> 32) as u32;
+        if !syn_ack && syn {
+            let token = (listener_key >> 32) as u32;
             o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, address_id]);
             o.extend_from_slice(&token.to_be_bytes());
             o.extend_from_slice(&nonce.to_be_bytes());
-        } else if syn {
-            o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, address_id]);
-            o.extend_from_slice(&remote_key.to_be_bytes());
+        } else if syn_ack {
+            o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, 0]);
+            o.extend_from_slice(&listener_key.to_be_bytes());
             o.extend_from_slice(&nonce.to_be_bytes());
         } else {
             o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, 0]);
             for _ in 0..2 {
-                o.extend_from_slice(&local_key.to_be_bytes());
+                o.extend_from_slice(&opener_key.to_be_bytes());
             }
             o.extend_from_slice(&nonce.to_be_bytes());
         }
@@ -499,6 +527,13 @@ fn mptcp_option(out: &mut [u8; 28], h: &TcpHeader, sf: &SubflowInfo, to_sender: 
         // RFC 8684 §3.3.2: the DATA_ACK.
         o.extend_from_slice(&[OPT_MPTCP, 0, DSS << 4, DSS_ACK | DSS_ACK8]);
         o.extend_from_slice(&h.data_ack.to_be_bytes());
+    } else if h.payload_bytes == 0 && !h.flags.has(TcpFlags::DATA_FIN) {
+        // A sender's segment without data or DATA_FIN (such as its ACK of
+        // the receiver's FIN): its DATA_ACK of the receiver's data
+        // sequence space, where nothing is sent, rather than a mapping of
+        // length 0, which RFC 8684 §3.3.1 reads as an infinite mapping.
+        o.extend_from_slice(&[OPT_MPTCP, 0, DSS << 4, DSS_ACK | DSS_ACK8]);
+        o.extend_from_slice(&1u64.to_be_bytes());
     } else {
         // RFC 8684 §3.3.1: the mapping of this segment's payload; a DATA_FIN
         // takes one byte of data sequence space, and a mapping of a
@@ -531,6 +566,7 @@ mod tests {
             sack: true,
             timestamps: true,
             mss: 1400,
+            receiver_opened: false,
         }
     }
 

@@ -22,10 +22,13 @@ pub enum StreamDomain {
     QueueDisc = 2,
     TrafficSource = 3,
     Ecmp = 4,
+    /// Per connection: the phase of its receiver's timestamp clock.
     Transport = 5,
     Workload = 6,
     /// Algorithms supplied by the caller (`crate::plugin`), one stream each.
     Plugin = 7,
+    /// The jitter of a link's delay, one stream per link.
+    LinkJitter = 8,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele, Lea, Flood 2014).

@@ -67,6 +67,43 @@ pub struct Link {
     /// A token-bucket shaper in place of the transmitter's pacing (Linux's
     /// `tbf`), if the link has a `burst`.
     pub bucket: Option<TokenBucket>,
+    /// A random extra delay after the propagation delay, if the link has a
+    /// `jitter`.
+    pub jitter: Option<Box<Jitter>>,
+}
+
+/// A random extra delay on a link, as an emulator's delay line adds to the
+/// delay it is set to (the hold-time error of the Linux rig's, measured in
+/// its README): each packet takes an exponentially distributed extra delay
+/// of the given mean after the propagation delay, and arrives no sooner
+/// than the packet sent before it, so the link never reorders.
+#[derive(Clone, Debug)]
+pub struct Jitter {
+    /// The mean extra delay, nanoseconds.
+    mean_ns: f64,
+    rng: RngStream,
+    /// When the packet sent last arrives.
+    last_arrival: SimTime,
+}
+
+impl Jitter {
+    /// A jitter of mean `mean_ns` nanoseconds drawn from `rng`.
+    pub fn new(mean_ns: u64, rng: RngStream) -> Self {
+        Jitter {
+            mean_ns: mean_ns as f64,
+            rng,
+            last_arrival: SimTime::ZERO,
+        }
+    }
+
+    /// When a packet due at `at` without jitter arrives.
+    #[inline]
+    pub fn arrival(&mut self, at: SimTime) -> SimTime {
+        let extra = self.rng.exponential(self.mean_ns) as u64;
+        let t = (at + SimDuration(extra)).max(self.last_arrival);
+        self.last_arrival = t;
+        t
+    }
 }
 
 /// A token-bucket shaper (Linux `sch_tbf.c`, `tbf_dequeue`): the head of the
@@ -150,5 +187,52 @@ impl Link {
         let c = &self.counters;
         let tail = self.queue.len_pkts() as u128 * now.saturating_since(c.last_queue_change).nanos() as u128;
         (c.queue_pkts_integral + tail) as f64 / now.nanos() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::StreamDomain;
+
+    /// Packets far apart each take their own exponential draw: the mean
+    /// extra delay is the configured mean, and its median ln 2 of it.
+    #[test]
+    fn jitter_adds_an_exponential_delay_of_the_mean() {
+        let mut j = Jitter::new(50_000, RngStream::derive(7, StreamDomain::LinkJitter, 0));
+        let n = 200_000u64;
+        let mut extras: Vec<u64> = (0..n)
+            .map(|k| {
+                let due = SimTime(k * 1_000_000);
+                j.arrival(due).saturating_since(due).nanos()
+            })
+            .collect();
+        let mean = extras.iter().sum::<u64>() as f64 / n as f64;
+        assert!((mean - 50_000.0).abs() < 50_000.0 * 0.01, "mean {mean}");
+        extras.sort_unstable();
+        let median = extras[n as usize / 2] as f64;
+        assert!(
+            (median - 50_000.0 * std::f64::consts::LN_2).abs() < 50_000.0 * 0.01,
+            "median {median}"
+        );
+    }
+
+    /// Packets closer together than the jitter never overtake one another.
+    #[test]
+    fn jitter_never_reorders() {
+        let mut j = Jitter::new(50_000, RngStream::derive(7, StreamDomain::LinkJitter, 1));
+        let mut last = SimTime::ZERO;
+        let mut held = 0;
+        for k in 0..100_000u64 {
+            let due = SimTime(k * 2_000);
+            let at = j.arrival(due);
+            assert!(at >= last && at >= due);
+            if at == last {
+                held += 1;
+            }
+            last = at;
+        }
+        // At 2 µs apart most packets wait behind an earlier one's draw.
+        assert!(held > 50_000, "{held}");
     }
 }

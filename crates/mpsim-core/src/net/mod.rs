@@ -484,7 +484,10 @@ impl Network {
             Self::drop_at(ctx, link, l, p.id, p.size_bytes, why);
         } else {
             link.in_flight += 1;
-            let at = sent + link.delay;
+            let mut at = sent + link.delay;
+            if let Some(j) = link.jitter.as_mut() {
+                at = j.arrival(at);
+            }
             let t = InTransit {
                 id: p.id,
                 size_bytes: p.size_bytes,

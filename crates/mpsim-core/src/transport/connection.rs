@@ -248,6 +248,7 @@ impl Connection {
             return;
         }
         self.subflows[r].removed_at = Some(now);
+        self.data.on_receiver_leave(&self.subflows[r]);
         if self.subflows[r].sender.state == SenderState::Established {
             self.stats.reinjected_chunks += self.data.on_subflow_failed(r, &self.subflows[r]);
         }
@@ -458,6 +459,12 @@ impl Connection {
         self.deferred_adds.clear();
     }
 
+    /// The receiver's timestamp clock is `phase_ns` into a millisecond tick
+    /// at time zero (Linux's window model samples its RTT with it).
+    pub fn set_clock_phase(&mut self, phase_ns: u64) {
+        self.data.set_clock_phase(phase_ns);
+    }
+
     /// The receiver (re)sends the SYN of subflow `r`, which it opens, and
     /// arms the SYN's timeout.
     fn send_opening_syn<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
@@ -467,9 +474,15 @@ impl Connection {
         };
         o.deadline = now + o.rto;
         let deadline = o.deadline;
+        if r > 0 {
+            // Linux `__mptcp_subflow_connect`: a join is one of the
+            // connection's subflows from its SYN on.
+            self.data.on_receiver_join(&self.subflows[r]);
+        }
         let syn = TcpHeader {
             flags: TcpFlags(TcpFlags::SYN),
             seq: 0,
+            rwnd: self.advertised_window(r),
             ts_val: now,
             ..TcpHeader::default()
         };
@@ -656,7 +669,13 @@ impl Connection {
             return;
         }
         if hdr.seq_len() == 0 {
-            // The handshake's ACK. Of an MP_JOIN the sender opened, Linux's
+            // The handshake's ACK: a join the sender opened is one of the
+            // connection's subflows at the receiver from here (Linux
+            // `mptcp_finish_join` on the third ACK).
+            if r > 0 && self.initiator == Initiator::Sender {
+                self.data.on_receiver_join(&self.subflows[r]);
+            }
+            // Of an MP_JOIN the sender opened, Linux's
             // receiver acknowledges it (the fourth packet, RFC 8684 §3.2).
             if r > 0
                 && self.is_mptcp()

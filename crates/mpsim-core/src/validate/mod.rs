@@ -151,6 +151,9 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
             );
         }
         check_positive_rate(&format!("{path}.rate_bps"), l.rate_bps, p);
+        if l.jitter_ns == Some(0) {
+            p.out_of(format!("{path}.jitter_ns"), 0, "at least 1 ns (or none: no jitter)");
+        }
         if l.burst_bytes == Some(0) {
             p.out_of(
                 format!("{path}.burst_bytes"),

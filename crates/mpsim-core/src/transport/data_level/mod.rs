@@ -43,6 +43,17 @@ pub trait DataLevel {
     /// Subflow `sf` has just been established.
     fn on_established(&mut self, _sf: &mut Subflow) {}
 
+    /// Subflow `sf` joined the connection at its receiver (the receiver sent
+    /// its SYN, or the sender's handshake ACK reached it).
+    fn on_receiver_join(&mut self, _sf: &Subflow) {}
+
+    /// The receiver's timestamp clock is `phase_ns` into a millisecond tick
+    /// at time zero.
+    fn set_clock_phase(&mut self, _phase_ns: u64) {}
+
+    /// Subflow `sf` left the connection (it was removed).
+    fn on_receiver_leave(&mut self, _sf: &Subflow) {}
+
     /// Subflow `r` (`sf`) timed out or was removed: its data not yet
     /// acknowledged may have to be sent on others. Returns the chunks queued.
     fn on_subflow_failed(&mut self, _r: usize, _sf: &Subflow) -> u64 {
@@ -104,6 +115,16 @@ impl DataLevel for Data {
     fn on_established(&mut self, sf: &mut Subflow) {
         each_level!(self, l => l.on_established(sf))
     }
+    fn on_receiver_join(&mut self, sf: &Subflow) {
+        each_level!(self, l => l.on_receiver_join(sf))
+    }
+    fn set_clock_phase(&mut self, phase_ns: u64) {
+        each_level!(self, l => l.set_clock_phase(phase_ns))
+    }
+    fn on_receiver_leave(&mut self, sf: &Subflow) {
+        each_level!(self, l => l.on_receiver_leave(sf))
+    }
+
     fn on_subflow_failed(&mut self, r: usize, sf: &Subflow) -> u64 {
         each_level!(self, l => l.on_subflow_failed(r, sf))
     }

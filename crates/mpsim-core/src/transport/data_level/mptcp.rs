@@ -247,6 +247,24 @@ impl DataLevel for MptcpLevel {
         sf.sender.ignore_peer_rwnd = true;
     }
 
+    fn set_clock_phase(&mut self, phase_ns: u64) {
+        if let Some(w) = self.linux_window.as_mut() {
+            w.set_clock_phase(phase_ns);
+        }
+    }
+
+    fn on_receiver_join(&mut self, sf: &Subflow) {
+        if let Some(w) = self.linux_window.as_mut() {
+            w.add_subflow(sf.sport);
+        }
+    }
+
+    fn on_receiver_leave(&mut self, sf: &Subflow) {
+        if let Some(w) = self.linux_window.as_mut() {
+            w.remove_subflow(sf.sport);
+        }
+    }
+
     /// RFC 8684 §3.3.6 / Linux `mptcp_reinject_data`: the data outstanding
     /// on the subflow is queued to be sent on the others too.
     fn on_subflow_failed(&mut self, r: usize, sf: &Subflow) -> u64 {

@@ -4,9 +4,16 @@
 //!
 //! * **The buffer** (`sk_rcvbuf` of the MPTCP socket) starts at
 //!   `tcp_rmem[1]` (128 KiB) and offers the window `rcvbuf · ratio / 256`
-//!   (`tcp_win_from_space`, `__mptcp_space`), where the ratio is payload
-//!   over the memory a segment takes (`scaling_ratio`, measured by
-//!   `tcp_measure_rcv_mss` as `len · 256 / truesize`).
+//!   (`tcp_win_from_space`, `__mptcp_space`), where the connection's ratio
+//!   (`msk->scaling_ratio`) is the smallest of its subflows'
+//!   (`mptcp_rcv_space_adjust`, at the first read and then once per
+//!   receiver RTT). A subflow's ratio is payload over the memory a segment
+//!   takes, measured by `tcp_measure_rcv_mss` as `len · 256 / truesize` at
+//!   its first segment larger than `TCP_MSS_DEFAULT`; until then it is
+//!   `TCP_DEFAULT_SCALING_RATIO`, half. So a subflow that has joined (from
+//!   its SYN when the receiver opens it, `__mptcp_subflow_connect`; from
+//!   the third ACK when the sender does, `mptcp_finish_join`) and carried
+//!   no data yet holds the connection's window at half its buffer.
 //! * **Its growth** (`mptcp_rcv_space_adjust` → `mptcp_rcvbuf_grow` in
 //!   `net/mptcp/protocol.c`): once per receiver RTT (the largest of the
 //!   subflows' estimates, `rcv_rtt_est`, from the timestamps their data
@@ -17,12 +24,19 @@
 //!   never shrinks; `o` becomes `c`.
 //! * **What a subflow offers** (`__tcp_select_window` for a subflow, then
 //!   `mptcp_set_rwin`): the buffer's window less what the connection holds
-//!   out of order, at most the subflow's own `rcv_ssthresh`, rounded up to
+//!   out of order, at most the subflow's own `rcv_ssthresh` (which grows to
+//!   the subflow's `window_clamp`: the window of a buffer grown as the
+//!   connection's, at the measured ratio), rounded up to
 //!   the window scale's unit (1024 bytes: `tcp_rmem[2]` of 32 MiB gives a
 //!   scale of 10); a window below half the buffer's is rounded down, and
 //!   is zero below a sixteenth of it or one segment. The connection's right
 //!   edge (DATA_ACK + window) never moves left: a subflow offering less
 //!   advertises the largest edge any subflow has.
+//!
+//! The receiver's RTT estimate (`rcv_rtt_est`, `tcp_rcv_rtt_measure_ts`) is
+//! the difference of two ticks of its millisecond timestamp clock
+//! (`TCP_TS_HZ`): the echoed TSval and its clock now; the clock's phase is
+//! drawn per connection from the run's seed.
 //!
 //! The application reads whatever arrives in order at once (the rig's
 //! receiver does), so only data held out of order takes buffer space.
@@ -44,15 +58,23 @@ pub const SEGMENT_TRUESIZE_BYTES: u64 = 2_336;
 const WINDOW_UNIT_BYTES: u64 = 1 << 10;
 /// `TCP_INIT_CWND`: the first measure is this many `advmss`.
 const INIT_CWND_SEGMENTS: u64 = 10;
+/// `TCP_DEFAULT_SCALING_RATIO`: a subflow's ratio before it has measured one.
+const DEFAULT_RATIO: u64 = 128;
+/// `TCP_MSS_DEFAULT`: the first `rcv_mss`; a segment longer than this
+/// measures the subflow's ratio (`tcp_measure_rcv_mss`).
+const MSS_DEFAULT_BYTES: u32 = 536;
 
-/// One subflow's receiver-side RTT estimate (`rcv_rtt_est`).
+/// One subflow at the receiver: its RTT estimate (`rcv_rtt_est`) and
+/// whether it has measured its ratio.
 #[derive(Clone, Copy, Debug)]
-struct RcvRtt {
+struct RcvSubflow {
     /// The subflow (its sender's port).
     sport: u16,
     /// TSecr of the last segment sampled: one sample per echoed value.
     last_ecr: SimTime,
     estimate: SimDuration,
+    /// A segment longer than `TCP_MSS_DEFAULT` has arrived on it.
+    measured: bool,
 }
 
 /// The autotuned receive buffer of an MPTCP connection.
@@ -60,8 +82,15 @@ struct RcvRtt {
 pub struct LinuxRcvWindow {
     /// `sk_rcvbuf`, bytes of memory.
     rcvbuf: u64,
-    /// `scaling_ratio`: window bytes per 256 bytes of buffer.
+    /// The connection's `scaling_ratio`: window bytes per 256 bytes of buffer.
     ratio: u64,
+    /// A subflow's measured ratio (every subflow's segments are alike).
+    segment_ratio: u64,
+    /// The subflows' buffer (`tcp_rcvbuf_grow` on each, at the measured
+    /// ratio), bytes of memory: their `window_clamp`.
+    subflow_rcvbuf: u64,
+    /// `rcvq_space.rtt_us`: the receiver RTT the last measure used.
+    measure_rtt: SimDuration,
     /// The segment size, bytes.
     mss: u64,
     /// `rcvq_space.space`: what the application read in the last measured RTT.
@@ -70,7 +99,10 @@ pub struct LinuxRcvWindow {
     copied: u64,
     /// `rcvq_space.time`: when the current measure began (`None`: at the first data).
     since: Option<SimTime>,
-    rtts: Vec<RcvRtt>,
+    subflows: Vec<RcvSubflow>,
+    /// How far the receiver's millisecond timestamp clock is into its
+    /// current tick at time zero, nanoseconds.
+    clock_phase_ns: u64,
 }
 
 impl LinuxRcvWindow {
@@ -79,21 +111,69 @@ impl LinuxRcvWindow {
     /// timestamps and DSS options).
     pub fn new(mss: u32, advmss: u32) -> Self {
         let mss = mss as u64;
+        let segment_ratio = (mss * 256 / SEGMENT_TRUESIZE_BYTES).max(1);
         LinuxRcvWindow {
             rcvbuf: RMEM_DEFAULT_BYTES,
-            ratio: (mss * 256 / SEGMENT_TRUESIZE_BYTES).max(1),
+            ratio: segment_ratio,
+            segment_ratio,
+            subflow_rcvbuf: RMEM_DEFAULT_BYTES,
+            measure_rtt: SimDuration::ZERO,
             mss,
             space: INIT_CWND_SEGMENTS * advmss as u64,
             copied: 0,
             since: None,
-            rtts: Vec::new(),
+            subflows: Vec::new(),
+            clock_phase_ns: 0,
         }
     }
 
-    /// The window the whole buffer offers (`tcp_win_from_space`), bytes:
-    /// what a subflow's `rcv_ssthresh` grows to (its `window_clamp`).
+    /// A subflow's `window_clamp` (`tcp_win_from_space` of its buffer at the
+    /// measured ratio), bytes: what its `rcv_ssthresh` grows to.
     pub fn window_clamp(&self) -> u64 {
+        (self.subflow_rcvbuf * self.segment_ratio) >> 8
+    }
+
+    /// The window the connection's whole buffer offers (`mptcp_space`'s
+    /// `full_space`), bytes.
+    fn allowed(&self) -> u64 {
         (self.rcvbuf * self.ratio) >> 8
+    }
+
+    /// The phase of the receiver's timestamp clock: at time zero it is
+    /// `phase_ns` (below a millisecond) into a tick. Linux's TCP timestamps
+    /// count milliseconds (`TCP_TS_HZ`) from a point unrelated to the run's
+    /// events.
+    pub fn set_clock_phase(&mut self, phase_ns: u64) {
+        self.clock_phase_ns = phase_ns % 1_000_000;
+    }
+
+    /// Subflow `sport` has joined the connection at the receiver; it has
+    /// measured no ratio until its first data.
+    pub fn add_subflow(&mut self, sport: u16) {
+        self.subflow(sport);
+    }
+
+    /// Subflow `sport` has left the connection (`mptcp_close_ssk`): its ratio
+    /// and RTT no longer count.
+    pub fn remove_subflow(&mut self, sport: u16) {
+        self.subflows.retain(|r| r.sport != sport);
+    }
+
+    /// The entry of subflow `sport`, made if new.
+    fn subflow(&mut self, sport: u16) -> &mut RcvSubflow {
+        let i = match self.subflows.iter().position(|r| r.sport == sport) {
+            Some(i) => i,
+            None => {
+                self.subflows.push(RcvSubflow {
+                    sport,
+                    last_ecr: SimTime::ZERO,
+                    estimate: SimDuration::ZERO,
+                    measured: false,
+                });
+                self.subflows.len() - 1
+            }
+        };
+        &mut self.subflows[i]
     }
 
     /// The buffer, bytes of memory.
@@ -104,28 +184,32 @@ impl LinuxRcvWindow {
     /// A data segment of `len` bytes arrived at `now` on the subflow whose
     /// sender's port is `sport`, echoing `ts_ecr`; `read` bytes reached the
     /// application in order with it. Samples the subflow's RTT
-    /// (`tcp_rcv_rtt_measure_ts`: a full-size segment with a new echo) and,
-    /// once a receiver RTT has passed, grows the buffer.
+    /// (`tcp_rcv_rtt_measure_ts`: a full-size segment with a new echo),
+    /// marks its ratio measured (`tcp_measure_rcv_mss`) and, as the
+    /// application reads (`mptcp_recvmsg` → `mptcp_rcv_space_adjust`), once a
+    /// receiver RTT has passed takes the subflows' ratio and grows the
+    /// buffer. Linux's receiver sends the segment's ACK before its reader
+    /// runs; here the read comes first (docs/algorithms.md).
     pub fn on_data(&mut self, now: SimTime, sport: u16, ts_ecr: SimTime, len: u32, read: u64) {
         if self.since.is_none() {
             self.since = Some(now);
         }
-        if len as u64 >= self.mss && ts_ecr > SimTime::ZERO {
-            let sample = now.saturating_since(ts_ecr);
-            let i = match self.rtts.iter().position(|r| r.sport == sport) {
-                Some(i) => i,
-                None => {
-                    self.rtts.push(RcvRtt {
-                        sport,
-                        last_ecr: SimTime::ZERO,
-                        estimate: SimDuration::ZERO,
-                    });
-                    self.rtts.len() - 1
-                }
-            };
-            let r = &mut self.rtts[i];
-            if ts_ecr != r.last_ecr && sample > SimDuration::ZERO {
-                r.last_ecr = ts_ecr;
+        let mss = self.mss;
+        let phase = self.clock_phase_ns;
+        let r = self.subflow(sport);
+        // `tcp_measure_rcv_mss`: a segment longer than the first `rcv_mss`.
+        if len > MSS_DEFAULT_BYTES {
+            r.measured = true;
+        }
+        // `tcp_rcv_rtt_measure_ts`: each echoed value once, whatever the
+        // segment's length; then a full segment gives a sample.
+        if ts_ecr > SimTime::ZERO && ts_ecr != r.last_ecr {
+            r.last_ecr = ts_ecr;
+            // `tcp_rtt_tsopt_us`: the difference of two ticks of the
+            // receiver's millisecond timestamp clock (`TCP_TS_HZ`).
+            let tick = |t: SimTime| (t.nanos() + phase) / 1_000_000;
+            let sample = SimDuration(tick(now).saturating_sub(tick(ts_ecr)) * 1_000_000);
+            if len as u64 >= mss && sample > SimDuration::ZERO {
                 // `tcp_rcv_rtt_update`: a smaller sample is taken as it is,
                 // a larger one with a gain of 1/8.
                 r.estimate = if r.estimate == SimDuration::ZERO || sample < r.estimate {
@@ -139,9 +223,27 @@ impl LinuxRcvWindow {
             return;
         }
         self.copied += read;
-        let rtt = self.rtts.iter().map(|r| r.estimate).max().unwrap_or(SimDuration::ZERO);
         let since = self.since.unwrap_or(now);
-        if rtt == SimDuration::ZERO || now.saturating_since(since) < rtt {
+        let elapsed = now.saturating_since(since);
+        // `mptcp_rcv_space_adjust`: within the last measure's RTT nothing
+        // changes; past it the connection takes its subflows' largest RTT and
+        // smallest ratio.
+        if self.measure_rtt > SimDuration::ZERO && elapsed < self.measure_rtt {
+            return;
+        }
+        let rtt = self
+            .subflows
+            .iter()
+            .map(|r| r.estimate)
+            .max()
+            .unwrap_or(SimDuration::ZERO);
+        self.measure_rtt = rtt;
+        self.ratio = if self.subflows.iter().all(|r| r.measured) {
+            self.segment_ratio
+        } else {
+            DEFAULT_RATIO.min(self.segment_ratio)
+        };
+        if rtt == SimDuration::ZERO || elapsed < rtt {
             return;
         }
         if self.copied > self.space {
@@ -158,16 +260,23 @@ impl LinuxRcvWindow {
         self.space = copied;
         let rcvwin = 2 * copied + 4 * copied * (copied - old.min(copied)) / old;
         let rcvbuf = (rcvwin * 256 / self.ratio).min(RMEM_MAX_BYTES);
-        self.rcvbuf = self.rcvbuf.max(rcvbuf);
+        if rcvbuf > self.rcvbuf {
+            self.rcvbuf = rcvbuf;
+            // Once the connection's buffer has grown, "make subflows follow
+            // along" (`tcp_rcvbuf_grow` on each subflow, at its own ratio).
+            let subflow_rcvbuf = (rcvwin * 256 / self.segment_ratio).min(RMEM_MAX_BYTES);
+            self.subflow_rcvbuf = self.subflow_rcvbuf.max(subflow_rcvbuf);
+        }
     }
 
     /// The window a subflow whose `rcv_ssthresh` is `rcv_ssthresh` computes
     /// while `held` bytes wait out of order (`__tcp_select_window`), before
     /// the connection's right edge is applied.
     pub fn offer(&self, held: u64, rcv_ssthresh: u64) -> u64 {
-        let allowed = self.window_clamp();
+        let allowed = self.allowed();
+        let full = allowed.min(self.window_clamp());
         let mut free = allowed.saturating_sub(held);
-        if free < allowed / 2 {
+        if free < full / 2 {
             free -= free % WINDOW_UNIT_BYTES;
             if free < allowed / 16 || free < self.mss {
                 return 0;
@@ -237,5 +346,61 @@ mod tests {
         assert_eq!(w.offer(10_000, u64::MAX), 70_656);
         assert_eq!(w.offer(50_000, u64::MAX), 29_696);
         assert_eq!(w.offer(76_000, u64::MAX), 0);
+    }
+
+    /// `mptcp_rcv_space_adjust` takes the smallest of the subflows' ratios: a
+    /// subflow that has joined and carried no data (`TCP_DEFAULT_SCALING_RATIO`,
+    /// 128) holds the connection's window at half its 131 072-byte buffer,
+    /// 65 536 bytes, from the next measure on (the rig's kernel in a 200 kB
+    /// download at 5 Mbit/s, 200 ms), until its first segment measures 156.
+    #[test]
+    fn a_joined_subflow_without_data_halves_the_window_until_it_measures() {
+        let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
+        let ms = |m: u64| SimTime(m * 1_000_000);
+        // Round 1 on subflow 7: 8 segments, RTT 100 ms; nothing grows.
+        for k in 0..8 {
+            w.on_data(ms(100 + k), 7, ms(1), MSS, MSS as u64);
+        }
+        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        // Subflow 8 joins; the connection's ratio changes only at a measure.
+        w.add_subflow(8);
+        w.on_data(ms(150), 7, ms(51), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        // The next measure (100 ms on) reads 9 segments, no more than the
+        // first measure: the buffer stays, the ratio halves it.
+        w.on_data(ms(201), 7, ms(101), MSS, MSS as u64);
+        assert_eq!(w.rcvbuf(), RMEM_DEFAULT_BYTES);
+        assert_eq!(w.offer(0, u64::MAX), 65_536);
+        // A subflow's own clamp keeps the measured ratio.
+        assert_eq!(w.window_clamp(), 79_872);
+        // Subflow 8's first segment measures its ratio: 156 again at the next measure.
+        w.on_data(ms(210), 8, ms(110), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 65_536);
+        w.on_data(ms(302), 7, ms(202), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        // A subflow that leaves no longer counts.
+        w.add_subflow(9);
+        w.on_data(ms(403), 7, ms(303), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 65_536);
+        w.remove_subflow(9);
+        w.on_data(ms(504), 7, ms(404), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 79_872);
+    }
+
+    /// `tcp_rtt_tsopt_us` with millisecond timestamps: an RTT of 10.2 ms is
+    /// sampled as 10 ms or 11 ms, by where the clock's ticks fall.
+    #[test]
+    fn the_receiver_samples_its_rtt_in_whole_milliseconds() {
+        let us = |u: u64| SimTime(u * 1_000);
+        let estimate = |phase_ns: u64| {
+            let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
+            w.set_clock_phase(phase_ns);
+            w.on_data(us(20_300), 7, us(10_100), MSS, MSS as u64);
+            w.subflows[0].estimate
+        };
+        // The echoed TSval at 10.1 ms and now 20.3 ms: ticks 10 and 20 ...
+        assert_eq!(estimate(0), SimDuration(10_000_000));
+        // ... or, 0.8 ms later in the tick, 10 and 21.
+        assert_eq!(estimate(800_000), SimDuration(11_000_000));
     }
 }
