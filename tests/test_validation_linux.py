@@ -71,6 +71,19 @@ def test_shared_tcp_cell_builds_the_rig_network_with_linux_mss() -> None:
     assert core["mptcp_connections"] == []
 
 
+def test_the_bottleneck_holds_packets_as_the_rigs_delay_line_does() -> None:
+    """The delay line's mean hold-time error (52 µs, the rig's README) on the bottleneck, both ways, and nowhere
+    else; so the seeds give different runs, which the comparison averages."""
+    cell = Cell(variant="separate", proto="mptcp", cc="reno", size_bytes=70_000, rtt2_ms=200.0, direction="down")
+    core = sim.scenario(cell).to_core()
+    jitter = {link["name"]: link.get("jitter_ns") for link in core["links"]}
+    assert {name for name, j in jitter.items() if j is not None} == {"A1-B1", "B1-A1", "A2-B2", "B2-A2"}
+    assert {jitter[name] for name in ("A1-B1", "B1-A1", "A2-B2", "B2-A2")} == {52_000}
+    assert len(sim.DEFAULT_SEEDS) == 3 * 8
+    runs = {sim.run(cell, seed).fct_s for seed in sim.DEFAULT_SEEDS[:4]}
+    assert len(runs) > 1
+
+
 def test_separate_mptcp_cell_joins_over_the_longer_path() -> None:
     cell = Cell(variant="separate", proto="mptcp", cc="cubic", size_bytes=700_000, rtt2_ms=200.0)
     core = sim.scenario(cell).to_core()

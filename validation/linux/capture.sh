@@ -11,7 +11,10 @@
 # rcv_rtt) about every 10 ms, each sample after a "T <epoch seconds>" line, in OUTDIR/ss.txt. With
 # TCP_PROBE=1 it records the kernel's tcp:tcp_probe tracepoint (every segment an established TCP socket or
 # MPTCP subflow receives: its cwnd, ssthresh, srtt, snd_una, snd_nxt before the segment is processed) in
-# OUTDIR/tcp_probe.txt; it needs tracefs at /sys/kernel/tracing.
+# OUTDIR/tcp_probe.txt. With MPTCP_TRACE=1 it records the MPTCP scheduler's tracepoints in
+# OUTDIR/mptcp_trace.txt: mptcp:mptcp_subflow_get_send (each time mptcp_subflow_get_send looks at an active
+# subflow: its current pacing rate and sk_wmem_queued << 32 over it) and mptcp:mptcp_sendmsg_frag (each
+# mapping handed to a subflow). Both need tracefs at /sys/kernel/tracing; with both, each file holds both.
 set -eu
 PROTO=$1 SIZE=$2 CC=$3 OUT=$4 DIR=${5:-up}
 case "$DIR" in
@@ -36,13 +39,19 @@ if [ "${SS_POLL:-0}" = 1 ]; then
     PIDS+=($!)
 fi
 TRACING=/sys/kernel/tracing
-if [ "${TCP_PROBE:-0}" = 1 ]; then
-    # The tracepoint is global: switched off however the script ends.
-    trap 'echo 0 > "$TRACING/events/tcp/tcp_probe/enable"; echo 0 > "$TRACING/tracing_on"' EXIT
+EVENTS=()
+[ "${TCP_PROBE:-0}" = 1 ] && EVENTS+=(tcp/tcp_probe)
+[ "${MPTCP_TRACE:-0}" = 1 ] && EVENTS+=(mptcp/mptcp_subflow_get_send mptcp/mptcp_sendmsg_frag)
+events_off() {
+    for e in "${EVENTS[@]}"; do echo 0 > "$TRACING/events/$e/enable"; done
+}
+if [ ${#EVENTS[@]} -gt 0 ]; then
+    # The tracepoints are global: switched off however the script ends.
+    trap 'events_off; echo 0 > "$TRACING/tracing_on"' EXIT
     echo 0 > "$TRACING/tracing_on"
     echo > "$TRACING/trace"
     echo 65536 > "$TRACING/buffer_size_kb"
-    echo 1 > "$TRACING/events/tcp/tcp_probe/enable"
+    for e in "${EVENTS[@]}"; do echo 1 > "$TRACING/events/$e/enable"; done
     echo 1 > "$TRACING/tracing_on"
 fi
 sleep 1
@@ -55,10 +64,11 @@ ip netns exec "$NS_CLI" python3 "$RIG/xfer.py" client --addr 10.200.4.2 --proto 
     --size "$SIZE" --cc "$CC" > "$OUT/client.json"
 wait "$SERVER"
 sleep 1
-if [ "${TCP_PROBE:-0}" = 1 ]; then
+if [ ${#EVENTS[@]} -gt 0 ]; then
     echo 0 > "$TRACING/tracing_on"
-    echo 0 > "$TRACING/events/tcp/tcp_probe/enable"
-    cp "$TRACING/trace" "$OUT/tcp_probe.txt"
+    events_off
+    [ "${TCP_PROBE:-0}" = 1 ] && cp "$TRACING/trace" "$OUT/tcp_probe.txt"
+    [ "${MPTCP_TRACE:-0}" = 1 ] && cp "$TRACING/trace" "$OUT/mptcp_trace.txt"
 fi
 ip netns exec "$SENDER_NS" nstat > "$OUT/nstat-sender.txt" || true
 for pid in "${PIDS[@]}"; do kill "$pid"; done

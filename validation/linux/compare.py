@@ -141,7 +141,7 @@ def _pm(s: Stat, digits: int) -> str:
 
 
 def _sim(s: Stat, digits: int) -> str:
-    # mpsim is deterministic for these scenarios unless the seeds disagree: show the spread only then.
+    # The spread of mpsim's runs (the seeds draw the delay line's jitter), unless they agree.
     return f"{s.mean:.{digits}f}" if s.std == 0 else f"{s.mean:.{digits}f} ± {s.std:.{digits}f}"
 
 
