@@ -84,6 +84,14 @@ def test_the_bottleneck_holds_packets_as_the_rigs_delay_line_does() -> None:
     assert len(runs) > 1
 
 
+def test_the_header_writes_consecutive_seeds_as_a_range() -> None:
+    from validation.linux.__main__ import seed_list
+
+    assert seed_list(tuple(range(1, 25))) == "1–24"
+    assert seed_list((1, 2)) == "1, 2"
+    assert seed_list((1, 3, 4)) == "1, 3, 4"
+
+
 def test_separate_mptcp_cell_joins_over_the_longer_path() -> None:
     cell = Cell(variant="separate", proto="mptcp", cc="cubic", size_bytes=700_000, rtt2_ms=200.0)
     core = sim.scenario(cell).to_core()

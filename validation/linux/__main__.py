@@ -32,6 +32,13 @@ def compare_all(kernel: list[rig.KernelCell], seeds: tuple[int, ...]) -> list[co
     return rows
 
 
+def seed_list(seeds: tuple[int, ...]) -> str:
+    """The seeds as written in the header: a run of consecutive seeds as its ends (\"1–24\")."""
+    if len(seeds) > 2 and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{seeds[0]}–{seeds[-1]}"
+    return ", ".join(map(str, seeds))
+
+
 def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[int, ...]) -> str:
     """The text between the markers: header (grid, matching, pass rate), table, commands, diagnosis."""
     passed, total = compare.pass_rate(rows)
@@ -42,7 +49,7 @@ def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[in
         stamp=stamp.line("make validate-linux"),
         kernels=", ".join(sorted({k.kernel for k in kernel})),
         runs=" / ".join(str(n) for n in sorted({k.cell.runs for k in kernel})),
-        seeds=", ".join(map(str, seeds)),
+        seeds=seed_list(seeds),
         tolerance_pct=compare.FCT_TOLERANCE * 100,
         passed=passed,
         total=total,
