@@ -7,11 +7,10 @@ by tshark, the client's advertised windows (scaled by 1 024)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import mpsim
+from tshark import tshark
 from validation.linux import sim
 from validation.linux.cells import Cell
 
@@ -29,16 +28,7 @@ SERVER = "10.0.0.3"
 
 
 def _fields(pcap: Path, display_filter: str, *fields: str) -> list[list[str]]:
-    exe = shutil.which("tshark")
-    assert exe, "tshark is missing: `make tools` installs it (Debian's package)"
-    columns = [x for f in fields for x in ("-e", f)]
-    out = subprocess.run(
-        [exe, "-r", str(pcap), "-Y", display_filter, "-T", "fields", *columns],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [line.split("\t") for line in out.stdout.splitlines() if line.strip()]
+    return [line.split("\t") for line in tshark(pcap, display_filter, *fields)]
 
 
 def test_a_joined_subflow_without_data_halves_the_connections_window(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ duplicate ACKs as mpsim on lossy runs. tshark is installed by ``make tools`` (a 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import mpsim
+from tshark import tshark
 
 LOSSY_TCP = """
 seed = 3
@@ -97,24 +97,6 @@ RETRANSMISSIONS = (
     "tcp.analysis.retransmission || tcp.analysis.fast_retransmission || "
     "tcp.analysis.spurious_retransmission || tcp.analysis.out_of_order"
 )
-
-
-def tshark(pcap: Path, display_filter: str, *fields: str) -> list[str]:
-    """The lines tshark prints for the packets of ``pcap`` that match ``display_filter`` (their frame
-    numbers, or the fields asked for), with its two-pass TCP analysis."""
-    exe = shutil.which("tshark")
-    assert exe, "tshark is missing: `make tools` installs it (Debian's package)"
-    columns = [x for f in fields or ("frame.number",) for x in ("-e", f)]
-    out = subprocess.run(
-        [exe, "-r", str(pcap), "-2", "-Y", display_filter, "-T", "fields", *columns],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    # tshark warns when it runs as root; anything else on stderr is a problem with the file.
-    problems = [line for line in out.stderr.splitlines() if line.strip() and "could be dangerous" not in line]
-    assert problems == [], out.stderr
-    return [line for line in out.stdout.splitlines() if line.strip()]
 
 
 def senders(pcap: Path) -> list[str]:

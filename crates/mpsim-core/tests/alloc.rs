@@ -54,6 +54,15 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations made (and events processed) while simulating from `warm_s`
 /// to `end_s` seconds.
+/// Fewer than one allocation per 10 000 events, over at least `min_events` events.
+fn assert_allocation_free(allocations: u64, events: u64, min_events: u64) {
+    assert!(events > min_events, "{events} events");
+    assert!(
+        allocations * 10_000 < events,
+        "{allocations} allocations in {events} events"
+    );
+}
+
 fn allocations_in_steady_state(cfg: &ScenarioConfig, warm_s: u64, end_s: u64) -> (u64, u64) {
     let mut sim = mpsim_core::build::build(cfg).unwrap();
     allocations_between(&mut sim, warm_s, end_s)
@@ -135,13 +144,9 @@ fn dumbbell(flows: usize) -> ScenarioConfig {
 #[test]
 fn tcp_flows_in_steady_state_allocate_nothing() {
     let (allocations, events) = allocations_in_steady_state(&dumbbell(10), 10, 20);
-    assert!(events > 500_000, "{events} events");
     // One allocation per packet would be one per ~10 events; growth to a new
     // peak is a handful in the whole interval.
-    assert!(
-        allocations * 10_000 < events,
-        "{allocations} allocations in {events} events"
-    );
+    assert_allocation_free(allocations, events, 500_000);
 }
 
 /// Two dumbbell pairs with TCP, two with an MPTCP connection of three
@@ -193,24 +198,22 @@ fn mptcp_dumbbell(profile: Option<Profile>) -> ScenarioConfig {
 #[test]
 fn mptcp_with_coupled_control_in_steady_state_allocates_nothing() {
     let (allocations, events) = allocations_in_steady_state(&mptcp_dumbbell(None), 10, 20);
-    assert!(events > 300_000, "{events} events");
-    assert!(
-        allocations * 10_000 < events,
-        "{allocations} allocations in {events} events"
-    );
+    assert_allocation_free(allocations, events, 300_000);
 }
 
 /// The `linux` profile's MPTCP: the `linger` scheduler with its averaged
-/// pacing rate and queues, Linux's connection window and its
-/// connection-level retransmission timer.
+/// pacing rate and queues, Linux's connection window (its subflows' ratios,
+/// the receiver's clock) and its connection-level retransmission timer;
+/// and links with jitter.
 #[test]
 fn mptcp_under_the_linux_profile_in_steady_state_allocates_nothing() {
-    let (allocations, events) = allocations_in_steady_state(&mptcp_dumbbell(Some(Profile::Linux)), 10, 20);
-    assert!(events > 300_000, "{events} events");
-    assert!(
-        allocations * 10_000 < events,
-        "{allocations} allocations in {events} events"
-    );
+    let mut cfg = mptcp_dumbbell(Some(Profile::Linux));
+    // With a delay line's jitter on every link: a draw per packet.
+    for l in &mut cfg.links {
+        l.jitter_ns = Some(50_000);
+    }
+    let (allocations, events) = allocations_in_steady_state(&cfg, 10, 20);
+    assert_allocation_free(allocations, events, 300_000);
 }
 
 /// Counts what the tracing hook reports, keeping nothing else.
@@ -242,11 +245,7 @@ fn the_tracing_hook_allocates_nothing_per_event() {
     let mut sim = mpsim_core::build::build(&dumbbell(10)).unwrap();
     sim.observe(Box::new(Counter::default()));
     let (allocations, events) = allocations_between(&mut sim, 10, 20);
-    assert!(events > 500_000, "{events} events");
-    assert!(
-        allocations * 10_000 < events,
-        "{allocations} allocations in {events} events"
-    );
+    assert_allocation_free(allocations, events, 500_000);
     let seen = observe::find::<Counter>(sim.ctx.observer.as_deref().unwrap()).unwrap();
     // A packet crossing a link is enqueued and dequeued, as many calls of the
     // hook as the two link events it causes: over the 20 s, more calls than
@@ -264,11 +263,7 @@ fn windowed_throughput_allocates_nothing_per_packet() {
         end_ns: None,
     });
     let (allocations, events) = allocations_in_steady_state(&cfg, 10, 20);
-    assert!(events > 500_000, "{events} events");
-    assert!(
-        allocations * 10_000 < events,
-        "{allocations} allocations in {events} events"
-    );
+    assert_allocation_free(allocations, events, 500_000);
 }
 
 #[test]
@@ -284,11 +279,7 @@ fn a_coded_subflow_over_a_lossy_link_allocates_nothing_per_packet() {
         ..Default::default()
     });
     let (allocations, events) = allocations_in_steady_state(&cfg, 10, 60);
-    assert!(events > 100_000, "{events} events");
     // One per coded packet received would be about one per four events;
     // buffers growing to a new peak are a handful in the interval.
-    assert!(
-        allocations * 10_000 < events,
-        "{allocations} allocations in {events} events"
-    );
+    assert_allocation_free(allocations, events, 100_000);
 }

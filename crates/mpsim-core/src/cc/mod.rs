@@ -166,6 +166,18 @@ pub enum AckCounting {
     PerAck,
 }
 
+/// Linux `tcp_update_pacing_rate`'s multiplier of cwnd/SRTT, percent:
+/// `net.ipv4.tcp_pacing_ss_ratio` (200) while cwnd is below half ssthresh,
+/// else `tcp_pacing_ca_ratio` (120). Linux computes the pacing rate on every
+/// socket, paced or not.
+pub fn linux_pacing_ratio_percent(cwnd: u64, ssthresh: u64) -> u64 {
+    if cwnd < ssthresh / 2 {
+        200
+    } else {
+        120
+    }
+}
+
 /// The part of a subflow's state that congestion control reads and writes.
 /// Windows are in bytes.
 #[derive(Clone, Debug)]

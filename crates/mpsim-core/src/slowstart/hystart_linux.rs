@@ -83,11 +83,6 @@ impl Default for HyStartLinuxConfig {
 
 /// `hystart_ack_delay` caps its allowance at USEC_PER_MSEC.
 const ACK_DELAY_CAP_US: u64 = 1_000;
-/// `net.ipv4.tcp_pacing_ss_ratio` and `tcp_pacing_ca_ratio`, percent:
-/// `tcp_update_pacing_rate` sets the pacing rate to 200 % of cwnd/SRTT while
-/// cwnd < ssthresh/2, else 120 %.
-const PACING_SS_RATIO_PERCENT: u64 = 200;
-const PACING_CA_RATIO_PERCENT: u64 = 120;
 
 impl SsFactory for HyStartLinuxConfig {
     type Strategy = HyStartLinux;
@@ -119,11 +114,7 @@ impl HyStartLinuxConfig {
         if srtt_us == 0 || cwnd_bytes == 0 {
             return 0;
         }
-        let ratio = if cwnd_bytes < ssthresh_bytes / 2 {
-            PACING_SS_RATIO_PERCENT
-        } else {
-            PACING_CA_RATIO_PERCENT
-        };
+        let ratio = crate::cc::linux_pacing_ratio_percent(cwnd_bytes, ssthresh_bytes);
         // 4 · gso / (cwnd · ratio/100 / srtt), in µs.
         let us = (self.gso_max_size_bytes as u128 * 4 * 100 * srtt_us as u128) / (cwnd_bytes as u128 * ratio as u128);
         (us as u64).min(ACK_DELAY_CAP_US)

@@ -665,10 +665,9 @@ fn queue_chunk(queue: &mut VecDeque<Chunk>, queued_bytes: &mut u64, mut chunk: C
 }
 
 /// Linux's pacing rate (`tcp_update_pacing_rate`), bytes per second: max(cwnd,
-/// packets out)/SRTT, times 2 while cwnd is below half ssthresh (`tcp_pacing_ss_ratio`
-/// 200 %), else 1.2 (`tcp_pacing_ca_ratio` 120 %).
+/// packets out)/SRTT times [`crate::cc::linux_pacing_ratio_percent`].
 fn pacing_rate(cwnd: u64, ssthresh: u64, packets_out: u64, srtt: SimDuration) -> u64 {
-    let ratio: u128 = if cwnd < ssthresh / 2 { 200 } else { 120 };
+    let ratio = crate::cc::linux_pacing_ratio_percent(cwnd, ssthresh) as u128;
     let bytes = cwnd.max(packets_out) as u128;
     (bytes * ratio * 1_000_000_000 / (100 * srtt.nanos().max(1) as u128)).min(u64::MAX as u128) as u64
 }
