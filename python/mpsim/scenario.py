@@ -47,6 +47,7 @@ from mpsim.engine import Progress, Results, encode_config, estimate_config, run_
 from mpsim.errors import MAX_NESTING, Problem, ScenarioError, check_shape, did_you_mean, problems_from_validation
 from mpsim.tcp_options import profile_mss
 from mpsim.topologies import Address, Link, LinkChange, Network, Preset, Route
+from mpsim.traces import files_relative_to
 from mpsim.units import SizeSpec, format_time
 
 __all__ = [
@@ -633,13 +634,15 @@ class Scenario(Model):
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> Scenario:
+    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True, base_dir: str | Path | None = None) -> Scenario:
         """Validates ``data`` (the TOML form) and checks names; raises :class:`ScenarioError`. With
         ``check=False`` only the fields are validated: :func:`run` checks the rest in its one call into the
-        core."""
+        core. Relative file names in ``data`` (link traces) are read from ``base_dir`` (default: the current
+        directory)."""
         check_shape(data)
         try:
-            scenario = cls.model_validate(dict(data))
+            with files_relative_to(Path(base_dir) if base_dir is not None else None):
+                scenario = cls.model_validate(dict(data))
         except ValidationError as e:
             raise ScenarioError(problems_from_validation(e, cls)) from None
         if check:
@@ -648,7 +651,7 @@ class Scenario(Model):
 
     @classmethod
     def from_toml(cls, path: str | Path, *, check: bool = True) -> Scenario:
-        return cls.from_dict(read_toml(path), check=check)
+        return cls.from_dict(read_toml(path), check=check, base_dir=Path(path).parent)
 
     # ------------------------------------------------------------------ checks
 

@@ -29,6 +29,7 @@ from mpsim._types import (
     Size,
     loss_probability,
 )
+from mpsim.traces import Trace
 from mpsim.units import Buffer, SizeSpec, format_rate, format_time
 
 __all__ = [
@@ -244,12 +245,26 @@ class LinkDirection(Model):
     burst: Size | None = None
     jitter: Duration | None = None
     """The reverse direction's own jitter; ``"0s"``: none where the forward direction has some."""
+    trace: Trace | None = None
+    """The reverse direction's own delivery-opportunity trace (see ``Link.trace``)."""
 
     @model_validator(mode="after")
     def _check(self) -> LinkDirection:
         _one_queue(self.buffer, self.queue)
         _burst_bytes(self.burst)
+        _rate_or_trace(self.rate, self.trace, required=False)
+        if self.trace is not None and self.burst is not None:
+            raise PydanticCustomError("trace_and_burst", "a link direction follows either a 'trace' or a 'burst'")
         return self
+
+
+def _rate_or_trace(rate: int | None, trace: object, *, required: bool) -> None:
+    if rate is not None and trace is not None:
+        raise PydanticCustomError(
+            "rate_and_trace", "give a link either a 'rate' or a 'trace' (the trace sets its rate), not both"
+        )
+    if required and rate is None and trace is None:
+        raise PydanticCustomError("rate_or_trace", "a link needs a 'rate' (e.g. \"10Mbps\") or a 'trace'")
 
 
 class Link(Model):
@@ -262,7 +277,8 @@ class Link(Model):
     name: str | None = None
     from_: str = Field(alias="from")
     to: str
-    rate: Rate
+    rate: Rate | None = None
+    """The transmitter's rate; or give ``trace``."""
     delay: Duration = 0
     buffer: BufferSize | None = None
     """Shorthand for a drop-tail queue of this size (``"47pkt"``); the core's default is 100 packets."""
@@ -284,11 +300,19 @@ class Link(Model):
     exponentially distributed extra delay of this mean (e.g. ``"50us"``), and arrives no sooner than the packet
     sent before it, so the link never reorders. Drawn from the run's seed, one stream per link direction; the
     reverse direction has the same unless ``reverse.jitter`` says otherwise (``"0s"``: none). None: no jitter."""
+    trace: Trace | None = None
+    """A delivery-opportunity trace instead of a ``rate``, as Mahimahi's ``mm-link`` (a file: one time in ms a
+    line, each letting 1 504 bytes leave, repeating after its last time; or a list of times): the queue is
+    served at those times, then the packets take ``delay``. The reverse direction follows the same trace unless
+    ``reverse.trace`` or ``reverse.rate`` says otherwise. The link's reported rate is the trace's mean."""
 
     @model_validator(mode="after")
     def _check(self) -> Link:
         _one_queue(self.buffer, self.queue)
         _burst_bytes(self.burst)
+        _rate_or_trace(self.rate, self.trace, required=True)
+        if self.trace is not None and self.burst is not None:
+            raise PydanticCustomError("trace_and_burst", "a link follows either a 'trace' or a 'burst', not both")
         if self.reverse is not None and not self.duplex:
             raise PydanticCustomError("reverse", "'reverse' is given but the link is not duplex")
         return self
@@ -296,6 +320,14 @@ class Link(Model):
     @property
     def forward_name(self) -> str:
         return self.name or f"{self.from_}-{self.to}"
+
+    @property
+    def mean_rate(self) -> int:
+        """The forward direction's rate in bit/s: ``rate``, or the trace's mean."""
+        if self.trace is not None:
+            return self.trace.mean_rate_bps
+        assert self.rate is not None, "a link has a rate or a trace"
+        return self.rate
 
     @property
     def reverse_name(self) -> str | None:
@@ -311,11 +343,13 @@ class Link(Model):
             "name": self.forward_name,
             "from": self.from_,
             "to": self.to,
-            "rate_bps": self.rate,
+            "rate_bps": self.rate if self.trace is None else self.trace.mean_rate_bps,
             "delay_ns": self.delay,
             "weight": self.weight,
             "up": self.up,
         }
+        if self.trace is not None:
+            fwd["trace"] = self.trace.to_core()
         q = _queue_core(self.buffer, self.queue)
         if q is not None:
             fwd["queue"] = q
@@ -332,7 +366,11 @@ class Link(Model):
             r = self.reverse or LinkDirection()
             rev = dict(fwd, name=rev_name, **{"from": self.to, "to": self.from_})
             if r.rate is not None:
+                rev.pop("trace", None)
                 rev["rate_bps"] = r.rate
+            if r.trace is not None:
+                rev["trace"] = r.trace.to_core()
+                rev["rate_bps"] = r.trace.mean_rate_bps
             if r.delay is not None:
                 rev["delay_ns"] = r.delay
             rq = _queue_core(r.buffer, r.queue)
@@ -568,10 +606,19 @@ class PathSettings(Model, defer_build=True):
     """Any queue for the path's bottleneck instead of ``buffer``."""
     loss: Loss | None = None
     """Random loss on the path's bottleneck (data direction)."""
+    trace: Trace | None = None
+    """A delivery-opportunity trace for the path's bottleneck, data direction, instead of its rate (see
+    ``Link.trace``); the ACKs return at the preset's bottleneck rate."""
+    reverse_trace: Trace | None = None
+    """A trace for the bottleneck's ACK direction (a cellular uplink, say); none: the preset's rate."""
 
     @model_validator(mode="after")
     def _check(self) -> PathSettings:
         _one_queue(self.buffer, self.queue)
+        if self.trace is not None and self.bottleneck is not None:
+            raise PydanticCustomError(
+                "rate_and_trace", "give the path either a 'bottleneck' rate or a 'trace' (the trace sets its rate)"
+            )
         return self
 
 
@@ -603,7 +650,7 @@ class NonShared(_Bottleneck):
         """Path ``i``'s bottleneck (from 0): the preset's, with the path's own settings."""
         own = self.per_path[i] if self.per_path is not None else PathSettings()
         buffer, queue = (own.buffer, own.queue) if own.buffer or own.queue else (self.buffer, self.queue)
-        return _link(
+        link = _link(
             a,
             b,
             own.bottleneck or self.bottleneck,
@@ -612,6 +659,16 @@ class NonShared(_Bottleneck):
             queue=queue,
             loss=own.loss or self.loss,
         )
+        if own.trace is None and own.reverse_trace is None:
+            return link
+        # The data direction follows the path's trace; the ACKs the preset's rate unless it has its own.
+        reverse = (link.reverse or LinkDirection()).model_copy(
+            update={"trace": own.reverse_trace, "rate": None if own.reverse_trace else self.bottleneck}
+        )
+        update: dict[str, Any] = {"reverse": reverse}
+        if own.trace is not None:
+            update |= {"rate": None, "trace": own.trace}
+        return link.model_copy(update=update)
 
     def expand(self) -> Network:
         hosts = ["S0", "D0"]

@@ -9,7 +9,7 @@ use crate::context::SimContext;
 use crate::error::ConfigErrors;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
 use crate::limits::CostEstimate;
-use crate::net::link::{Jitter, Link, LinkCounters, TokenBucket};
+use crate::net::link::{DeliveryTrace, Jitter, Link, LinkCounters, TokenBucket};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
@@ -397,6 +397,10 @@ fn network(cfg: &ScenarioConfig) -> Network {
                     RngStream::derive(seed, StreamDomain::LinkJitter, i as u64),
                 ))
             }),
+            trace: l
+                .trace
+                .as_ref()
+                .map(|t| Box::new(DeliveryTrace::new(&t.opportunities_ms, t.bytes_per_opportunity))),
         });
     }
 

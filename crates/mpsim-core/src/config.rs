@@ -575,6 +575,31 @@ pub struct LinkConfig {
     /// none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jitter_ns: Option<u64>,
+    /// A delivery-opportunity trace in place of the transmitter's rate (see
+    /// [`crate::net::link::DeliveryTrace`]); `rate_bps` is then only the
+    /// trace's mean, for what estimates a link's capacity. `None`: a link
+    /// of `rate_bps`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<DeliveryTraceConfig>,
+}
+
+/// A link's service as a delivery-opportunity trace (Mahimahi's `mm-link`
+/// format): at each listed millisecond `bytes_per_opportunity` bytes may
+/// leave; the list repeats with a period of its last time.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeliveryTraceConfig {
+    /// Times of the opportunities within one period, milliseconds,
+    /// non-decreasing; a time listed twice is two opportunities. The last
+    /// is the period and must be positive.
+    pub opportunities_ms: Vec<u64>,
+    /// Bytes each opportunity lets leave (Mahimahi's `PACKET_SIZE`, 1504).
+    #[serde(default = "mahimahi_packet_size")]
+    pub bytes_per_opportunity: u32,
+}
+
+fn mahimahi_packet_size() -> u32 {
+    crate::net::link::MAHIMAHI_PACKET_BYTES
 }
 
 fn one() -> u32 {

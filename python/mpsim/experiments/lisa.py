@@ -192,7 +192,7 @@ def _gsam(net: Network, buffer_pkts: int) -> SlowStart:
     bottleneck, the path's slowest link."""
     names = {link.forward_name for link in net.links}
     route = ["Server.eth0-Rc", "Rc-Client"] if "Rc-Client" in names else ["Server.eth0-R1", "R1-Client"]
-    rate = min(link.rate for link in net.links if link.forward_name in route)
+    rate = min(link.mean_rate for link in net.links if link.forward_name in route)
     return gsam_on_path(net.links, route, buffer_pkts, rate, PACKET_BYTES, IP_TCP_HEADER_BYTES)
 
 

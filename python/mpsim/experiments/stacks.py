@@ -199,7 +199,7 @@ def min_rtt_ns(path: Sequence[Link], data_wire: int, ack_wire: int) -> int:
     total = 0
     for link in path:
         total += 2 * link.delay
-        total += (data_wire + ack_wire) * 8 * NS_PER_S // link.rate
+        total += (data_wire + ack_wire) * 8 * NS_PER_S // link.mean_rate
     return total
 
 

@@ -48,6 +48,7 @@ fn link(name: &str, from: u32, to: u32, delay_ms: u64, limit_pkts: u32) -> Link 
         traced_on_change: false,
         bucket: None,
         jitter: None,
+        trace: None,
     }
 }
 

@@ -70,6 +70,115 @@ pub struct Link {
     /// A random extra delay after the propagation delay, if the link has a
     /// `jitter`.
     pub jitter: Option<Box<Jitter>>,
+    /// A delivery-opportunity trace in place of the transmitter's rate, if
+    /// the link follows one.
+    pub trace: Option<Box<DeliveryTrace>>,
+}
+
+/// Bytes one delivery opportunity of a Mahimahi trace lets leave
+/// (`PACKET_SIZE` of Mahimahi's `link_queue.hh`: an MTU-sized frame).
+pub const MAHIMAHI_PACKET_BYTES: u32 = 1504;
+
+/// A link whose transmitter follows a delivery-opportunity trace, as
+/// Mahimahi's `mm-link` (`LinkQueue`): the trace lists the times at which
+/// `bytes_per_opportunity` bytes may leave, and repeats with the period of
+/// its last time. At each opportunity the packet on the transmitter, then
+/// the packets behind it, take the opportunity's bytes; a packet larger
+/// than what is left takes the rest and continues at the next opportunity,
+/// and what no packet takes is lost (`use_a_delivery_opportunity`). A
+/// packet leaves at the opportunity that gives its last byte, then takes
+/// the link's delay to arrive. One reading of ours: a packet that reaches
+/// the transmitter at the very time of an opportunity uses it (Mahimahi,
+/// counting in whole milliseconds, serves the opportunities of the current
+/// millisecond before it queues what arrives in it).
+#[derive(Clone, Debug)]
+pub struct DeliveryTrace {
+    /// Times of the opportunities within one period, nanoseconds, non-decreasing.
+    times_ns: Box<[u64]>,
+    period_ns: u64,
+    bytes_per_opportunity: u32,
+    /// Index, counted over all periods, of the first opportunity no packet
+    /// has drawn on.
+    next: u64,
+    /// Bytes left in the opportunity drawn on last, and its time.
+    credit: u32,
+    credit_at: SimTime,
+}
+
+impl DeliveryTrace {
+    /// A trace of opportunities at `opportunities_ms` (non-decreasing, the
+    /// last positive: checked by the configuration's validation).
+    pub fn new(opportunities_ms: &[u64], bytes_per_opportunity: u32) -> Self {
+        let times_ns: Box<[u64]> = opportunities_ms.iter().map(|&t| t * 1_000_000).collect();
+        let period_ns = times_ns.last().copied().unwrap_or(1).max(1);
+        DeliveryTrace {
+            times_ns,
+            period_ns,
+            bytes_per_opportunity: bytes_per_opportunity.max(1),
+            next: 0,
+            credit: 0,
+            credit_at: SimTime::NEVER,
+        }
+    }
+
+    /// The time of opportunity `k`, counted over all periods.
+    #[inline]
+    fn time_of(&self, k: u64) -> SimTime {
+        let n = self.times_ns.len() as u64;
+        SimTime((k / n) * self.period_ns + self.times_ns[(k % n) as usize])
+    }
+
+    /// The index of the first opportunity at or after `t`.
+    fn first_at_or_after(&self, t: SimTime) -> u64 {
+        let n = self.times_ns.len() as u64;
+        let cycle = t.nanos() / self.period_ns;
+        let offset = t.nanos() % self.period_ns;
+        let mut k = cycle * n + self.times_ns.partition_point(|&x| x < offset) as u64;
+        // The period's last time is also the next period's start.
+        while k > 0 && self.time_of(k - 1) >= t {
+            k -= 1;
+        }
+        k
+    }
+
+    /// When a packet of `size` bytes that reaches the transmitter at `now`
+    /// has left: it takes what the opportunity drawn on last still holds if
+    /// that opportunity is now, then whole opportunities from `now` on.
+    pub fn finish(&mut self, now: SimTime, size: u32) -> SimTime {
+        let mut left = size;
+        if self.credit_at == now && self.credit > 0 {
+            let take = left.min(self.credit);
+            self.credit -= take;
+            left -= take;
+            if left == 0 {
+                return now;
+            }
+        }
+        let mut k = self.next.max(self.first_at_or_after(now));
+        loop {
+            let at = self.time_of(k);
+            k += 1;
+            let take = left.min(self.bytes_per_opportunity);
+            left -= take;
+            if left == 0 {
+                self.next = k;
+                self.credit = self.bytes_per_opportunity - take;
+                self.credit_at = at;
+                return at;
+            }
+        }
+    }
+
+    /// Opportunities in `[0, t]`, and so at most `bytes_per_opportunity`
+    /// times as many bytes delivered by then.
+    pub fn opportunities_through(&self, t: SimTime) -> u64 {
+        self.first_at_or_after(SimTime(t.nanos() + 1))
+    }
+
+    /// The mean rate of the trace, bit/s.
+    pub fn mean_rate_bps(&self) -> f64 {
+        self.times_ns.len() as f64 * self.bytes_per_opportunity as f64 * 8.0 * 1e9 / self.period_ns as f64
+    }
 }
 
 /// A random extra delay on a link, as an emulator's delay line adds to the
@@ -215,6 +324,79 @@ mod tests {
             (median - 50_000.0 * std::f64::consts::LN_2).abs() < 50_000.0 * 0.01,
             "median {median}"
         );
+    }
+
+    /// One 1 504-byte opportunity a millisecond: full-size packets queued
+    /// at once leave one a millisecond, on the trace's times.
+    #[test]
+    fn a_full_size_packet_takes_one_opportunity() {
+        let mut t = DeliveryTrace::new(&[1], MAHIMAHI_PACKET_BYTES);
+        let left: Vec<u64> = (0..4).map(|_| t.finish(SimTime::ZERO, 1504).nanos()).collect();
+        assert_eq!(left, [1_000_000, 2_000_000, 3_000_000, 4_000_000]);
+        // Half a millisecond after an idle spell: the next opportunity, not the lost ones.
+        assert_eq!(t.finish(SimTime(10_500_000), 1504), SimTime(11_000_000));
+        // At the very time of an opportunity: that one.
+        assert_eq!(t.finish(SimTime(20_000_000), 1504), SimTime(20_000_000));
+    }
+
+    /// Mahimahi's `use_a_delivery_opportunity`: packets queued together share
+    /// an opportunity's bytes; one that does not fit takes the rest and
+    /// ends at the next; what is left when the queue empties is lost.
+    #[test]
+    fn small_packets_share_an_opportunity_and_its_rest_is_lost() {
+        let mut t = DeliveryTrace::new(&[1], 1504);
+        // Three 500-byte packets fit the opportunity at 1 ms (1 500 bytes).
+        assert_eq!(t.finish(SimTime::ZERO, 500), SimTime(1_000_000));
+        assert_eq!(t.finish(SimTime(1_000_000), 500), SimTime(1_000_000));
+        assert_eq!(t.finish(SimTime(1_000_000), 500), SimTime(1_000_000));
+        // A fourth takes the last 4 bytes and 496 of the next opportunity.
+        assert_eq!(t.finish(SimTime(1_000_000), 500), SimTime(2_000_000));
+        // The 1 008 bytes left at 2 ms are lost to a packet that comes later.
+        assert_eq!(t.finish(SimTime(2_500_000), 1504), SimTime(3_000_000));
+    }
+
+    /// The trace repeats with the period of its last time; a time listed
+    /// twice is two opportunities.
+    #[test]
+    fn the_trace_loops_on_its_last_time() {
+        let mut t = DeliveryTrace::new(&[4, 10, 10], 1000);
+        let left: Vec<u64> = (0..7)
+            .map(|_| t.finish(SimTime::ZERO, 1000).nanos() / 1_000_000)
+            .collect();
+        assert_eq!(left, [4, 10, 10, 14, 20, 20, 24]);
+        assert!((t.mean_rate_bps() - 3.0 * 1000.0 * 8.0 / 0.010).abs() < 1e-6);
+        assert_eq!(t.opportunities_through(SimTime(20_000_000)), 6);
+        assert_eq!(t.opportunities_through(SimTime(19_999_999)), 4);
+    }
+
+    /// Whatever the arrivals, by every opportunity no more bytes have left
+    /// than the opportunities so far allow, and each packet leaves at an
+    /// opportunity at or after it reached the transmitter.
+    #[test]
+    fn departures_never_exceed_the_opportunities() {
+        let trace_ms: Vec<u64> = vec![1, 1, 2, 5, 5, 5, 9, 12, 13, 20];
+        let mut t = DeliveryTrace::new(&trace_ms, 1504);
+        let mut rng = RngStream::derive(3, StreamDomain::LinkJitter, 9);
+        let (mut now, mut left_bytes) = (SimTime::ZERO, 0u64);
+        let mut departures = Vec::new();
+        for _ in 0..20_000 {
+            // Idle gaps now and then; otherwise the next packet follows at once.
+            if rng.next_u64() % 4 == 0 {
+                now += SimDuration((rng.next_u64() % 7_000_000) + 1);
+            }
+            let size = 40 + (rng.next_u64() % 1465) as u32;
+            let done = t.finish(now, size);
+            assert!(done >= now);
+            // On one of the trace's times (20 ms, the period, is also 0).
+            let ms = (done.nanos() / 1_000_000) % 20;
+            assert!(done.nanos() % 1_000_000 == 0 && (ms == 0 || trace_ms.contains(&ms)));
+            left_bytes += size as u64;
+            departures.push((done, left_bytes));
+            now = done;
+        }
+        for (at, bytes) in departures {
+            assert!(bytes <= t.opportunities_through(at) * 1504, "{bytes} bytes by {at:?}");
+        }
     }
 
     /// Packets closer together than the jitter never overtake one another.

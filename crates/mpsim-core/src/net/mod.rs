@@ -439,6 +439,12 @@ impl Network {
         ctx.observe_packet(l, p.id, PacketEvent::Dequeue);
         link.in_service = Some(p);
         link.service_started = ctx.now;
+        if let Some(trace) = link.trace.as_mut() {
+            // Leaves at the opportunity that gives its last byte.
+            let done = trace.finish(ctx.now, p.size_bytes);
+            ctx.events.schedule(done, Event::LinkTxDone(l));
+            return;
+        }
         let tx = serialization_time(p.size_bytes, link.rate_bps);
         let done = match link.bucket.as_mut() {
             None => ctx.now + tx,

@@ -9,6 +9,41 @@ fn check_probability(path: &str, x: f64, p: &mut Problems) {
     }
 }
 
+/// A delivery-opportunity trace: some opportunities, in time order, over a
+/// positive period, each letting at least one byte leave.
+pub(super) fn check_trace(path: &str, t: &DeliveryTraceConfig, p: &mut Problems) {
+    let times = &t.opportunities_ms;
+    match times.last() {
+        None => p.say(
+            format!("{path}.opportunities_ms"),
+            "[]",
+            "at least one opportunity",
+            "a delivery trace needs at least one opportunity",
+        ),
+        Some(0) => p.out_of(
+            format!("{path}.opportunities_ms[{}]", times.len() - 1),
+            0,
+            "a positive last time (the trace's period, in ms)",
+        ),
+        Some(_) => {}
+    }
+    if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {
+        p.say(
+            format!("{path}.opportunities_ms[{}]", k + 1),
+            times[k + 1],
+            format!("at least {} (the times never decrease)", times[k]),
+            format!(
+                "delivery opportunities must be in time order: {} ms follows {} ms",
+                times[k + 1],
+                times[k]
+            ),
+        );
+    }
+    if t.bytes_per_opportunity == 0 {
+        p.out_of(format!("{path}.bytes_per_opportunity"), 0, "at least 1 byte");
+    }
+}
+
 pub(super) fn check_positive_rate(path: &str, rate: u64, p: &mut Problems) {
     if rate == 0 {
         p.out_of(path, 0, "a positive rate in bit/s");

@@ -15,7 +15,7 @@ use crate::transport::mptcp::{SubflowEvent, SubflowEventOutcome};
 mod components;
 mod reach;
 pub(crate) use components::check_loss;
-use components::{check_positive_rate, check_queue, check_throughput, check_udp_pattern};
+use components::{check_positive_rate, check_queue, check_throughput, check_trace, check_udp_pattern};
 pub(crate) use reach::check_routes;
 
 /// The largest window TCP can advertise: 65 535 shifted by the largest
@@ -161,6 +161,17 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
                 "at least 1 byte (or none: no token bucket)",
             );
         }
+        if let Some(t) = &l.trace {
+            check_trace(&format!("{path}.trace"), t, p);
+            if let Some(b) = l.burst_bytes {
+                p.say(
+                    format!("{path}.burst_bytes"),
+                    b,
+                    "none on a link that follows a trace",
+                    "a link follows either a trace or a token bucket, not both",
+                );
+            }
+        }
         check_queue(&format!("{path}.queue"), &l.queue, p);
         check_loss(&format!("{path}.loss"), &l.loss, p);
         if l.weight == 0 {
@@ -228,9 +239,17 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
 
     for (i, c) in cfg.link_changes.iter().enumerate() {
         let path = format!("link_changes[{i}]");
-        links.find(&format!("{path}.link"), "link", &c.link, p);
+        let changed = links.find(&format!("{path}.link"), "link", &c.link, p);
         if let Some(r) = c.rate_bps {
             check_positive_rate(&format!("{path}.rate_bps"), r, p);
+            if changed.is_some_and(|k| cfg.links[k as usize].trace.is_some()) {
+                p.say(
+                    format!("{path}.rate_bps"),
+                    r,
+                    "no rate change on a link that follows a trace",
+                    format!("link '{}' follows a delivery trace: its trace sets its rate", c.link),
+                );
+            }
         }
         if let Some(l) = &c.loss {
             check_loss(&format!("{path}.loss"), l, p);
@@ -750,6 +769,54 @@ mod tests {
         assert_eq!(e[2].message, "must be 64 to 65535 bytes, got 20");
         assert_eq!(e[1].message, "unknown address 'c' (known: a, b)");
         assert_eq!(e.to_string().lines().count(), 3);
+    }
+
+    /// A trace out of order, one with a zero period and a rate change on a
+    /// link that follows a trace are each named with the field at fault.
+    #[test]
+    fn a_bad_delivery_trace_is_named() {
+        let cfg = ScenarioConfig::from_json(
+            r#"{"stop_time_ns": 1000000000,
+                "nodes": [{"name": "a"}, {"name": "b"}],
+                "links": [{"name": "ab", "from": "a", "to": "b", "rate_bps": 1000, "delay_ns": 1000,
+                           "trace": {"opportunities_ms": [1, 3, 2, 4]}},
+                          {"name": "ba", "from": "b", "to": "a", "rate_bps": 1000, "delay_ns": 1000,
+                           "trace": {"opportunities_ms": [0, 0], "bytes_per_opportunity": 0},
+                           "burst_bytes": 3000}],
+                "link_changes": [{"at_ns": 5, "link": "ab", "rate_bps": 2000}]}"#,
+        )
+        .unwrap();
+        let e = validate(&cfg).unwrap_err();
+        let found: Vec<(&str, &str, &str)> = e
+            .iter()
+            .map(|p| (p.path.as_str(), p.value.as_str(), p.allowed.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "links[0].trace.opportunities_ms[2]",
+                    "2",
+                    "at least 3 (the times never decrease)"
+                ),
+                (
+                    "links[1].trace.opportunities_ms[1]",
+                    "0",
+                    "a positive last time (the trace's period, in ms)"
+                ),
+                ("links[1].trace.bytes_per_opportunity", "0", "at least 1 byte"),
+                ("links[1].burst_bytes", "3000", "none on a link that follows a trace"),
+                (
+                    "link_changes[0].rate_bps",
+                    "2000",
+                    "no rate change on a link that follows a trace"
+                ),
+            ]
+        );
+        assert_eq!(
+            e[0].message,
+            "delivery opportunities must be in time order: 2 ms follows 3 ms"
+        );
     }
 
     #[test]

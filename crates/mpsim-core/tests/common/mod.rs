@@ -35,6 +35,7 @@ pub fn link(name: &str, from: &str, to: &str, rate_bps: u64, delay_ns: u64, queu
         up: true,
         burst_bytes: None,
         jitter_ns: None,
+        trace: None,
     }
 }
 
