@@ -641,8 +641,11 @@ class Scenario(Model):
         directory)."""
         check_shape(data)
         try:
-            with files_relative_to(Path(base_dir) if base_dir is not None else None):
+            if base_dir is None:
                 scenario = cls.model_validate(dict(data))
+            else:
+                with files_relative_to(Path(base_dir)):
+                    scenario = cls.model_validate(dict(data))
         except ValidationError as e:
             raise ScenarioError(problems_from_validation(e, cls)) from None
         if check:

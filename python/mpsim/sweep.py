@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pyarrow as pa
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
 from mpsim._core import ConfigError, TimeLimitError
 from mpsim._types import Model
@@ -171,6 +171,8 @@ class SweepSpec(Model):
     """Seeds 1..runs (when ``seeds`` is not given)."""
     extract: str | None = None
     """Extractor as ``"module:function"``; :func:`flow_metrics` when left out."""
+    _files_from: Path | None = PrivateAttr(default=None)
+    """The directory the base scenario's relative file names (link traces) are read from."""
 
     @model_validator(mode="before")
     @classmethod
@@ -225,7 +227,7 @@ class SweepSpec(Model):
         except KeyError as e:
             raise ScenarioError([Problem(where, str(e.args[0]))]) from None
         try:
-            return Scenario.from_dict(data)
+            return Scenario.from_dict(data, base_dir=self._files_from)
         except ScenarioError as e:
             label = ", ".join([where, *(f"{k} = {v!r}" for k, v in point.axes.items())])
             raise ScenarioError([Problem(f"{p.path} (at {label})", p.message) for p in e.problems]) from None
@@ -242,12 +244,15 @@ def load_sweep(path: str | Path) -> SweepSpec:
     """Reads a sweep file; ``base`` may name a scenario file relative to it."""
     data = read_toml(path)
     base = data.get("base")
+    files_from = Path(path).parent
     if isinstance(base, str):
-        data["base"] = read_toml(Path(path).parent / base)
+        data["base"] = read_toml(files_from / base)
+        files_from = (files_from / base).parent
     try:
         spec = SweepSpec.model_validate(data)
     except ValidationError as e:
         raise ScenarioError(problems_from_validation(e, SweepSpec)) from None
+    spec._files_from = files_from
     return spec
 
 

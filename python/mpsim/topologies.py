@@ -254,14 +254,20 @@ class LinkDirection(Model):
         _burst_bytes(self.burst)
         _rate_or_trace(self.rate, self.trace, required=False)
         if self.trace is not None and self.burst is not None:
-            raise PydanticCustomError("trace_and_burst", "a link direction follows either a 'trace' or a 'burst'")
+            raise PydanticCustomError(
+                "trace_and_burst",
+                "a link direction follows either a 'trace' or a 'burst' ({burst}), not both",
+                {"burst": str(self.burst)},
+            )
         return self
 
 
 def _rate_or_trace(rate: int | None, trace: object, *, required: bool) -> None:
     if rate is not None and trace is not None:
         raise PydanticCustomError(
-            "rate_and_trace", "give a link either a 'rate' or a 'trace' (the trace sets its rate), not both"
+            "rate_and_trace",
+            "give a link either a 'rate' ({rate}) or a 'trace' (the trace sets its rate), not both",
+            {"rate": format_rate(rate)},
         )
     if required and rate is None and trace is None:
         raise PydanticCustomError("rate_or_trace", "a link needs a 'rate' (e.g. \"10Mbps\") or a 'trace'")
@@ -312,7 +318,19 @@ class Link(Model):
         _burst_bytes(self.burst)
         _rate_or_trace(self.rate, self.trace, required=True)
         if self.trace is not None and self.burst is not None:
-            raise PydanticCustomError("trace_and_burst", "a link follows either a 'trace' or a 'burst', not both")
+            raise PydanticCustomError(
+                "trace_and_burst",
+                "a link follows either a 'trace' or a 'burst' ({burst}), not both",
+                {"burst": str(self.burst)},
+            )
+        r = self.reverse
+        if self.trace is not None and r is not None and r.burst is not None and r.rate is None and r.trace is None:
+            raise PydanticCustomError(
+                "trace_and_burst",
+                "the reverse direction follows the link's trace, so it cannot take 'reverse.burst' ({burst}); "
+                "give it a 'reverse.rate'",
+                {"burst": str(r.burst)},
+            )
         if self.reverse is not None and not self.duplex:
             raise PydanticCustomError("reverse", "'reverse' is given but the link is not duplex")
         return self
@@ -626,15 +644,16 @@ class NonShared(_Bottleneck):
     """A multi-homed sender ``S0`` whose path ``i`` (address ``S0.i``) crosses its own bottleneck
     ``Ai-Bi`` to the receiver ``D0`` (CSS Fig. 2b, LISA Fig. 4, GSAM Fig. 11c). ``background``
     pairs per path, numbered on from 1 (with 2: ``S1``, ``S2`` on path 1, ``S3``, ``S4`` on path 2).
-    ``per_path`` gives each path its own bottleneck rate, delay, buffer (or queue) and loss.
+    ``per_path`` gives each path its own bottleneck rate, delay, buffer (or queue) and loss, or delivery traces
+    (``trace``, ``reverse_trace``) instead of the rate.
     """
 
     preset: Literal["non_shared"] = "non_shared"
     paths: int = Field(2, ge=1, le=64)
     background: int = Field(0, ge=0, le=10_000)
     per_path: list[PathSettings] | None = None
-    """One entry per path: its bottleneck's ``bottleneck`` (rate), ``delay``, ``buffer`` or ``queue``, and
-    ``loss``, each the preset's when left out (a WiFi and an LTE path, say)."""
+    """One entry per path: its bottleneck's ``bottleneck`` (rate) or ``trace`` / ``reverse_trace``, ``delay``,
+    ``buffer`` or ``queue``, and ``loss``, each the preset's when left out (a WiFi and an LTE path, say)."""
 
     @model_validator(mode="after")
     def _check_per_path(self) -> NonShared:

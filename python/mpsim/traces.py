@@ -47,21 +47,40 @@ class DeliveryTrace:
         return str(self.source) if self.source is not None else list(self.opportunities_ms)
 
 
-def _check_times(times: list[int], where: str) -> tuple[int, ...]:
+MAX_TIME_MS = 1_000_000_000
+"""The latest time a trace may list (about 11.6 days), as the core allows."""
+
+
+def _check_times(times: list[int], where: str, lines: list[int] | None = None) -> tuple[int, ...]:
+    """The times as a trace, or an error naming ``where`` (and the file's line, given ``lines``)."""
+
+    def at(k: int) -> str:
+        return f"line {lines[k]}" if lines is not None else f"opportunity {k + 1}"
+
     if not times:
-        raise PydanticCustomError("trace_empty", "{where} has no delivery opportunities", {"where": where})
+        raise PydanticCustomError(
+            "trace_empty",
+            "{where} has no delivery opportunities (it needs at least one time in ms, the last positive)",
+            {"where": where},
+        )
     for k in range(1, len(times)):
         if times[k] < times[k - 1]:
             raise PydanticCustomError(
                 "trace_order",
-                "{where}: opportunity {k} at {t} ms comes after {prev} ms; the times must not decrease",
-                {"where": where, "k": k + 1, "t": times[k], "prev": times[k - 1]},
+                "{where} {at}: {t} ms comes after {prev} ms; the times must not decrease",
+                {"where": where, "at": at(k), "t": times[k], "prev": times[k - 1]},
             )
     if times[-1] <= 0:
         raise PydanticCustomError(
             "trace_period",
             "{where}: the last time is the trace's period and must be positive, got {t} ms",
             {"where": where, "t": times[-1]},
+        )
+    if times[-1] > MAX_TIME_MS:
+        raise PydanticCustomError(
+            "trace_too_long",
+            "{where} {at}: {t} ms is past the latest time a trace may list, {max} ms (are the times in ms?)",
+            {"where": where, "at": at(len(times) - 1), "t": times[-1], "max": MAX_TIME_MS},
         )
     return tuple(times)
 
@@ -70,23 +89,26 @@ def read_trace(path: Path) -> DeliveryTrace:
     """Reads a Mahimahi trace file; blank lines are skipped."""
     try:
         text = path.read_text()
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise PydanticCustomError(
-            "trace_file", "cannot read trace file '{path}': {why}", {"path": str(path), "why": e.strerror or str(e)}
+            "trace_file", "cannot read trace file '{path}': {why}", {"path": str(path), "why": why}
         ) from None
     times: list[int] = []
+    lines: list[int] = []
     for n, line in enumerate(text.splitlines(), start=1):
         word = line.strip()
         if not word:
             continue
-        if not word.isdigit():
+        if not (word.isascii() and word.isdigit()):
             raise PydanticCustomError(
                 "trace_line",
                 "trace file '{path}' line {n}: '{text}' is not a whole number of milliseconds",
                 {"path": str(path), "n": n, "text": word[:40]},
             )
         times.append(int(word))
-    return DeliveryTrace(_check_times(times, f"trace file '{path}'"), path)
+        lines.append(n)
+    return DeliveryTrace(_check_times(times, f"trace file '{path}'", lines), path)
 
 
 _BASE_DIR: ContextVar[Path | None] = ContextVar("trace_base_dir", default=None)

@@ -14,7 +14,9 @@
 # OUTDIR/tcp_probe.txt. With MPTCP_TRACE=1 it records the MPTCP scheduler's tracepoints in
 # OUTDIR/mptcp_trace.txt: mptcp:mptcp_subflow_get_send (each time mptcp_subflow_get_send looks at an active
 # subflow: its current pacing rate and sk_wmem_queued << 32 over it) and mptcp:mptcp_sendmsg_frag (each
-# mapping handed to a subflow). Both need tracefs at /sys/kernel/tracing; with both, each file holds both.
+# mapping handed to a subflow). With RECV_TRACE=1 it records sock:sock_recv_length and sock:sk_data_ready (each
+# read the receiving application makes, with its length, and each wake-up of a socket) in
+# OUTDIR/recv_trace.txt. All need tracefs at /sys/kernel/tracing; with several, each file holds them all.
 set -eu
 PROTO=$1 SIZE=$2 CC=$3 OUT=$4 DIR=${5:-up}
 case "$DIR" in
@@ -42,6 +44,7 @@ TRACING=/sys/kernel/tracing
 EVENTS=()
 [ "${TCP_PROBE:-0}" = 1 ] && EVENTS+=(tcp/tcp_probe)
 [ "${MPTCP_TRACE:-0}" = 1 ] && EVENTS+=(mptcp/mptcp_subflow_get_send mptcp/mptcp_sendmsg_frag)
+[ "${RECV_TRACE:-0}" = 1 ] && EVENTS+=(sock/sock_recv_length sock/sk_data_ready)
 events_off() {
     for e in "${EVENTS[@]}"; do echo 0 > "$TRACING/events/$e/enable"; done
 }
@@ -69,6 +72,7 @@ if [ ${#EVENTS[@]} -gt 0 ]; then
     events_off
     [ "${TCP_PROBE:-0}" = 1 ] && cp "$TRACING/trace" "$OUT/tcp_probe.txt"
     [ "${MPTCP_TRACE:-0}" = 1 ] && cp "$TRACING/trace" "$OUT/mptcp_trace.txt"
+    [ "${RECV_TRACE:-0}" = 1 ] && cp "$TRACING/trace" "$OUT/recv_trace.txt"
 fi
 ip netns exec "$SENDER_NS" nstat > "$OUT/nstat-sender.txt" || true
 for pid in "${PIDS[@]}"; do kill "$pid"; done

@@ -373,15 +373,23 @@ fn network(cfg: &ScenarioConfig) -> Network {
     for (i, l) in cfg.links.iter().enumerate() {
         let (from, to) = (node(&l.from), node(&l.to));
         link_ends.push((from, to, l.weight));
+        let trace = l
+            .trace
+            .as_ref()
+            .map(|t| Box::new(DeliveryTrace::new(&t.opportunities_ms, t.bytes_per_opportunity)));
+        // A trace's link has the trace's mean rate, whatever the configuration says.
+        let rate_bps = trace
+            .as_ref()
+            .map_or(l.rate_bps, |t| (t.mean_rate_bps().ceil() as u64).max(1));
         net.links.push(Link {
             name: l.name.clone(),
             from,
             to,
-            rate_bps: l.rate_bps,
+            rate_bps,
             delay: SimDuration(l.delay_ns),
             up: l.up,
             weight: l.weight,
-            queue: Queue::from_config(&l.queue, l.rate_bps),
+            queue: Queue::from_config(&l.queue, rate_bps),
             loss: LossModel::from_config(&l.loss),
             loss_rng: RngStream::derive(seed, StreamDomain::LinkLoss, i as u64),
             queue_rng: RngStream::derive(seed, StreamDomain::QueueDisc, i as u64),
@@ -397,10 +405,7 @@ fn network(cfg: &ScenarioConfig) -> Network {
                     RngStream::derive(seed, StreamDomain::LinkJitter, i as u64),
                 ))
             }),
-            trace: l
-                .trace
-                .as_ref()
-                .map(|t| Box::new(DeliveryTrace::new(&t.opportunities_ms, t.bytes_per_opportunity))),
+            trace,
         });
     }
 

@@ -576,9 +576,9 @@ pub struct LinkConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jitter_ns: Option<u64>,
     /// A delivery-opportunity trace in place of the transmitter's rate (see
-    /// [`crate::net::link::DeliveryTrace`]); `rate_bps` is then only the
-    /// trace's mean, for what estimates a link's capacity. `None`: a link
-    /// of `rate_bps`.
+    /// [`crate::net::link::DeliveryTrace`]); the link's rate is then the
+    /// trace's mean, whatever `rate_bps` says (it must still be positive).
+    /// `None`: a link of `rate_bps`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<DeliveryTraceConfig>,
 }
@@ -591,7 +591,8 @@ pub struct LinkConfig {
 pub struct DeliveryTraceConfig {
     /// Times of the opportunities within one period, milliseconds,
     /// non-decreasing; a time listed twice is two opportunities. The last
-    /// is the period and must be positive.
+    /// is the period and must be positive, at most
+    /// [`crate::net::link::MAX_TRACE_MS`].
     pub opportunities_ms: Vec<u64>,
     /// Bytes each opportunity lets leave (Mahimahi's `PACKET_SIZE`, 1504).
     #[serde(default = "mahimahi_packet_size")]

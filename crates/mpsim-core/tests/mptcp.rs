@@ -354,3 +354,31 @@ fn blest_and_ecf_keep_the_end_of_a_transfer_off_the_slow_path() {
         );
     }
 }
+
+/// Linux `__subflow_push_pending` checks the burst and the send buffer only
+/// once a whole send-queue fragment (32 728 bytes) is placed. Two fragments
+/// written at once, both subflows up, send buffers of 5 000 bytes: the first
+/// pick takes the whole first fragment (to the segment that starts in the
+/// next), though its buffer holds 5 000 bytes, and the second subflow,
+/// holding nothing, the rest.
+#[test]
+fn linger_checks_the_send_buffer_between_fragments() {
+    let frag = 32_728;
+    let mut cfg = two_paths([10_000_000; 2], [20 * MS; 2], 1000);
+    let mut m = mptcp(
+        "mp",
+        Some(2 * frag),
+        CcConfig::Uncoupled {
+            config: Default::default(),
+        },
+    );
+    m.scheduler = Some(Scheduler::Linger);
+    m.tcp.mptcp_join = Some(MptcpJoin::Established);
+    m.tcp.send_buffer_bytes = Some(5_000);
+    cfg.mptcp_connections = vec![m];
+    let c = run(&cfg).unwrap().mptcp_connections[0].clone();
+    assert_eq!(c.bytes_delivered, 2 * frag);
+    let first = c.subflows[0].bytes_received;
+    assert!((frag..frag + 1500).contains(&first), "{first}");
+    assert_eq!(c.subflows[1].bytes_received, 2 * frag - first);
+}

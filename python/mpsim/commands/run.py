@@ -248,7 +248,7 @@ def register(app: typer.Typer) -> None:
         if _is_sweep(data):
             _validate_sweep(file, resolved, said)
             return
-        scenario = mpsim.Scenario.from_dict(data, check=False)
+        scenario = mpsim.Scenario.from_dict(data, check=False, base_dir=Path(file).parent)
         events, rows = scenario.check()
         net = scenario.network()
         n_links = sum(len(link.to_core()) for link in net.links)

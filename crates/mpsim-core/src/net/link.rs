@@ -79,6 +79,15 @@ pub struct Link {
 /// (`PACKET_SIZE` of Mahimahi's `link_queue.hh`: an MTU-sized frame).
 pub const MAHIMAHI_PACKET_BYTES: u32 = 1504;
 
+/// The packet-information header Mahimahi's tun device (`IFF_TUN` without
+/// `IFF_NO_PI`) puts before every packet it reads: a packet costs its size
+/// plus this of an opportunity, so an MTU-sized packet of 1 500 bytes takes
+/// one whole opportunity.
+pub const TUN_PI_BYTES: u32 = 4;
+
+/// The latest time a trace may list, milliseconds (about 11.6 days).
+pub const MAX_TRACE_MS: u64 = 1_000_000_000;
+
 /// A link whose transmitter follows a delivery-opportunity trace, as
 /// Mahimahi's `mm-link` (`LinkQueue`): the trace lists the times at which
 /// `bytes_per_opportunity` bytes may leave, and repeats with the period of
@@ -86,11 +95,14 @@ pub const MAHIMAHI_PACKET_BYTES: u32 = 1504;
 /// the packets behind it, take the opportunity's bytes; a packet larger
 /// than what is left takes the rest and continues at the next opportunity,
 /// and what no packet takes is lost (`use_a_delivery_opportunity`). A
-/// packet leaves at the opportunity that gives its last byte, then takes
-/// the link's delay to arrive. One reading of ours: a packet that reaches
-/// the transmitter at the very time of an opportunity uses it (Mahimahi,
-/// counting in whole milliseconds, serves the opportunities of the current
-/// millisecond before it queues what arrives in it).
+/// packet costs its size plus [`TUN_PI_BYTES`], as Mahimahi reads it from
+/// its tun device. A packet leaves at the opportunity that gives its last
+/// byte, then takes the link's delay to arrive. A packet that reaches an
+/// idle transmitter waits for an opportunity after that instant (Mahimahi
+/// serves the opportunities due before it queues what arrives); one behind
+/// a packet that has just left takes what that instant's opportunities have
+/// left (one reading of ours where Mahimahi's millisecond clock cannot tell
+/// the two orders apart).
 #[derive(Clone, Debug)]
 pub struct DeliveryTrace {
     /// Times of the opportunities within one period, nanoseconds, non-decreasing.
@@ -109,7 +121,10 @@ impl DeliveryTrace {
     /// A trace of opportunities at `opportunities_ms` (non-decreasing, the
     /// last positive: checked by the configuration's validation).
     pub fn new(opportunities_ms: &[u64], bytes_per_opportunity: u32) -> Self {
-        let times_ns: Box<[u64]> = opportunities_ms.iter().map(|&t| t * 1_000_000).collect();
+        let times_ns: Box<[u64]> = opportunities_ms
+            .iter()
+            .map(|&t| t.min(MAX_TRACE_MS) * 1_000_000)
+            .collect();
         let period_ns = times_ns.last().copied().unwrap_or(1).max(1);
         DeliveryTrace {
             times_ns,
@@ -143,10 +158,11 @@ impl DeliveryTrace {
 
     /// When a packet of `size` bytes that reaches the transmitter at `now`
     /// has left: it takes what the opportunity drawn on last still holds if
-    /// that opportunity is now, then whole opportunities from `now` on.
+    /// that opportunity is now, then whole opportunities.
     pub fn finish(&mut self, now: SimTime, size: u32) -> SimTime {
-        let mut left = size;
-        if self.credit_at == now && self.credit > 0 {
+        let mut left = size + TUN_PI_BYTES;
+        let behind_a_departure = self.credit_at == now;
+        if behind_a_departure && self.credit > 0 {
             let take = left.min(self.credit);
             self.credit -= take;
             left -= take;
@@ -154,7 +170,13 @@ impl DeliveryTrace {
                 return now;
             }
         }
-        let mut k = self.next.max(self.first_at_or_after(now));
+        // Behind a packet that has just left: the instant's opportunities
+        // not yet drawn on; at an idle transmitter: those after now.
+        let mut k = if behind_a_departure {
+            self.next
+        } else {
+            self.next.max(self.first_at_or_after(SimTime(now.nanos() + 1)))
+        };
         loop {
             let at = self.time_of(k);
             k += 1;
@@ -172,7 +194,7 @@ impl DeliveryTrace {
     /// Opportunities in `[0, t]`, and so at most `bytes_per_opportunity`
     /// times as many bytes delivered by then.
     pub fn opportunities_through(&self, t: SimTime) -> u64 {
-        self.first_at_or_after(SimTime(t.nanos() + 1))
+        self.first_at_or_after(SimTime(t.nanos().saturating_add(1)))
     }
 
     /// The mean rate of the trace, bit/s.
@@ -326,17 +348,19 @@ mod tests {
         );
     }
 
-    /// One 1 504-byte opportunity a millisecond: full-size packets queued
-    /// at once leave one a millisecond, on the trace's times.
+    /// One 1 504-byte opportunity a millisecond: 1 500-byte packets (1 504
+    /// with the tun header) queued at once leave one a millisecond.
     #[test]
     fn a_full_size_packet_takes_one_opportunity() {
         let mut t = DeliveryTrace::new(&[1], MAHIMAHI_PACKET_BYTES);
-        let left: Vec<u64> = (0..4).map(|_| t.finish(SimTime::ZERO, 1504).nanos()).collect();
+        let left: Vec<u64> = (0..4).map(|_| t.finish(SimTime::ZERO, 1500).nanos()).collect();
         assert_eq!(left, [1_000_000, 2_000_000, 3_000_000, 4_000_000]);
         // Half a millisecond after an idle spell: the next opportunity, not the lost ones.
-        assert_eq!(t.finish(SimTime(10_500_000), 1504), SimTime(11_000_000));
-        // At the very time of an opportunity: that one.
-        assert_eq!(t.finish(SimTime(20_000_000), 1504), SimTime(20_000_000));
+        assert_eq!(t.finish(SimTime(10_500_000), 1500), SimTime(11_000_000));
+        // At the very time of an opportunity, at an idle transmitter: the next one.
+        assert_eq!(t.finish(SimTime(20_000_000), 1500), SimTime(21_000_000));
+        // A 1 501-byte packet needs a second opportunity.
+        assert_eq!(t.finish(SimTime(30_500_000), 1501), SimTime(32_000_000));
     }
 
     /// Mahimahi's `use_a_delivery_opportunity`: packets queued together share
@@ -345,57 +369,89 @@ mod tests {
     #[test]
     fn small_packets_share_an_opportunity_and_its_rest_is_lost() {
         let mut t = DeliveryTrace::new(&[1], 1504);
-        // Three 500-byte packets fit the opportunity at 1 ms (1 500 bytes).
-        assert_eq!(t.finish(SimTime::ZERO, 500), SimTime(1_000_000));
-        assert_eq!(t.finish(SimTime(1_000_000), 500), SimTime(1_000_000));
-        assert_eq!(t.finish(SimTime(1_000_000), 500), SimTime(1_000_000));
+        // Three packets of 496 bytes (500 with the header) fit the opportunity at 1 ms.
+        assert_eq!(t.finish(SimTime::ZERO, 496), SimTime(1_000_000));
+        assert_eq!(t.finish(SimTime(1_000_000), 496), SimTime(1_000_000));
+        assert_eq!(t.finish(SimTime(1_000_000), 496), SimTime(1_000_000));
         // A fourth takes the last 4 bytes and 496 of the next opportunity.
-        assert_eq!(t.finish(SimTime(1_000_000), 500), SimTime(2_000_000));
+        assert_eq!(t.finish(SimTime(1_000_000), 496), SimTime(2_000_000));
         // The 1 008 bytes left at 2 ms are lost to a packet that comes later.
-        assert_eq!(t.finish(SimTime(2_500_000), 1504), SimTime(3_000_000));
+        assert_eq!(t.finish(SimTime(2_500_000), 1500), SimTime(3_000_000));
     }
 
     /// The trace repeats with the period of its last time; a time listed
     /// twice is two opportunities.
     #[test]
     fn the_trace_loops_on_its_last_time() {
-        let mut t = DeliveryTrace::new(&[4, 10, 10], 1000);
+        let mut t = DeliveryTrace::new(&[4, 10, 10], 1004);
         let left: Vec<u64> = (0..7)
             .map(|_| t.finish(SimTime::ZERO, 1000).nanos() / 1_000_000)
             .collect();
         assert_eq!(left, [4, 10, 10, 14, 20, 20, 24]);
-        assert!((t.mean_rate_bps() - 3.0 * 1000.0 * 8.0 / 0.010).abs() < 1e-6);
+        assert!((t.mean_rate_bps() - 3.0 * 1004.0 * 8.0 / 0.010).abs() < 1e-6);
         assert_eq!(t.opportunities_through(SimTime(20_000_000)), 6);
         assert_eq!(t.opportunities_through(SimTime(19_999_999)), 4);
+        assert_eq!(
+            t.opportunities_through(SimTime::NEVER),
+            t.opportunities_through(SimTime(u64::MAX - 1))
+        );
     }
 
-    /// Whatever the arrivals, by every opportunity no more bytes have left
-    /// than the opportunities so far allow, and each packet leaves at an
-    /// opportunity at or after it reached the transmitter.
+    /// Against a second implementation that steps through the opportunities
+    /// one by one as Mahimahi's `LinkQueue` does (a packet may use an
+    /// opportunity after it reached the transmitter, or at the instant the
+    /// packet before it left there): the same departure for every packet,
+    /// over random arrivals on and off the trace's times, idle gaps, back to
+    /// back packets and packets of up to three opportunities.
     #[test]
-    fn departures_never_exceed_the_opportunities() {
+    fn departures_are_those_of_stepping_through_the_opportunities() {
         let trace_ms: Vec<u64> = vec![1, 1, 2, 5, 5, 5, 9, 12, 13, 20];
-        let mut t = DeliveryTrace::new(&trace_ms, 1504);
+        let (bytes, period) = (1504u64, 20_000_000u64);
+        let time_of = |k: u64| (k / 10) * period + trace_ms[(k % 10) as usize] * 1_000_000;
         let mut rng = RngStream::derive(3, StreamDomain::LinkJitter, 9);
-        let (mut now, mut left_bytes) = (SimTime::ZERO, 0u64);
-        let mut departures = Vec::new();
-        for _ in 0..20_000 {
-            // Idle gaps now and then; otherwise the next packet follows at once.
-            if rng.next_u64() % 4 == 0 {
-                now += SimDuration((rng.next_u64() % 7_000_000) + 1);
+        let mut t = DeliveryTrace::new(&trace_ms, bytes as u32);
+        // The reference: the next opportunity, its bytes left and its time.
+        let (mut k, mut credit, mut credit_at) = (0u64, 0u64, u64::MAX);
+        let (mut now, mut total) = (0u64, 0u64);
+        for _ in 0..50_000 {
+            match rng.next_u64() % 6 {
+                0 => now += rng.next_u64() % 9_000_000 + 1,
+                1 => now = (now / 1_000_000 + 1 + rng.next_u64() % 5) * 1_000_000,
+                _ => {}
             }
-            let size = 40 + (rng.next_u64() % 1465) as u32;
-            let done = t.finish(now, size);
-            assert!(done >= now);
-            // On one of the trace's times (20 ms, the period, is also 0).
-            let ms = (done.nanos() / 1_000_000) % 20;
-            assert!(done.nanos() % 1_000_000 == 0 && (ms == 0 || trace_ms.contains(&ms)));
-            left_bytes += size as u64;
-            departures.push((done, left_bytes));
+            let size = 40 + rng.next_u64() % 4_000;
+            let mut left = size + 4;
+            let behind = credit_at == now;
+            let done = if behind && credit >= left {
+                credit -= left;
+                now
+            } else {
+                if behind {
+                    left -= credit;
+                } else {
+                    while time_of(k) <= now {
+                        k += 1;
+                    }
+                }
+                loop {
+                    let at = time_of(k);
+                    k += 1;
+                    if left <= bytes {
+                        credit = bytes - left;
+                        credit_at = at;
+                        break at;
+                    }
+                    left -= bytes;
+                }
+            };
+            assert_eq!(
+                t.finish(SimTime(now), size as u32),
+                SimTime(done),
+                "a packet of {size} B at {now} ns"
+            );
+            total += size + 4;
+            assert!(total <= t.opportunities_through(SimTime(done)) * bytes);
             now = done;
-        }
-        for (at, bytes) in departures {
-            assert!(bytes <= t.opportunities_through(at) * 1504, "{bytes} bytes by {at:?}");
         }
     }
 

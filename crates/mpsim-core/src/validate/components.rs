@@ -25,6 +25,11 @@ pub(super) fn check_trace(path: &str, t: &DeliveryTraceConfig, p: &mut Problems)
             0,
             "a positive last time (the trace's period, in ms)",
         ),
+        Some(&last) if last > crate::net::link::MAX_TRACE_MS => p.out_of(
+            format!("{path}.opportunities_ms[{}]", times.len() - 1),
+            last,
+            format!("at most {} ms", crate::net::link::MAX_TRACE_MS),
+        ),
         Some(_) => {}
     }
     if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {

@@ -742,6 +742,13 @@ pub(crate) fn check_tcp(flow: &str, f: &TcpOptions, cc: &Option<CcConfig>, p: &m
 mod tests {
     use super::*;
 
+    /// Each problem's path, value and what is allowed.
+    fn path_value_allowed(e: &ConfigErrors) -> Vec<(&str, &str, &str)> {
+        e.iter()
+            .map(|p| (p.path.as_str(), p.value.as_str(), p.allowed.as_str()))
+            .collect()
+    }
+
     /// Three problems in three places: all three come back, in the order of
     /// the configuration, each with its path, value and what is allowed.
     #[test]
@@ -754,10 +761,7 @@ mod tests {
         )
         .unwrap();
         let e = validate(&cfg).unwrap_err();
-        let found: Vec<(&str, &str, &str)> = e
-            .iter()
-            .map(|p| (p.path.as_str(), p.value.as_str(), p.allowed.as_str()))
-            .collect();
+        let found = path_value_allowed(&e);
         assert_eq!(
             found,
             [
@@ -787,10 +791,7 @@ mod tests {
         )
         .unwrap();
         let e = validate(&cfg).unwrap_err();
-        let found: Vec<(&str, &str, &str)> = e
-            .iter()
-            .map(|p| (p.path.as_str(), p.value.as_str(), p.allowed.as_str()))
-            .collect();
+        let found = path_value_allowed(&e);
         assert_eq!(
             found,
             [

@@ -414,6 +414,8 @@ impl DataLevel for MptcpLevel {
             }
         }
         let mut burst: Option<(usize, u64)> = None;
+        // The send-queue fragment the burst's last chunk came from.
+        let mut burst_frag: Option<u64> = None;
         while let Some((chunk, from)) = self.next_chunk(set.params) {
             // Linux's window: a short segment waits, Nagle's rule, while one
             // sent earlier on its subflow is unacknowledged; it stays unmade
@@ -430,7 +432,18 @@ impl DataLevel for MptcpLevel {
                 // With Linux's window the chosen subflow keeps the data of one
                 // push up to a burst of 64 KB (`MPTCP_SEND_BURST_SIZE`,
                 // `msk->snd_burst`) while it has send buffer left.
-                let kept = burst.filter(|&(k, left)| left > 0 && from.is_none() && linger_may_take(&set, k));
+                // `__subflow_push_pending` checks the burst and the send buffer
+                // only once it has placed a whole send-queue fragment: within
+                // one the subflow takes the rest whatever its buffer.
+                let new_frag = burst_frag != Some(frag_of(chunk.dsn));
+                let kept = burst.filter(|&(k, left)| {
+                    from.is_none()
+                        && if new_frag {
+                            left > 0 && linger_may_take(&set, k)
+                        } else {
+                            linger_active(&set, k)
+                        }
+                });
                 let r = match kept {
                     Some((k, _)) => k,
                     None => {
@@ -455,6 +468,7 @@ impl DataLevel for MptcpLevel {
                 if let Some((_, left)) = burst.as_mut() {
                     *left = left.saturating_sub(chunk.len as u64);
                 }
+                burst_frag = Some(frag_of(chunk.dsn));
                 self.take_chunk(&chunk);
                 let sf = &mut set.subflows[r];
                 let now_ok = sf.queued.is_empty()
@@ -573,11 +587,18 @@ const SEND_BURST_BYTES: u64 = 65_428;
 /// Whether subflow `r` may take more data from `linger`: established, usable,
 /// and holding less than its send buffer (Linux `sk_stream_memory_free`).
 fn linger_may_take(set: &SubflowSet<'_>, r: usize) -> bool {
-    let (sf, c) = (&set.subflows[r], &set.ccs[r]);
-    sf.sender.state == SenderState::Established
-        && sf.usable()
-        && c.cwnd > 0
-        && wmem_queued(sf) < send_buffer(set.params, c)
+    linger_active(set, r) && wmem_queued(&set.subflows[r]) < send_buffer(set.params, &set.ccs[r])
+}
+
+/// Whether subflow `r` can send at all (Linux `mptcp_subflow_active`).
+fn linger_active(set: &SubflowSet<'_>, r: usize) -> bool {
+    let sf = &set.subflows[r];
+    sf.sender.state == SenderState::Established && sf.usable() && set.ccs[r].cwnd > 0
+}
+
+/// The send-queue fragment holding data sequence number `dsn`.
+fn frag_of(dsn: u64) -> u64 {
+    (dsn.max(1) - 1) / DATA_FRAG_BYTES
 }
 
 /// Memory Linux's `tcp_sndbuf_expand` counts per segment of a subflow's send
