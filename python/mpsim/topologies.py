@@ -252,17 +252,12 @@ class LinkDirection(Model):
     def _check(self) -> LinkDirection:
         _one_queue(self.buffer, self.queue)
         _burst_bytes(self.burst)
-        _rate_or_trace(self.rate, self.trace, required=False)
-        if self.trace is not None and self.burst is not None:
-            raise PydanticCustomError(
-                "trace_and_burst",
-                "a link direction follows either a 'trace' or a 'burst' ({burst}), not both",
-                {"burst": str(self.burst)},
-            )
+        _one_service(self.rate, self.trace, self.burst, required=False)
         return self
 
 
-def _rate_or_trace(rate: int | None, trace: object, *, required: bool) -> None:
+def _one_service(rate: int | None, trace: object, burst: SizeSpec | None, *, required: bool) -> None:
+    """A link direction is served at a ``rate`` (shaped by a ``burst`` or not) or by a ``trace``, one only."""
     if rate is not None and trace is not None:
         raise PydanticCustomError(
             "rate_and_trace",
@@ -271,6 +266,12 @@ def _rate_or_trace(rate: int | None, trace: object, *, required: bool) -> None:
         )
     if required and rate is None and trace is None:
         raise PydanticCustomError("rate_or_trace", "a link needs a 'rate' (e.g. \"10Mbps\") or a 'trace'")
+    if trace is not None and burst is not None:
+        raise PydanticCustomError(
+            "trace_and_burst",
+            "a link follows either a 'trace' or a 'burst' ({burst}), not both",
+            {"burst": str(burst)},
+        )
 
 
 class Link(Model):
@@ -310,19 +311,14 @@ class Link(Model):
     """A delivery-opportunity trace instead of a ``rate``, as Mahimahi's ``mm-link`` (a file: one time in ms a
     line, each letting 1 504 bytes leave, repeating after its last time; or a list of times): the queue is
     served at those times, then the packets take ``delay``. The reverse direction follows the same trace unless
-    ``reverse.trace`` or ``reverse.rate`` says otherwise. The link's reported rate is the trace's mean."""
+    ``reverse.trace`` or ``reverse.rate`` says otherwise. The link's rate (what ``--resolved`` shows, and what
+    adaptive RED and the run's cost estimate use) is the trace's mean."""
 
     @model_validator(mode="after")
     def _check(self) -> Link:
         _one_queue(self.buffer, self.queue)
         _burst_bytes(self.burst)
-        _rate_or_trace(self.rate, self.trace, required=True)
-        if self.trace is not None and self.burst is not None:
-            raise PydanticCustomError(
-                "trace_and_burst",
-                "a link follows either a 'trace' or a 'burst' ({burst}), not both",
-                {"burst": str(self.burst)},
-            )
+        _one_service(self.rate, self.trace, self.burst, required=True)
         r = self.reverse
         if self.trace is not None and r is not None and r.burst is not None and r.rate is None and r.trace is None:
             raise PydanticCustomError(

@@ -474,6 +474,19 @@ fn keys(connection: u32) -> (u64, u64) {
     (base | 0x01, base | 0x02)
 }
 
+/// The bytes of one MPTCP option, written in place.
+struct OptionBytes<'a> {
+    out: &'a mut [u8; 28],
+    len: usize,
+}
+
+impl OptionBytes<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.out[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+}
+
 /// Writes the MPTCP option of `h` into `out`; returns its length.
 fn mptcp_option(out: &mut [u8; 28], h: &TcpHeader, sf: &SubflowInfo, to_sender: bool) -> usize {
     let syn = h.flags.has(TcpFlags::SYN);
@@ -491,15 +504,15 @@ fn mptcp_option(out: &mut [u8; 28], h: &TcpHeader, sf: &SubflowInfo, to_sender: 
     } else {
         (sender_key, receiver_key)
     };
-    let mut o = Vec::with_capacity(28);
+    let mut o = OptionBytes { out, len: 0 };
     if sf.subflow == 0 && (syn || handshake_ack) {
         // RFC 8684 §3.1: SYN no key; SYN-ACK the listener's; the third ACK both.
-        o.extend_from_slice(&[OPT_MPTCP, 0, (MP_CAPABLE << 4) | MP_CAPABLE_VERSION, MP_CAPABLE_FLAGS]);
+        o.put(&[OPT_MPTCP, 0, (MP_CAPABLE << 4) | MP_CAPABLE_VERSION, MP_CAPABLE_FLAGS]);
         if syn_ack {
-            o.extend_from_slice(&listener_key.to_be_bytes());
+            o.put(&listener_key.to_be_bytes());
         } else if handshake_ack {
-            o.extend_from_slice(&opener_key.to_be_bytes());
-            o.extend_from_slice(&listener_key.to_be_bytes());
+            o.put(&opener_key.to_be_bytes());
+            o.put(&listener_key.to_be_bytes());
         }
     } else if syn || handshake_ack {
         // RFC 8684 §3.2: the joining SYN names the listener's token and a
@@ -509,31 +522,31 @@ fn mptcp_option(out: &mut [u8; 28], h: &TcpHeader, sf: &SubflowInfo, to_sender: 
         let nonce = 0x6e6f_6e00u32 | sf.subflow as u32;
         if !syn_ack && syn {
             let token = (listener_key >> 32) as u32;
-            o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, address_id]);
-            o.extend_from_slice(&token.to_be_bytes());
-            o.extend_from_slice(&nonce.to_be_bytes());
+            o.put(&[OPT_MPTCP, 0, MP_JOIN << 4, address_id]);
+            o.put(&token.to_be_bytes());
+            o.put(&nonce.to_be_bytes());
         } else if syn_ack {
-            o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, 0]);
-            o.extend_from_slice(&listener_key.to_be_bytes());
-            o.extend_from_slice(&nonce.to_be_bytes());
+            o.put(&[OPT_MPTCP, 0, MP_JOIN << 4, 0]);
+            o.put(&listener_key.to_be_bytes());
+            o.put(&nonce.to_be_bytes());
         } else {
-            o.extend_from_slice(&[OPT_MPTCP, 0, MP_JOIN << 4, 0]);
+            o.put(&[OPT_MPTCP, 0, MP_JOIN << 4, 0]);
             for _ in 0..2 {
-                o.extend_from_slice(&opener_key.to_be_bytes());
+                o.put(&opener_key.to_be_bytes());
             }
-            o.extend_from_slice(&nonce.to_be_bytes());
+            o.put(&nonce.to_be_bytes());
         }
     } else if to_sender {
         // RFC 8684 §3.3.2: the DATA_ACK.
-        o.extend_from_slice(&[OPT_MPTCP, 0, DSS << 4, DSS_ACK | DSS_ACK8]);
-        o.extend_from_slice(&h.data_ack.to_be_bytes());
+        o.put(&[OPT_MPTCP, 0, DSS << 4, DSS_ACK | DSS_ACK8]);
+        o.put(&h.data_ack.to_be_bytes());
     } else if h.payload_bytes == 0 && !h.flags.has(TcpFlags::DATA_FIN) {
         // A sender's segment without data or DATA_FIN (such as its ACK of
         // the receiver's FIN): its DATA_ACK of the receiver's data
         // sequence space, where nothing is sent, rather than a mapping of
         // length 0, which RFC 8684 §3.3.1 reads as an infinite mapping.
-        o.extend_from_slice(&[OPT_MPTCP, 0, DSS << 4, DSS_ACK | DSS_ACK8]);
-        o.extend_from_slice(&1u64.to_be_bytes());
+        o.put(&[OPT_MPTCP, 0, DSS << 4, DSS_ACK | DSS_ACK8]);
+        o.put(&1u64.to_be_bytes());
     } else {
         // RFC 8684 §3.3.1: the mapping of this segment's payload; a DATA_FIN
         // takes one byte of data sequence space, and a mapping of a
@@ -542,14 +555,13 @@ fn mptcp_option(out: &mut [u8; 28], h: &TcpHeader, sf: &SubflowInfo, to_sender: 
         let flags = DSS_DSN | DSS_DSN8 | if data_fin { DSS_DATA_FIN } else { 0 };
         let relative_seq = if h.payload_bytes > 0 { h.seq as u32 } else { 0 };
         let length = h.payload_bytes + data_fin as u32;
-        o.extend_from_slice(&[OPT_MPTCP, 0, DSS << 4, flags]);
-        o.extend_from_slice(&h.dsn.to_be_bytes());
-        o.extend_from_slice(&relative_seq.to_be_bytes());
-        o.extend_from_slice(&(length.min(u16::MAX as u32) as u16).to_be_bytes());
+        o.put(&[OPT_MPTCP, 0, DSS << 4, flags]);
+        o.put(&h.dsn.to_be_bytes());
+        o.put(&relative_seq.to_be_bytes());
+        o.put(&(length.min(u16::MAX as u32) as u16).to_be_bytes());
     }
-    o[1] = o.len() as u8;
-    out[..o.len()].copy_from_slice(&o);
-    o.len()
+    o.out[1] = o.len as u8;
+    o.len
 }
 
 #[cfg(test)]

@@ -414,7 +414,7 @@ impl DataLevel for MptcpLevel {
             }
         }
         let mut burst: Option<(usize, u64)> = None;
-        // The send-queue fragment the burst's last chunk came from.
+        // The send-queue fragment the burst's last new chunk came from.
         let mut burst_frag: Option<u64> = None;
         while let Some((chunk, from)) = self.next_chunk(set.params) {
             // Linux's window: a short segment waits, Nagle's rule, while one
@@ -468,7 +468,9 @@ impl DataLevel for MptcpLevel {
                 if let Some((_, left)) = burst.as_mut() {
                     *left = left.saturating_sub(chunk.len as u64);
                 }
-                burst_frag = Some(frag_of(chunk.dsn));
+                if from.is_none() {
+                    burst_frag = Some(frag_of(chunk.dsn));
+                }
                 self.take_chunk(&chunk);
                 let sf = &mut set.subflows[r];
                 let now_ok = sf.queued.is_empty()
@@ -660,7 +662,7 @@ fn check_stale(subflows: &mut [Subflow], k: usize) -> bool {
 /// One past the end of the send-queue fragment holding data sequence
 /// number `dsn` (the data starts at 1, fragments of [`DATA_FRAG_BYTES`]).
 fn first_frag_end(dsn: u64) -> u64 {
-    1 + ((dsn.max(1) - 1) / DATA_FRAG_BYTES + 1) * DATA_FRAG_BYTES
+    1 + (frag_of(dsn) + 1) * DATA_FRAG_BYTES
 }
 
 /// Queues `chunk` on a subflow for `linger`; with `merge` (Linux's window,
