@@ -669,6 +669,9 @@ impl Connection {
             return;
         }
         if hdr.seq_len() == 0 {
+            if r == 0 && self.initiator == Initiator::Sender {
+                self.data.on_receiver_connected(now);
+            }
             // The handshake's ACK: a join the sender opened is one of the
             // connection's subflows at the receiver from here (Linux
             // `mptcp_finish_join` on the third ACK).
@@ -743,6 +746,9 @@ impl Connection {
             return;
         };
         o.syn_acked = true;
+        if r == 0 {
+            self.data.on_receiver_connected(now);
+        }
         self.subflows[r].receiver.on_syn();
         let ack = self.handshake_reply(r, TcpFlags(TcpFlags::ACK), 1, now, hdr);
         self.send_to_sender(io, r, ack);

@@ -47,6 +47,11 @@ pub trait DataLevel {
     /// its SYN, or the sender's handshake ACK reached it).
     fn on_receiver_join(&mut self, _sf: &Subflow) {}
 
+    /// The connection became established at its receiver at `now` (the
+    /// first subflow's SYN-ACK reached the receiver that opened it, or the
+    /// handshake's ACK reached the receiver the sender connected to).
+    fn on_receiver_connected(&mut self, _now: SimTime) {}
+
     /// The receiver's timestamp clock is `phase_ns` into a millisecond tick
     /// at time zero.
     fn set_clock_phase(&mut self, _phase_ns: u64) {}
@@ -117,6 +122,9 @@ impl DataLevel for Data {
     }
     fn on_receiver_join(&mut self, sf: &Subflow) {
         each_level!(self, l => l.on_receiver_join(sf))
+    }
+    fn on_receiver_connected(&mut self, now: SimTime) {
+        each_level!(self, l => l.on_receiver_connected(now))
     }
     fn set_clock_phase(&mut self, phase_ns: u64) {
         each_level!(self, l => l.set_clock_phase(phase_ns))

@@ -253,6 +253,12 @@ impl DataLevel for MptcpLevel {
         }
     }
 
+    fn on_receiver_connected(&mut self, now: SimTime) {
+        if let Some(w) = self.linux_window.as_mut() {
+            w.on_connected(now);
+        }
+    }
+
     fn on_receiver_join(&mut self, sf: &Subflow) {
         if let Some(w) = self.linux_window.as_mut() {
             w.add_subflow(sf.sport);

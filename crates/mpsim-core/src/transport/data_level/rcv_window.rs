@@ -7,7 +7,8 @@
 //!   (`tcp_win_from_space`, `__mptcp_space`), where the connection's ratio
 //!   (`msk->scaling_ratio`) is the smallest of its subflows'
 //!   (`mptcp_rcv_space_adjust`, at the first read and then once per
-//!   receiver RTT). A subflow's ratio is payload over the memory a segment
+//!   receiver RTT, measured from when the connection was established at the
+//!   receiver: `rcvq_space.time`). A subflow's ratio is payload over the memory a segment
 //!   takes, measured by `tcp_measure_rcv_mss` as `len · 256 / truesize` at
 //!   its first segment larger than `TCP_MSS_DEFAULT`; until then it is
 //!   `TCP_DEFAULT_SCALING_RATIO`, half. So a subflow that has joined (from
@@ -97,7 +98,8 @@ pub struct LinuxRcvWindow {
     space: u64,
     /// `rcvq_space.copied`: read since `since`.
     copied: u64,
-    /// `rcvq_space.time`: when the current measure began (`None`: at the first data).
+    /// `rcvq_space.time`: when the current measure began (`None`: not yet
+    /// connected at the receiver; then the first data begins it).
     since: Option<SimTime>,
     subflows: Vec<RcvSubflow>,
     /// How far the receiver's millisecond timestamp clock is into its
@@ -174,6 +176,18 @@ impl LinuxRcvWindow {
             }
         };
         &mut self.subflows[i]
+    }
+
+    /// The connection is established at its receiver at `now`: the first
+    /// measure begins (`rcvq_space.time`, set by `mptcp_finish_connect` when
+    /// the receiver opened the connection and its SYN-ACK arrives, by
+    /// `mptcp_sk_clone_init` when the sender opened it and its handshake ACK
+    /// arrives). So the receiver that connected judges its first read
+    /// against a measure begun one RTT before the data.
+    pub fn on_connected(&mut self, now: SimTime) {
+        if self.since.is_none() {
+            self.since = Some(now);
+        }
     }
 
     /// The buffer, bytes of memory.
@@ -384,6 +398,42 @@ mod tests {
         assert_eq!(w.offer(0, u64::MAX), 65_536);
         w.remove_subflow(9);
         w.on_data(ms(504), 7, ms(404), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 79_872);
+    }
+
+    /// `rcvq_space.time` starts when the connection is established at the
+    /// receiver (`mptcp_finish_connect`, at the SYN-ACK, for a client that
+    /// connected), so a download's first read is judged against a measure
+    /// already one handshake RTT old, and against the RTT its echo samples
+    /// in whole milliseconds. Two downloads of 700 kB at 5 Mbit/s, 200 ms on
+    /// the rig's kernel: data 203.41 ms after the SYN-ACK sampled 204 ms, so
+    /// the first read fell inside the measure, the second (a segment later,
+    /// the join's SYN sent between them) took the new subflow's ratio and the
+    /// window fell to 64 KiB within the first round; data 203.66 ms after it
+    /// sampled 203 ms, a new measure began at the first read, and the window
+    /// held 79 872 bytes through the first round.
+    #[test]
+    fn the_first_measure_begins_at_the_connection() {
+        let us = |u: u64| SimTime(u * 1_000);
+        let first_round_window = |synack_us: u64, data_us: u64| {
+            let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
+            w.set_clock_phase(300_000);
+            w.on_connected(us(synack_us));
+            w.on_data(us(data_us), 7, us(synack_us), MSS, MSS as u64);
+            let sample = w.subflows[0].estimate;
+            w.add_subflow(8);
+            w.on_data(us(data_us + 2_400), 7, us(synack_us), MSS, MSS as u64);
+            (sample, w.offer(0, u64::MAX))
+        };
+        let ms = |m: u64| SimDuration(m * 1_000_000);
+        assert_eq!(first_round_window(540_397, 743_811), (ms(204), 65_536));
+        assert_eq!(first_round_window(299_828, 503_484), (ms(203), 79_872));
+        // Measured from the first data instead, neither would fall in the first round.
+        let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
+        w.set_clock_phase(300_000);
+        w.on_data(us(743_811), 7, us(540_397), MSS, MSS as u64);
+        w.add_subflow(8);
+        w.on_data(us(746_211), 7, us(540_397), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 79_872);
     }
 
