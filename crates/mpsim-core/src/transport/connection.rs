@@ -734,6 +734,7 @@ impl Connection {
             }
             RxDecision::Nothing => {}
         }
+        self.data.after_receive(now, &mut self.subflows[r]);
     }
 
     /// The SYN-ACK of a subflow the receiver opened: the receiver answers
@@ -793,6 +794,7 @@ impl Connection {
         for seg in &decoded {
             let sf = &mut self.subflows[r];
             let _ = self.data.on_data(now, seg, sf);
+            self.data.after_receive(now, sf);
             // The shim acknowledges; TCP's own ACK decisions are not used.
             let _ = sf
                 .receiver

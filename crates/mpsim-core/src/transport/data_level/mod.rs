@@ -52,6 +52,10 @@ pub trait DataLevel {
     /// handshake's ACK reached the receiver the sender connected to).
     fn on_receiver_connected(&mut self, _now: SimTime) {}
 
+    /// The receiver has sent (or scheduled) its answer to the segment that
+    /// reached subflow `sf`; the application now reads what arrived.
+    fn after_receive(&mut self, _now: SimTime, _sf: &mut Subflow) {}
+
     /// The receiver's timestamp clock is `phase_ns` into a millisecond tick
     /// at time zero.
     fn set_clock_phase(&mut self, _phase_ns: u64) {}
@@ -125,6 +129,9 @@ impl DataLevel for Data {
     }
     fn on_receiver_connected(&mut self, now: SimTime) {
         each_level!(self, l => l.on_receiver_connected(now))
+    }
+    fn after_receive(&mut self, now: SimTime, sf: &mut Subflow) {
+        each_level!(self, l => l.after_receive(now, sf))
     }
     fn set_clock_phase(&mut self, phase_ns: u64) {
         each_level!(self, l => l.set_clock_phase(phase_ns))

@@ -253,6 +253,15 @@ impl DataLevel for MptcpLevel {
         }
     }
 
+    fn after_receive(&mut self, now: SimTime, sf: &mut Subflow) {
+        if let Some(w) = self.linux_window.as_mut() {
+            if w.unread() > 0 {
+                w.read_pending(now);
+                sf.receiver.set_window_clamp(w.window_clamp());
+            }
+        }
+    }
+
     fn on_receiver_connected(&mut self, now: SimTime) {
         if let Some(w) = self.linux_window.as_mut() {
             w.on_connected(now);
@@ -566,7 +575,7 @@ impl DataLevel for MptcpLevel {
         match &self.linux_window {
             Some(w) => self
                 .rx
-                .window_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
+                .window_from(w.offer(self.rx.held_bytes + w.unread(), sf.receiver.window_ssthresh())),
             None => self.rx.window(),
         }
     }
@@ -578,7 +587,7 @@ impl DataLevel for MptcpLevel {
             // `__tcp_select_window` for the subflow, then `mptcp_set_rwin`.
             Some(w) => self
                 .rx
-                .advertise_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
+                .advertise_from(w.offer(self.rx.held_bytes + w.unread(), sf.receiver.window_ssthresh())),
             None => self.rx.advertise(),
         };
     }

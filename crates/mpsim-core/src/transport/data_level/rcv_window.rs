@@ -39,8 +39,10 @@
 //! (`TCP_TS_HZ`): the echoed TSval and its clock now; the clock's phase is
 //! drawn per connection from the run's seed.
 //!
-//! The application reads whatever arrives in order at once (the rig's
-//! receiver does), so only data held out of order takes buffer space.
+//! The application reads whatever arrives in order as soon as the segment
+//! that completed it has been answered (the rig's receiver reads within
+//! 0.1 ms; Linux's softirq sends the ACK before the reader it woke runs), so
+//! the ACK of a segment counts that segment as buffer space taken.
 
 use crate::time::{SimDuration, SimTime};
 
@@ -102,6 +104,8 @@ pub struct LinuxRcvWindow {
     /// connected at the receiver; then the first data begins it).
     since: Option<SimTime>,
     subflows: Vec<RcvSubflow>,
+    /// Bytes arrived in order and not read yet.
+    unread: u64,
     /// How far the receiver's millisecond timestamp clock is into its
     /// current tick at time zero, nanoseconds.
     clock_phase_ns: u64,
@@ -125,6 +129,7 @@ impl LinuxRcvWindow {
             copied: 0,
             since: None,
             subflows: Vec::new(),
+            unread: 0,
             clock_phase_ns: 0,
         }
     }
@@ -196,14 +201,13 @@ impl LinuxRcvWindow {
     }
 
     /// A data segment of `len` bytes arrived at `now` on the subflow whose
-    /// sender's port is `sport`, echoing `ts_ecr`; `read` bytes reached the
-    /// application in order with it. Samples the subflow's RTT
-    /// (`tcp_rcv_rtt_measure_ts`: a full-size segment with a new echo),
-    /// marks its ratio measured (`tcp_measure_rcv_mss`) and, as the
-    /// application reads (`mptcp_recvmsg` → `mptcp_rcv_space_adjust`), once a
-    /// receiver RTT has passed takes the subflows' ratio and grows the
-    /// buffer. Linux's receiver sends the segment's ACK before its reader
-    /// runs; here the read comes first (docs/algorithms.md).
+    /// sender's port is `sport`, echoing `ts_ecr`; `read` bytes with it are
+    /// now in order, waiting for the application. Samples the subflow's RTT
+    /// (`tcp_rcv_rtt_measure_ts`: a full-size segment with a new echo) and
+    /// marks its ratio measured (`tcp_measure_rcv_mss`). The bytes take
+    /// buffer space until [`Self::read_pending`]: Linux's softirq queues the
+    /// segment and sends its ACK (or arms the delayed ACK), and the reader
+    /// it woke runs after.
     pub fn on_data(&mut self, now: SimTime, sport: u16, ts_ecr: SimTime, len: u32, read: u64) {
         if self.since.is_none() {
             self.since = Some(now);
@@ -233,6 +237,24 @@ impl LinuxRcvWindow {
                 };
             }
         }
+        self.unread += read;
+    }
+
+    /// Bytes arrived in order that the application has not read yet.
+    pub fn unread(&self) -> u64 {
+        self.unread
+    }
+
+    /// The application reads what is waiting.
+    pub fn read_pending(&mut self, now: SimTime) {
+        let n = std::mem::take(&mut self.unread);
+        self.read(now, n);
+    }
+
+    /// The application reads `read` bytes at `now` (`mptcp_recvmsg` →
+    /// `mptcp_rcv_space_adjust`): once a receiver RTT has passed it takes
+    /// the subflows' ratio and grows the buffer.
+    fn read(&mut self, now: SimTime, read: u64) {
         if read == 0 {
             return;
         }
@@ -307,6 +329,31 @@ mod tests {
     const MSS: u32 = 1424;
     const ADVMSS: u32 = 1460;
 
+    /// A segment arrives, is answered, and the application reads it.
+    fn arrive(w: &mut LinuxRcvWindow, now: SimTime, sport: u16, ts_ecr: SimTime, len: u32, read: u64) {
+        w.on_data(now, sport, ts_ecr, len, read);
+        w.read_pending(now);
+    }
+
+    /// Linux's softirq answers a segment before its reader runs: the ACK
+    /// counts the segment as buffer taken (one segment's window less), and
+    /// the read, with the measure it may close, comes after.
+    #[test]
+    fn the_ack_counts_the_segment_the_reader_has_not_read() {
+        let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
+        let ms = |m: u64| SimTime(m * 1_000_000);
+        w.on_data(ms(50), 7, ms(1), MSS, MSS as u64);
+        assert_eq!(w.unread(), MSS as u64);
+        assert_eq!(
+            w.offer(w.unread(), u64::MAX),
+            (79_872 - MSS as u64).div_ceil(1024) * 1024
+        );
+        assert_eq!(w.copied, 0);
+        w.read_pending(ms(50));
+        assert_eq!((w.unread(), w.copied), (0, MSS as u64));
+        assert_eq!(w.offer(w.unread(), u64::MAX), 79_872);
+    }
+
     /// The rig's kernel: 131 072 · 156 / 256 = 79 872 bytes before any growth
     /// (the plateau of the window in a capture of a 400 kB MPTCP upload).
     #[test]
@@ -328,19 +375,19 @@ mod tests {
         let ms = |m: u64| SimTime(m * 1_000_000);
         // Round 1: 9 segments at 50..54 ms echoing a timestamp of 1 ms: RTT 49 ms.
         for k in 0..9 {
-            w.on_data(ms(50 + k / 2), 7, ms(1), MSS, MSS as u64);
+            arrive(&mut w, ms(50 + k / 2), 7, ms(1), MSS, MSS as u64);
         }
         assert_eq!(w.window_clamp(), 79_872);
         // A tenth segment an RTT on: 14 240 bytes read, not more than the first
         // measure (14 600): no growth, and a new measure begins.
-        w.on_data(ms(101), 7, ms(51), MSS, MSS as u64);
+        arrive(&mut w, ms(101), 7, ms(51), MSS, MSS as u64);
         assert_eq!(w.window_clamp(), 79_872);
         assert_eq!(w.copied, 0);
         // Round 2: 20 segments (28 480 bytes) read over the next RTT.
         for k in 0..19 {
-            w.on_data(ms(102 + k / 4), 7, ms(52), MSS, MSS as u64);
+            arrive(&mut w, ms(102 + k / 4), 7, ms(52), MSS, MSS as u64);
         }
-        w.on_data(ms(152), 7, ms(102), MSS, MSS as u64);
+        arrive(&mut w, ms(152), 7, ms(102), MSS, MSS as u64);
         let (c, o) = (20 * MSS as u64, 10 * ADVMSS as u64);
         let rcvwin = 2 * c + 4 * c * (c - o) / o;
         assert_eq!(w.rcvbuf(), rcvwin * 256 / 156);
@@ -373,31 +420,31 @@ mod tests {
         let ms = |m: u64| SimTime(m * 1_000_000);
         // Round 1 on subflow 7: 8 segments, RTT 100 ms; nothing grows.
         for k in 0..8 {
-            w.on_data(ms(100 + k), 7, ms(1), MSS, MSS as u64);
+            arrive(&mut w, ms(100 + k), 7, ms(1), MSS, MSS as u64);
         }
         assert_eq!(w.offer(0, u64::MAX), 79_872);
         // Subflow 8 joins; the connection's ratio changes only at a measure.
         w.add_subflow(8);
-        w.on_data(ms(150), 7, ms(51), MSS, MSS as u64);
+        arrive(&mut w, ms(150), 7, ms(51), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 79_872);
         // The next measure (100 ms on) reads 9 segments, no more than the
         // first measure: the buffer stays, the ratio halves it.
-        w.on_data(ms(201), 7, ms(101), MSS, MSS as u64);
+        arrive(&mut w, ms(201), 7, ms(101), MSS, MSS as u64);
         assert_eq!(w.rcvbuf(), RMEM_DEFAULT_BYTES);
         assert_eq!(w.offer(0, u64::MAX), 65_536);
         // A subflow's own clamp keeps the measured ratio.
         assert_eq!(w.window_clamp(), 79_872);
         // Subflow 8's first segment measures its ratio: 156 again at the next measure.
-        w.on_data(ms(210), 8, ms(110), MSS, MSS as u64);
+        arrive(&mut w, ms(210), 8, ms(110), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 65_536);
-        w.on_data(ms(302), 7, ms(202), MSS, MSS as u64);
+        arrive(&mut w, ms(302), 7, ms(202), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 79_872);
         // A subflow that leaves no longer counts.
         w.add_subflow(9);
-        w.on_data(ms(403), 7, ms(303), MSS, MSS as u64);
+        arrive(&mut w, ms(403), 7, ms(303), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 65_536);
         w.remove_subflow(9);
-        w.on_data(ms(504), 7, ms(404), MSS, MSS as u64);
+        arrive(&mut w, ms(504), 7, ms(404), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 79_872);
     }
 
@@ -419,10 +466,10 @@ mod tests {
             let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
             w.set_clock_phase(300_000);
             w.on_connected(us(synack_us));
-            w.on_data(us(data_us), 7, us(synack_us), MSS, MSS as u64);
+            arrive(&mut w, us(data_us), 7, us(synack_us), MSS, MSS as u64);
             let sample = w.subflows[0].estimate;
             w.add_subflow(8);
-            w.on_data(us(data_us + 2_400), 7, us(synack_us), MSS, MSS as u64);
+            arrive(&mut w, us(data_us + 2_400), 7, us(synack_us), MSS, MSS as u64);
             (sample, w.offer(0, u64::MAX))
         };
         let ms = |m: u64| SimDuration(m * 1_000_000);
@@ -431,9 +478,9 @@ mod tests {
         // Measured from the first data instead, neither would fall in the first round.
         let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
         w.set_clock_phase(300_000);
-        w.on_data(us(743_811), 7, us(540_397), MSS, MSS as u64);
+        arrive(&mut w, us(743_811), 7, us(540_397), MSS, MSS as u64);
         w.add_subflow(8);
-        w.on_data(us(746_211), 7, us(540_397), MSS, MSS as u64);
+        arrive(&mut w, us(746_211), 7, us(540_397), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 79_872);
     }
 
@@ -445,7 +492,7 @@ mod tests {
         let estimate = |phase_ns: u64| {
             let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
             w.set_clock_phase(phase_ns);
-            w.on_data(us(20_300), 7, us(10_100), MSS, MSS as u64);
+            arrive(&mut w, us(20_300), 7, us(10_100), MSS, MSS as u64);
             w.subflows[0].estimate
         };
         // The echoed TSval at 10.1 ms and now 20.3 ms: ticks 10 and 20 ...
