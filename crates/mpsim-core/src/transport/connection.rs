@@ -672,6 +672,9 @@ impl Connection {
             if r == 0 && self.initiator == Initiator::Sender {
                 self.data.on_receiver_connected(now);
             }
+            if self.initiator == Initiator::Sender {
+                self.data.on_receiver_established(&mut self.subflows[r], false);
+            }
             // The handshake's ACK: a join the sender opened is one of the
             // connection's subflows at the receiver from here (Linux
             // `mptcp_finish_join` on the third ACK).
@@ -751,6 +754,7 @@ impl Connection {
             self.data.on_receiver_connected(now);
         }
         self.subflows[r].receiver.on_syn();
+        self.data.on_receiver_established(&mut self.subflows[r], true);
         let ack = self.handshake_reply(r, TcpFlags(TcpFlags::ACK), 1, now, hdr);
         self.send_to_sender(io, r, ack);
         if r == 0 && self.params.mptcp_join == MptcpJoin::Established && self.is_mptcp() {
@@ -794,7 +798,6 @@ impl Connection {
         for seg in &decoded {
             let sf = &mut self.subflows[r];
             let _ = self.data.on_data(now, seg, sf);
-            self.data.after_receive(now, sf);
             // The shim acknowledges; TCP's own ACK decisions are not used.
             let _ = sf
                 .receiver
@@ -812,9 +815,20 @@ impl Connection {
             return;
         };
         coding.receiver.give_back(decoded);
-        if !arrival.innovative {
-            return;
+        if arrival.innovative {
+            self.send_coded_ack(io, r, hdr);
         }
+        // The application reads after the shim's answer, as on TCP subflows.
+        self.data.after_receive(now, &mut self.subflows[r]);
+    }
+
+    /// The shim's ACK of a new degree of freedom on coded subflow `r`, with
+    /// the segments seen.
+    fn send_coded_ack<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, hdr: &TcpHeader) {
+        let now = io.ctx.now;
+        let Some(coding) = self.subflows[r].coding.as_mut() else {
+            return;
+        };
         let report = coding.receiver.ack_report();
         let mut ack = TcpHeader {
             flags: TcpFlags(TcpFlags::ACK),

@@ -52,6 +52,11 @@ pub trait DataLevel {
     /// handshake's ACK reached the receiver the sender connected to).
     fn on_receiver_connected(&mut self, _now: SimTime) {}
 
+    /// Subflow `sf` is established at the receiver, before any data: it
+    /// opened the subflow (`opened`: its SYN-ACK arrived) or accepted it (the
+    /// sender's handshake ACK arrived).
+    fn on_receiver_established(&mut self, _sf: &mut Subflow, _opened: bool) {}
+
     /// The receiver has sent (or scheduled) its answer to the segment that
     /// reached subflow `sf`; the application now reads what arrived.
     fn after_receive(&mut self, _now: SimTime, _sf: &mut Subflow) {}
@@ -126,6 +131,9 @@ impl DataLevel for Data {
     }
     fn on_receiver_join(&mut self, sf: &Subflow) {
         each_level!(self, l => l.on_receiver_join(sf))
+    }
+    fn on_receiver_established(&mut self, sf: &mut Subflow, opened: bool) {
+        each_level!(self, l => l.on_receiver_established(sf, opened))
     }
     fn on_receiver_connected(&mut self, now: SimTime) {
         each_level!(self, l => l.on_receiver_connected(now))

@@ -255,9 +255,8 @@ impl DataLevel for MptcpLevel {
 
     fn after_receive(&mut self, now: SimTime, sf: &mut Subflow) {
         if let Some(w) = self.linux_window.as_mut() {
-            if w.unread() > 0 {
-                w.read_pending(now);
-                sf.receiver.set_window_clamp(w.window_clamp());
+            if w.read_pending(now) {
+                sf.receiver.set_window_clamp(w.rcv_ssthresh_cap());
             }
         }
     }
@@ -265,6 +264,14 @@ impl DataLevel for MptcpLevel {
     fn on_receiver_connected(&mut self, now: SimTime) {
         if let Some(w) = self.linux_window.as_mut() {
             w.on_connected(now);
+        }
+    }
+
+    fn on_receiver_established(&mut self, sf: &mut Subflow, opened: bool) {
+        if let Some(w) = self.linux_window.as_ref() {
+            let (first, step) = w.first_rcv_ssthresh(opened);
+            sf.receiver.start_window_ssthresh(first, step);
+            sf.receiver.set_window_clamp(w.rcv_ssthresh_cap());
         }
     }
 
@@ -563,9 +570,14 @@ impl DataLevel for MptcpLevel {
         let Some(w) = self.linux_window.as_mut() else {
             return false;
         };
-        // The application reads what arrived in order at once.
+        // What arrived in order waits for the application, which reads it
+        // once the segment is answered (`after_receive`).
         w.on_data(now, sf.sport, hdr.ts_ecr, hdr.payload_bytes, self.rx.rcv_nxt - before);
-        sf.receiver.set_window_clamp(w.window_clamp());
+        // The subflow's clamp follows the connection's buffer, which a read
+        // after another subflow's segment may have grown: Linux grows every
+        // subflow's buffer with the connection's ("make subflows follow
+        // along", `mptcp_rcv_space_adjust` → `tcp_rcvbuf_grow`).
+        sf.receiver.set_window_clamp(w.rcv_ssthresh_cap());
         // `mptcp_check_data_fin`: the DATA_ACK reaching the DATA_FIN is
         // acknowledged at once (`mptcp_send_ack`).
         !was_complete && self.rx.is_complete()
@@ -575,7 +587,7 @@ impl DataLevel for MptcpLevel {
         match &self.linux_window {
             Some(w) => self
                 .rx
-                .window_from(w.offer(self.rx.held_bytes + w.unread(), sf.receiver.window_ssthresh())),
+                .window_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
             None => self.rx.window(),
         }
     }
@@ -587,7 +599,7 @@ impl DataLevel for MptcpLevel {
             // `__tcp_select_window` for the subflow, then `mptcp_set_rwin`.
             Some(w) => self
                 .rx
-                .advertise_from(w.offer(self.rx.held_bytes + w.unread(), sf.receiver.window_ssthresh())),
+                .advertise_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
             None => self.rx.advertise(),
         };
     }

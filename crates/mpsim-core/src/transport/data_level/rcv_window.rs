@@ -53,9 +53,11 @@ const RMEM_DEFAULT_BYTES: u64 = 131_072;
 const RMEM_MAX_BYTES: u64 = 32 << 20;
 /// Memory one full-size segment takes in the receive queue (`skb->truesize`),
 /// bytes: the value that gives the ratio the kernel measured on the
-/// validation rig (veth, 1 514-byte frames): a window of 79 872 bytes from
-/// the 131 072-byte buffer with 1 424-byte MPTCP segments, ratio 156/256.
-pub const SEGMENT_TRUESIZE_BYTES: u64 = 2_336;
+/// validation rig (veth, 1 514-byte frames), 158/256 with 1 424-byte MPTCP
+/// segments. Its captures answer each segment of a first round with a
+/// window of 79 872 bytes: the 131 072-byte buffer's 80 896 less the
+/// segment just queued and not read yet, rounded up to the scale's unit.
+pub const SEGMENT_TRUESIZE_BYTES: u64 = 2_304;
 /// The window scale's unit: a scale of 10 (`tcp_select_initial_window`
 /// with `tcp_rmem[2]` of 32 MiB); Linux rounds windows up to it.
 const WINDOW_UNIT_BYTES: u64 = 1 << 10;
@@ -63,6 +65,8 @@ const WINDOW_UNIT_BYTES: u64 = 1 << 10;
 const INIT_CWND_SEGMENTS: u64 = 10;
 /// `TCP_DEFAULT_SCALING_RATIO`: a subflow's ratio before it has measured one.
 const DEFAULT_RATIO: u64 = 128;
+/// The timestamps option with its padding (`TCPOLEN_TSTAMP_ALIGNED`).
+const TIMESTAMPS_OPTION_BYTES: u64 = 12;
 /// `TCP_MSS_DEFAULT`: the first `rcv_mss`; a segment longer than this
 /// measures the subflow's ratio (`tcp_measure_rcv_mss`).
 const MSS_DEFAULT_BYTES: u32 = 536;
@@ -96,6 +100,8 @@ pub struct LinuxRcvWindow {
     measure_rtt: SimDuration,
     /// The segment size, bytes.
     mss: u64,
+    /// The MSS the subflows announce (`advmss`), bytes.
+    advmss: u64,
     /// `rcvq_space.space`: what the application read in the last measured RTT.
     space: u64,
     /// `rcvq_space.copied`: read since `since`.
@@ -120,11 +126,17 @@ impl LinuxRcvWindow {
         let segment_ratio = (mss * 256 / SEGMENT_TRUESIZE_BYTES).max(1);
         LinuxRcvWindow {
             rcvbuf: RMEM_DEFAULT_BYTES,
-            ratio: segment_ratio,
+            // `msk->scaling_ratio` starts at the new subflow's ratio
+            // (`__mptcp_socket_create`) or at the default
+            // (`mptcp_sk_clone_init`), both `TCP_DEFAULT_SCALING_RATIO`, and
+            // changes only at a read (`mptcp_rcv_space_adjust`): the first
+            // data segment's ACK offers half the buffer.
+            ratio: DEFAULT_RATIO.min(segment_ratio),
             segment_ratio,
             subflow_rcvbuf: RMEM_DEFAULT_BYTES,
             measure_rtt: SimDuration::ZERO,
             mss,
+            advmss: advmss as u64,
             space: INIT_CWND_SEGMENTS * advmss as u64,
             copied: 0,
             since: None,
@@ -138,6 +150,35 @@ impl LinuxRcvWindow {
     /// measured ratio), bytes: what its `rcv_ssthresh` grows to.
     pub fn window_clamp(&self) -> u64 {
         (self.subflow_rcvbuf * self.segment_ratio) >> 8
+    }
+
+    /// A subflow's first `rcv_ssthresh` and what each data segment adds to
+    /// it, bytes. `tcp_select_initial_window` makes the first window the
+    /// default buffer's at the default ratio (64 KiB) rounded down to whole
+    /// segments of the MSS the end knows then: its `advmss` when it `opened`
+    /// the subflow (`tcp_connect_init`: no timestamp seen yet; 64 240 bytes
+    /// on the rig, its SYN's window), less the timestamps when it answered a
+    /// SYN that carried them (`tcp_openreq_init_rwin`: 65 160 bytes, its
+    /// SYN-ACK's). `tcp_grow_window` adds two segments of payload and
+    /// timestamps (2 · 1 448 bytes), as the rig's captures step the window
+    /// (upload: 74 752, 76 800 and 79 872 bytes at the third to fifth ACK).
+    pub fn first_rcv_ssthresh(&self, opened: bool) -> (u64, u64) {
+        let with_timestamps = self.advmss - TIMESTAMPS_OPTION_BYTES;
+        let mss = if opened { self.advmss } else { with_timestamps };
+        let first = ((RMEM_DEFAULT_BYTES * DEFAULT_RATIO) >> 8) / mss * mss;
+        (first, 2 * with_timestamps)
+    }
+
+    /// Where a subflow's `rcv_ssthresh` stops growing, bytes:
+    /// `tcp_grow_window` grows it up to the smaller of the subflow's
+    /// `window_clamp` and its own free space (`tcp_space`), which the segment
+    /// being answered still takes (the subflow queues it before it grows the
+    /// window and hands it to the connection after). So the window a grown
+    /// buffer offers starts from one segment below the clamp (the rig's
+    /// captures: 82 944 bytes at the first ACK past the 131 072-byte
+    /// buffer's, 79 474 + 2 · 1 448 rounded up, not 83 968).
+    pub fn rcv_ssthresh_cap(&self) -> u64 {
+        (self.subflow_rcvbuf.saturating_sub(SEGMENT_TRUESIZE_BYTES) * self.segment_ratio) >> 8
     }
 
     /// The window the connection's whole buffer offers (`mptcp_space`'s
@@ -240,15 +281,12 @@ impl LinuxRcvWindow {
         self.unread += read;
     }
 
-    /// Bytes arrived in order that the application has not read yet.
-    pub fn unread(&self) -> u64 {
-        self.unread
-    }
-
-    /// The application reads what is waiting.
-    pub fn read_pending(&mut self, now: SimTime) {
+    /// The application reads what is waiting; returns whether there was
+    /// anything to read.
+    pub fn read_pending(&mut self, now: SimTime) -> bool {
         let n = std::mem::take(&mut self.unread);
         self.read(now, n);
+        n > 0
     }
 
     /// The application reads `read` bytes at `now` (`mptcp_recvmsg` →
@@ -311,7 +349,7 @@ impl LinuxRcvWindow {
     pub fn offer(&self, held: u64, rcv_ssthresh: u64) -> u64 {
         let allowed = self.allowed();
         let full = allowed.min(self.window_clamp());
-        let mut free = allowed.saturating_sub(held);
+        let mut free = allowed.saturating_sub(held + self.unread);
         if free < full / 2 {
             free -= free % WINDOW_UNIT_BYTES;
             if free < allowed / 16 || free < self.mss {
@@ -337,33 +375,59 @@ mod tests {
 
     /// Linux's softirq answers a segment before its reader runs: the ACK
     /// counts the segment as buffer taken (one segment's window less), and
-    /// the read, with the measure it may close, comes after.
+    /// the read, with the measure it may close, comes after. Until that first
+    /// read the connection's ratio is the default, half.
     #[test]
     fn the_ack_counts_the_segment_the_reader_has_not_read() {
         let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
         let ms = |m: u64| SimTime(m * 1_000_000);
         w.on_data(ms(50), 7, ms(1), MSS, MSS as u64);
-        assert_eq!(w.unread(), MSS as u64);
-        assert_eq!(
-            w.offer(w.unread(), u64::MAX),
-            (79_872 - MSS as u64).div_ceil(1024) * 1024
-        );
+        assert_eq!(w.unread, MSS as u64);
+        // The rig's first ACK of every capture: 65 536 − 1 424 rounded up.
+        assert_eq!(w.offer(0, u64::MAX), 64_512);
         assert_eq!(w.copied, 0);
-        w.read_pending(ms(50));
-        assert_eq!((w.unread(), w.copied), (0, MSS as u64));
-        assert_eq!(w.offer(w.unread(), u64::MAX), 79_872);
+        assert!(w.read_pending(ms(50)));
+        assert_eq!((w.unread, w.copied), (0, MSS as u64));
+        assert_eq!(w.offer(0, u64::MAX), 80_896);
+        // The next segment's ACK, before its read: the first round's plateau
+        // in the captures, 80 896 − 1 424 rounded up to 1 024.
+        w.on_data(ms(51), 7, ms(1), MSS, MSS as u64);
+        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert!(w.read_pending(ms(51)));
+        assert!(!w.read_pending(ms(51)));
     }
 
-    /// The rig's kernel: 131 072 · 156 / 256 = 79 872 bytes before any growth
-    /// (the plateau of the window in a capture of a 400 kB MPTCP upload).
+    /// The rig's kernel: a ratio of 158/256 (1 424 · 256 / 2 304), so the
+    /// 131 072-byte buffer offers 80 896 bytes before any growth; the
+    /// subflows' `rcv_ssthresh` stops one segment short of it.
     #[test]
     fn the_first_window_is_the_default_buffers() {
         let w = LinuxRcvWindow::new(MSS, ADVMSS);
-        assert_eq!(w.ratio, 156);
-        assert_eq!(w.window_clamp(), 79_872);
-        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert_eq!((w.ratio, w.segment_ratio), (128, 158));
+        assert_eq!(w.window_clamp(), 80_896);
+        assert_eq!(w.rcv_ssthresh_cap(), (131_072 - 2_304) * 158 / 256);
+        assert_eq!(w.offer(0, u64::MAX), 65_536);
         // At most the subflow's rcv_ssthresh, rounded up to 1024.
         assert_eq!(w.offer(0, 64_076), 64_512);
+    }
+
+    /// `tcp_select_initial_window`: 64 KiB rounded down to whole segments of
+    /// 1 460 bytes at the end that connected (its SYN's window on the rig,
+    /// 64 240) or of 1 448 at the end that answered (its SYN-ACK's, 65 160);
+    /// each segment adds 2 · 1 448. So the upload's server offers 74 752,
+    /// 76 800 and 79 872 bytes at its third to fifth ACK, the download's
+    /// client 70 656, 73 728 and 76 800 at its second to fourth, as the rig's
+    /// captures do.
+    #[test]
+    fn the_subflows_first_rcv_ssthresh_is_their_first_window() {
+        let w = LinuxRcvWindow::new(MSS, ADVMSS);
+        assert_eq!(w.first_rcv_ssthresh(true), (64_240, 2_896));
+        assert_eq!(w.first_rcv_ssthresh(false), (65_160, 2_896));
+        let offered = |first: u64, k: u64| (first + k * 2_896).div_ceil(1024) * 1024;
+        let server: Vec<u64> = (3..=5).map(|k| offered(65_160, k)).collect();
+        assert_eq!(server, [74_752, 76_800, 79_872]);
+        let client: Vec<u64> = (2..=4).map(|k| offered(64_240, k)).collect();
+        assert_eq!(client, [70_656, 73_728, 76_800]);
     }
 
     /// `mptcp_rcv_space_adjust`: nothing grows within the first RTT; a
@@ -377,11 +441,11 @@ mod tests {
         for k in 0..9 {
             arrive(&mut w, ms(50 + k / 2), 7, ms(1), MSS, MSS as u64);
         }
-        assert_eq!(w.window_clamp(), 79_872);
+        assert_eq!(w.window_clamp(), 80_896);
         // A tenth segment an RTT on: 14 240 bytes read, not more than the first
         // measure (14 600): no growth, and a new measure begins.
         arrive(&mut w, ms(101), 7, ms(51), MSS, MSS as u64);
-        assert_eq!(w.window_clamp(), 79_872);
+        assert_eq!(w.window_clamp(), 80_896);
         assert_eq!(w.copied, 0);
         // Round 2: 20 segments (28 480 bytes) read over the next RTT.
         for k in 0..19 {
@@ -390,7 +454,7 @@ mod tests {
         arrive(&mut w, ms(152), 7, ms(102), MSS, MSS as u64);
         let (c, o) = (20 * MSS as u64, 10 * ADVMSS as u64);
         let rcvwin = 2 * c + 4 * c * (c - o) / o;
-        assert_eq!(w.rcvbuf(), rcvwin * 256 / 156);
+        assert_eq!(w.rcvbuf(), rcvwin * 256 / 158);
         assert!(
             w.window_clamp().abs_diff(rcvwin) < 2,
             "{} vs {rcvwin}",
@@ -403,9 +467,11 @@ mod tests {
     /// sixteenth it is zero.
     #[test]
     fn data_held_out_of_order_shrinks_the_offer() {
-        let w = LinuxRcvWindow::new(MSS, ADVMSS);
-        assert_eq!(w.offer(10_000, u64::MAX), 70_656);
-        assert_eq!(w.offer(50_000, u64::MAX), 29_696);
+        let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
+        // Read once: the measured ratio, 80 896 bytes of window.
+        arrive(&mut w, SimTime(1_000_000), 7, SimTime::ZERO, MSS, MSS as u64);
+        assert_eq!(w.offer(10_000, u64::MAX), 71_680);
+        assert_eq!(w.offer(50_000, u64::MAX), 30_720);
         assert_eq!(w.offer(76_000, u64::MAX), 0);
     }
 
@@ -413,7 +479,7 @@ mod tests {
     /// subflow that has joined and carried no data (`TCP_DEFAULT_SCALING_RATIO`,
     /// 128) holds the connection's window at half its 131 072-byte buffer,
     /// 65 536 bytes, from the next measure on (the rig's kernel in a 200 kB
-    /// download at 5 Mbit/s, 200 ms), until its first segment measures 156.
+    /// download at 5 Mbit/s, 200 ms), until its first segment measures 158.
     #[test]
     fn a_joined_subflow_without_data_halves_the_window_until_it_measures() {
         let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
@@ -422,30 +488,30 @@ mod tests {
         for k in 0..8 {
             arrive(&mut w, ms(100 + k), 7, ms(1), MSS, MSS as u64);
         }
-        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert_eq!(w.offer(0, u64::MAX), 80_896);
         // Subflow 8 joins; the connection's ratio changes only at a measure.
         w.add_subflow(8);
         arrive(&mut w, ms(150), 7, ms(51), MSS, MSS as u64);
-        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert_eq!(w.offer(0, u64::MAX), 80_896);
         // The next measure (100 ms on) reads 9 segments, no more than the
         // first measure: the buffer stays, the ratio halves it.
         arrive(&mut w, ms(201), 7, ms(101), MSS, MSS as u64);
         assert_eq!(w.rcvbuf(), RMEM_DEFAULT_BYTES);
         assert_eq!(w.offer(0, u64::MAX), 65_536);
         // A subflow's own clamp keeps the measured ratio.
-        assert_eq!(w.window_clamp(), 79_872);
-        // Subflow 8's first segment measures its ratio: 156 again at the next measure.
+        assert_eq!(w.window_clamp(), 80_896);
+        // Subflow 8's first segment measures its ratio: 158 again at the next measure.
         arrive(&mut w, ms(210), 8, ms(110), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 65_536);
         arrive(&mut w, ms(302), 7, ms(202), MSS, MSS as u64);
-        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert_eq!(w.offer(0, u64::MAX), 80_896);
         // A subflow that leaves no longer counts.
         w.add_subflow(9);
         arrive(&mut w, ms(403), 7, ms(303), MSS, MSS as u64);
         assert_eq!(w.offer(0, u64::MAX), 65_536);
         w.remove_subflow(9);
         arrive(&mut w, ms(504), 7, ms(404), MSS, MSS as u64);
-        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert_eq!(w.offer(0, u64::MAX), 80_896);
     }
 
     /// `rcvq_space.time` starts when the connection is established at the
@@ -458,7 +524,7 @@ mod tests {
     /// the join's SYN sent between them) took the new subflow's ratio and the
     /// window fell to 64 KiB within the first round; data 203.66 ms after it
     /// sampled 203 ms, a new measure began at the first read, and the window
-    /// held 79 872 bytes through the first round.
+    /// held 80 896 bytes (79 872 at each ACK) through the first round.
     #[test]
     fn the_first_measure_begins_at_the_connection() {
         let us = |u: u64| SimTime(u * 1_000);
@@ -474,14 +540,14 @@ mod tests {
         };
         let ms = |m: u64| SimDuration(m * 1_000_000);
         assert_eq!(first_round_window(540_397, 743_811), (ms(204), 65_536));
-        assert_eq!(first_round_window(299_828, 503_484), (ms(203), 79_872));
+        assert_eq!(first_round_window(299_828, 503_484), (ms(203), 80_896));
         // Measured from the first data instead, neither would fall in the first round.
         let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
         w.set_clock_phase(300_000);
         arrive(&mut w, us(743_811), 7, us(540_397), MSS, MSS as u64);
         w.add_subflow(8);
         arrive(&mut w, us(746_211), 7, us(540_397), MSS, MSS as u64);
-        assert_eq!(w.offer(0, u64::MAX), 79_872);
+        assert_eq!(w.offer(0, u64::MAX), 80_896);
     }
 
     /// `tcp_rtt_tsopt_us` with millisecond timestamps: an RTT of 10.2 ms is

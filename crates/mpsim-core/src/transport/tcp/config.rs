@@ -183,6 +183,11 @@ pub struct TcpParams {
     /// unacknowledged segment at once, whatever the window, unless it was
     /// resent already (as NewReno does; ns-3 `TcpSocketBase::ProcessAck`).
     pub partial_ack_retransmit: bool,
+    /// Linux `tcp_xmit_retransmit_queue`: resending the first
+    /// unacknowledged segment restarts the retransmission timer (unless
+    /// RACK's reordering timer holds it), so a recovery that repairs its
+    /// holes in order is not cut short by a timeout.
+    pub rto_restart_on_head_retransmit: bool,
     /// Without SACK, SACK and PRR recovery still run, on a scoreboard where
     /// each duplicate ACK marks the lowest unmarked segment above the first
     /// unacknowledged one as received (ns-3 `TcpTxBuffer::AddRenoSack`);

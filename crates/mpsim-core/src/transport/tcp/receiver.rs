@@ -112,6 +112,9 @@ pub struct TcpReceiver {
     /// Linux's `window_clamp` for `window_ssthresh`; `None` until the data
     /// level sets it.
     window_clamp: Option<u64>,
+    /// What each data segment adds to `window_ssthresh` (`tcp_grow_window`:
+    /// two `advmss`), bytes.
+    window_step: u64,
     /// Bumped by every ACK sent; a timer armed in an older generation is stale.
     generation: u64,
     timer_armed: bool,
@@ -173,6 +176,7 @@ impl TcpReceiver {
             rcv_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
             window_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
             window_clamp: None,
+            window_step: 2 * config.mss as u64,
             generation: 0,
             timer_armed: false,
             last_block_start: None,
@@ -203,6 +207,16 @@ impl TcpReceiver {
     /// this receiver offers, bytes.
     pub fn window_ssthresh(&self) -> u64 {
         self.window_ssthresh
+    }
+
+    /// Starts the window's `rcv_ssthresh` at `initial` bytes, the subflow's
+    /// first window (`tcp_select_initial_window`), growing by `step` bytes
+    /// with each data segment (`tcp_grow_window`); before any data arrives.
+    pub fn start_window_ssthresh(&mut self, initial: u64, step: u64) {
+        if self.segments_received == 0 {
+            self.window_ssthresh = initial;
+            self.window_step = step;
+        }
     }
 
     /// Sets where the window's `rcv_ssthresh` stops growing (Linux's
@@ -281,7 +295,7 @@ impl TcpReceiver {
             self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.config.mss as u64).min(RCV_SSTHRESH_CLAMP_BYTES);
         }
         if let Some(clamp) = self.window_clamp.filter(|_| !old) {
-            self.window_ssthresh = (self.window_ssthresh + 2 * self.config.mss as u64).min(clamp);
+            self.window_ssthresh = (self.window_ssthresh + self.window_step).min(clamp);
         }
         if self.config.sack_compression && out_of_order {
             return self.compressed_sack(now, window_grows);
@@ -522,6 +536,32 @@ mod tests {
         r.fill_ack(&mut hdr);
         r.on_ack_sent();
         (hdr.ack, hdr.rwnd)
+    }
+
+    /// The window's `rcv_ssthresh` under a data level's clamp: it starts at
+    /// the subflow's first window, grows by the step with every segment from
+    /// the first, and stops at the clamp; once data has arrived, a later
+    /// start changes nothing.
+    #[test]
+    fn the_window_threshold_starts_at_the_first_window_and_grows_to_the_clamp() {
+        let mut r = TcpReceiver::new(ReceiverConfig::default());
+        r.on_syn();
+        r.start_window_ssthresh(64_240, 2_896);
+        r.set_window_clamp(79_474);
+        assert_eq!(r.window_ssthresh(), 64_240);
+        for k in 0..3 {
+            arrive(&mut r, k);
+        }
+        assert_eq!(r.window_ssthresh(), 64_240 + 3 * 2_896);
+        for k in 3..10 {
+            arrive(&mut r, k);
+        }
+        assert_eq!(r.window_ssthresh(), 79_474);
+        r.start_window_ssthresh(1_000, 1);
+        assert_eq!(r.window_ssthresh(), 79_474);
+        // A lower clamp lowers it (`tcp_set_window_clamp`).
+        r.set_window_clamp(70_000);
+        assert_eq!(r.window_ssthresh(), 70_000);
     }
 
     /// RFC 9293 §3.8.6, Linux `tcp_select_window`: data held out of order

@@ -235,6 +235,8 @@ pub struct TcpSender {
     lost_marks_at_event: u64,
     /// SYN timeout in force (doubles per SYN retransmission).
     syn_rto: SimDuration,
+    /// `TcpParams::rto_restart_on_head_retransmit`.
+    rto_restart_on_head: bool,
     /// When the SYN was last sent and whether it was ever retransmitted.
     syn_sent_at: SimTime,
     /// Peer's advertised receive window, bytes.
@@ -295,6 +297,7 @@ impl TcpSender {
             newest_acked_sent: None,
             lost_marks_at_event: 0,
             syn_rto: params.syn_rto,
+            rto_restart_on_head: params.rto_restart_on_head_retransmit,
             syn_sent_at: SimTime::ZERO,
             peer_rwnd: u64::MAX,
             ts_recent: SimTime::ZERO,

@@ -366,7 +366,14 @@ impl TcpSender {
             r.high_rxt = r.high_rxt.max(seg.end());
         }
         out.send(OutSegment { header, kind });
-        self.ensure_timer(now, out);
+        // Linux `tcp_xmit_retransmit_queue`: the head resent restarts the
+        // timer, unless RACK's reordering timer is the one pending.
+        let reordering = matches!(self.aux_timer, Some((_, AuxTimer::Reorder)));
+        if self.rto_restart_on_head && seg.start == self.snd_una && !reordering {
+            self.restart_timer(now, out);
+        } else {
+            self.ensure_timer(now, out);
+        }
     }
 
     /// Retransmits the first unacknowledged segment if it is marked lost and

@@ -24,6 +24,9 @@ pub fn params() -> TcpParams {
         tlp: true,
         // net.ipv4.tcp_frto = 2, the default (`tcp_enter_loss`).
         frto: true,
+        // `tcp_xmit_retransmit_queue`: the head's retransmission restarts
+        // the RTO.
+        rto_restart_on_head_retransmit: true,
         cwnd_in_segments: true,
         sack_rule3: false,
         sack_rescue: false,

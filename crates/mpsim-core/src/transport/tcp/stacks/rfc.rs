@@ -25,6 +25,7 @@ pub fn params() -> TcpParams {
         limited_transmit: true,
         partial_ack_rto: PartialAckRto::SlowButSteady,
         partial_ack_retransmit: false,
+        rto_restart_on_head_retransmit: false,
         emulate_sack: false,
         dupack_rule: DupAckRule::Rfc6675,
         prr_variant: PrrVariant::Rfc6937,

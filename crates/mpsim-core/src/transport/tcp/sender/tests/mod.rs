@@ -232,6 +232,20 @@ fn window_of_ten_loses_its_first(s: &mut Script) {
     assert_eq!(s.ack(203, 0, &[(1, 4)]), "F0");
 }
 
+/// Linux `tcp_xmit_retransmit_queue`: resending the first unacknowledged
+/// segment restarts the timer (203 ms + RTO 1 s); RFC 6298 restarts it only
+/// when new data is acknowledged, so it stays where the first send put it.
+#[test]
+fn resending_the_head_restarts_the_timer_as_linux_does() {
+    let deadline = |restart: bool| {
+        let mut s = Script::new(Recovery::Sack, 10, 10, |p| p.rto_restart_on_head_retransmit = restart);
+        window_of_ten_loses_its_first(&mut s);
+        s.rto_deadline_ms()
+    };
+    assert_eq!(deadline(false), 1100);
+    assert_eq!(deadline(true), 1203);
+}
+
 #[test]
 fn a_lost_and_retransmitted_segment_counts_once_in_pipe() {
     // RFC 6675 §4 SetPipe: a segment deemed lost counts 0, its
