@@ -570,6 +570,10 @@ impl DataLevel for MptcpLevel {
         let Some(w) = self.linux_window.as_mut() else {
             return false;
         };
+        // A subflow whose handshake's last ACK was lost is established at the
+        // receiver by its first data: it answered the SYN.
+        let (first, step) = w.first_rcv_ssthresh(false);
+        sf.receiver.start_window_ssthresh(first, step);
         // What arrived in order waits for the application, which reads it
         // once the segment is answered (`after_receive`).
         w.on_data(now, sf.sport, hdr.ts_ecr, hdr.payload_bytes, self.rx.rcv_nxt - before);

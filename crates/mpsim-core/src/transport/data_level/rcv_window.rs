@@ -5,7 +5,8 @@
 //! * **The buffer** (`sk_rcvbuf` of the MPTCP socket) starts at
 //!   `tcp_rmem[1]` (128 KiB) and offers the window `rcvbuf · ratio / 256`
 //!   (`tcp_win_from_space`, `__mptcp_space`), where the connection's ratio
-//!   (`msk->scaling_ratio`) is the smallest of its subflows'
+//!   (`msk->scaling_ratio`) is `TCP_DEFAULT_SCALING_RATIO` until the
+//!   application's first read and then the smallest of its subflows'
 //!   (`mptcp_rcv_space_adjust`, at the first read and then once per
 //!   receiver RTT, measured from when the connection was established at the
 //!   receiver: `rcvq_space.time`). A subflow's ratio is payload over the memory a segment
@@ -25,9 +26,11 @@
 //!   never shrinks; `o` becomes `c`.
 //! * **What a subflow offers** (`__tcp_select_window` for a subflow, then
 //!   `mptcp_set_rwin`): the buffer's window less what the connection holds
-//!   out of order, at most the subflow's own `rcv_ssthresh` (which grows to
-//!   the subflow's `window_clamp`: the window of a buffer grown as the
-//!   connection's, at the measured ratio), rounded up to
+//!   out of order and what waits unread, at most the subflow's own
+//!   `rcv_ssthresh` (from the subflow's first window, growing two segments
+//!   a data segment up to its `window_clamp`, the window of a buffer grown
+//!   as the connection's at the measured ratio, less the segment being
+//!   answered), rounded up to
 //!   the window scale's unit (1024 bytes: `tcp_rmem[2]` of 32 MiB gives a
 //!   scale of 10); a window below half the buffer's is rounded down, and
 //!   is zero below a sixteenth of it or one segment. The connection's right
@@ -54,9 +57,10 @@ const RMEM_MAX_BYTES: u64 = 32 << 20;
 /// Memory one full-size segment takes in the receive queue (`skb->truesize`),
 /// bytes: the value that gives the ratio the kernel measured on the
 /// validation rig (veth, 1 514-byte frames), 158/256 with 1 424-byte MPTCP
-/// segments. Its captures answer each segment of a first round with a
-/// window of 79 872 bytes: the 131 072-byte buffer's 80 896 less the
-/// segment just queued and not read yet, rounded up to the scale's unit.
+/// segments. Its captures answer the segments of a first round, once the
+/// first read has taken the measured ratio, with a plateau of 79 872 bytes:
+/// the 131 072-byte buffer's 80 896 less the segment just queued and not
+/// read yet, rounded up to the scale's unit.
 pub const SEGMENT_TRUESIZE_BYTES: u64 = 2_304;
 /// The window scale's unit: a scale of 10 (`tcp_select_initial_window`
 /// with `tcp_rmem[2]` of 32 MiB); Linux rounds windows up to it.
@@ -159,13 +163,16 @@ impl LinuxRcvWindow {
     /// the subflow (`tcp_connect_init`: no timestamp seen yet; 64 240 bytes
     /// on the rig, its SYN's window), less the timestamps when it answered a
     /// SYN that carried them (`tcp_openreq_init_rwin`: 65 160 bytes, its
-    /// SYN-ACK's). `tcp_grow_window` adds two segments of payload and
+    /// SYN-ACK's). The connections this window serves carry timestamps (the
+    /// `linux` profile's), which `advmss` already counts. `tcp_grow_window` adds two segments of payload and
     /// timestamps (2 · 1 448 bytes), as the rig's captures step the window
     /// (upload: 74 752, 76 800 and 79 872 bytes at the third to fifth ACK).
     pub fn first_rcv_ssthresh(&self, opened: bool) -> (u64, u64) {
         let with_timestamps = self.advmss - TIMESTAMPS_OPTION_BYTES;
         let mss = if opened { self.advmss } else { with_timestamps };
-        let first = ((RMEM_DEFAULT_BYTES * DEFAULT_RATIO) >> 8) / mss * mss;
+        let space = (RMEM_DEFAULT_BYTES * DEFAULT_RATIO) >> 8;
+        // Rounded down only when a segment fits (`if (space > mss)`).
+        let first = if space > mss { space / mss * mss } else { space };
         (first, 2 * with_timestamps)
     }
 
@@ -344,8 +351,9 @@ impl LinuxRcvWindow {
     }
 
     /// The window a subflow whose `rcv_ssthresh` is `rcv_ssthresh` computes
-    /// while `held` bytes wait out of order (`__tcp_select_window`), before
-    /// the connection's right edge is applied.
+    /// while `held` bytes wait out of order and the bytes arrived in order
+    /// wait unread (`__tcp_select_window`), before the connection's right
+    /// edge is applied.
     pub fn offer(&self, held: u64, rcv_ssthresh: u64) -> u64 {
         let allowed = self.allowed();
         let full = allowed.min(self.window_clamp());

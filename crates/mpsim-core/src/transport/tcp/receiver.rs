@@ -112,9 +112,11 @@ pub struct TcpReceiver {
     /// Linux's `window_clamp` for `window_ssthresh`; `None` until the data
     /// level sets it.
     window_clamp: Option<u64>,
-    /// What each data segment adds to `window_ssthresh` (`tcp_grow_window`:
-    /// two `advmss`), bytes.
+    /// What each data segment adds to `window_ssthresh` (`tcp_grow_window`),
+    /// bytes: two segments (two of `mss` unless the data level starts it).
     window_step: u64,
+    /// The data level has started `window_ssthresh`.
+    window_started: bool,
     /// Bumped by every ACK sent; a timer armed in an older generation is stale.
     generation: u64,
     timer_armed: bool,
@@ -177,6 +179,7 @@ impl TcpReceiver {
             window_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
             window_clamp: None,
             window_step: 2 * config.mss as u64,
+            window_started: false,
             generation: 0,
             timer_armed: false,
             last_block_start: None,
@@ -211,17 +214,19 @@ impl TcpReceiver {
 
     /// Starts the window's `rcv_ssthresh` at `initial` bytes, the subflow's
     /// first window (`tcp_select_initial_window`), growing by `step` bytes
-    /// with each data segment (`tcp_grow_window`); before any data arrives.
+    /// with each data segment (`tcp_grow_window`); once, before any data
+    /// arrives (a later call changes nothing).
     pub fn start_window_ssthresh(&mut self, initial: u64, step: u64) {
-        if self.segments_received == 0 {
+        if self.segments_received == 0 && !self.window_started {
             self.window_ssthresh = initial;
             self.window_step = step;
+            self.window_started = true;
         }
     }
 
     /// Sets where the window's `rcv_ssthresh` stops growing (Linux's
     /// `window_clamp`, as the receive buffer's autotuning moves it): from
-    /// then on it grows by two segments with every segment up to the clamp,
+    /// then on it grows by its step with every segment up to the clamp,
     /// and a lower clamp lowers it (`tcp_set_window_clamp`). The quick ACKs
     /// do not follow it: the kernel acknowledged every segment while its
     /// window waited for the buffer to grow (docs/algorithms.md).

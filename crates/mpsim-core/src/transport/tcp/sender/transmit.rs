@@ -367,9 +367,12 @@ impl TcpSender {
         }
         out.send(OutSegment { header, kind });
         // Linux `tcp_xmit_retransmit_queue`: the head resent restarts the
-        // timer, unless RACK's reordering timer is the one pending.
+        // timer, unless RACK's reordering timer is the one pending; the RTO
+        // takes the timer's one slot from a loss probe or an early
+        // retransmission pending (`tcp_reset_xmit_timer`).
         let reordering = matches!(self.aux_timer, Some((_, AuxTimer::Reorder)));
-        if self.rto_restart_on_head && seg.start == self.snd_una && !reordering {
+        if self.rto_restart_on_head && i == 0 && !reordering {
+            self.aux_timer = None;
             self.restart_timer(now, out);
         } else {
             self.ensure_timer(now, out);
