@@ -73,6 +73,29 @@ def _acks(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if r["event"] != "send" and r["data_ack"] and "SYN" not in r["flags"]]
 
 
+def _offered(first: int, segments: int) -> int:
+    """The window an ACK offers once ``segments`` data segments have grown a subflow's ``rcv_ssthresh`` from
+    ``first`` by 2 · 1 448 bytes each (``tcp_grow_window``), rounded up to the window scale's 1 024, when that
+    threshold is below the buffer's window."""
+    return -(-(first + segments * 2 * 1448) // 1024) * 1024
+
+
+def test_the_first_acks_step_up_as_the_kernels_captures_do() -> None:
+    # The server answered the SYN: its subflow's rcv_ssthresh starts at the SYN-ACK's window, 65 536 rounded down
+    # to whole 1 448-byte segments (`tcp_select_initial_window`). The first data ACK is taken before the first
+    # read, at the default ratio: half the buffer less the segment it answers, rounded up. The rig's kernel
+    # offered 64 512, (63 488: a second segment within its reader's wake-up), 74 752, 76 800, 79 872
+    # (validation/linux/diagnosis.md item 31).
+    windows = [a["rwnd_bytes"] for a in _acks(_run())[:6]]
+    first = 65_536 // 1448 * 1448
+    assert first == 65_160
+    assert windows[0] == -(-(65_536 - MSS) // 1024) * 1024 == 64_512
+    assert windows[1:4] == [_offered(first, k) for k in (2, 3, 4)] == [71_680, 74_752, 76_800]
+    # The fifth ACK's threshold (79 640) reaches the plateau, where the buffer's window less the unread segment
+    # bounds the offer.
+    assert windows[4:6] == [FIRST_OFFER, FIRST_OFFER] == [79_872, 79_872]
+
+
 def test_the_first_window_is_the_default_buffers_until_it_grows() -> None:
     acks = _acks(_run())
     windows = [a["rwnd_bytes"] for a in acks]
