@@ -73,6 +73,7 @@ fn new_subflow(
         queued: std::collections::VecDeque::new(),
         queued_bytes: 0,
         short_sent_end: 0,
+        tail_skb: Default::default(),
         acked_at: SimTime::ZERO,
         stale: false,
         stale_count: 0,

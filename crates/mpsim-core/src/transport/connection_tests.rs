@@ -75,6 +75,7 @@ fn flow(size: u64) -> Connection {
         queued: Default::default(),
         queued_bytes: 0,
         short_sent_end: 0,
+        tail_skb: Default::default(),
         acked_at: SimTime::ZERO,
         stale: false,
         stale_count: 0,

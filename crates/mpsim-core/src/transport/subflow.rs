@@ -99,6 +99,9 @@ pub struct Subflow {
     /// another short one while this is unacknowledged (`tcp_minshall_update`,
     /// `tcp_nagle_test`); used with `tcp.mptcp_rcv_window = "linux"`.
     pub(crate) short_sent_end: u64,
+    /// The last skb of this subflow's write queue as Linux builds it, for
+    /// the `linger` scheduler with Linux's window.
+    pub(crate) tail_skb: TailSkb,
     /// When the sender last received a packet on this subflow (Linux
     /// `tcp_sock.rcv_tstamp`).
     pub(crate) acked_at: SimTime,
@@ -117,6 +120,72 @@ pub struct Subflow {
     /// it, weighted by the burst against what the subflow already holds.
     /// 0 before the first look.
     pub(crate) avg_pacing_rate: u64,
+}
+
+/// The data sequence numbers the last skb of a subflow's write queue maps,
+/// as Linux builds it: `mptcp_sendmsg_frag` appends data that continues the
+/// tail skb's mapping to it while the skb is below the size goal
+/// (`tcp_send_mss`: half the largest window the peer offered, at most
+/// 64 KiB less headers, in whole segments) and its mapping is not frozen;
+/// `tso_fragment` and `tcp_fragment` freeze it when they split the skb
+/// (`mptcp_skb_ext_copy`), so once part of it has been sent, a short piece
+/// at its end stays short and the data after it starts a new mapping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TailSkb {
+    /// Data sequence numbers `[start, end)`; `start == end`: none.
+    pub start: u64,
+    pub end: u64,
+    /// Part of it was sent by an earlier push (or all of it left the write
+    /// queue): nothing may be appended.
+    pub frozen: bool,
+    /// Part of it was sent by the push now running. Linux places a push's
+    /// new data before it sends: the DATA_ACK that opens the window is read
+    /// in `tcp_data_queue` and the push it starts appends and then sends
+    /// (`__mptcp_subflow_push_pending`, `tcp_push`), all before the
+    /// subflow's own `tcp_data_snd_check`. So the skb freezes when the push
+    /// ends.
+    pub sent_in_push: bool,
+}
+
+impl TailSkb {
+    /// Places `len` bytes at `dsn` on the subflow: returns how many of them
+    /// extend the tail skb (and its mapping), up to its size goal; the rest
+    /// start a new skb (`mptcp_sendmsg_frag` copies at most the size goal
+    /// less the tail's length into it).
+    pub fn place(&mut self, dsn: u64, len: u32, size_goal: u64) -> u32 {
+        let held = self.end - self.start;
+        let room = if self.end > self.start && !self.frozen && self.end == dsn {
+            size_goal.saturating_sub(held).min(len as u64) as u32
+        } else {
+            0
+        };
+        if room == len {
+            self.end += len as u64;
+        } else {
+            *self = TailSkb {
+                start: dsn + room as u64,
+                end: dsn + len as u64,
+                frozen: false,
+                sent_in_push: false,
+            };
+        }
+        room
+    }
+
+    /// Data at `dsn` was sent by the push now running.
+    pub fn on_sent(&mut self, dsn: u64) {
+        if dsn >= self.start && dsn < self.end {
+            self.sent_in_push = true;
+        }
+    }
+
+    /// The push is over: what it sent of the skb froze it.
+    pub fn settle(&mut self) {
+        if self.sent_in_push {
+            self.frozen = true;
+            self.sent_in_push = false;
+        }
+    }
 }
 
 /// A handshake opened by the receiving end: its SYN, retransmitted on a
@@ -284,5 +353,50 @@ impl<N: Forward> Wire<'_, N> {
             self.ctx.observe_transport(sf, TransportEvent::Sent { payload_bytes });
         }
         self.net.send_routed(self.ctx, id, self.route);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TailSkb;
+
+    /// `mptcp_sendmsg_frag` extends the tail skb's mapping with the data
+    /// that continues it, up to the size goal; once a push has sent part of
+    /// it (`tso_fragment` froze the mapping), the next push's data starts a
+    /// new skb, so a short piece cut at the window's edge stays short.
+    #[test]
+    fn the_tail_skb_takes_data_until_a_push_has_sent_part_of_it() {
+        let goal = 22 * 1424;
+        let mut skb = TailSkb::default();
+        // The first data on the subflow starts an skb.
+        assert_eq!(skb.place(1, 1424, goal), 0);
+        // The same push: what follows extends it, even after the push has
+        // sent its first segment (Linux sends once the push has appended).
+        skb.on_sent(1);
+        assert_eq!(skb.place(1425, 224, goal), 224);
+        skb.settle();
+        // The next push: the skb was split, its mapping frozen.
+        assert_eq!(skb.place(1649, 1424, goal), 0);
+        assert_eq!((skb.start, skb.end), (1649, 3073));
+        // Nothing of this one was sent: the next push extends it.
+        skb.settle();
+        assert_eq!(skb.place(3073, 1000, goal), 1000);
+        // Data that does not continue the mapping starts a new skb.
+        assert_eq!(skb.place(9000, 1424, goal), 0);
+        assert_eq!((skb.start, skb.end), (9000, 10_424));
+    }
+
+    /// At the size goal the tail skb is full: the bytes beyond it start a new
+    /// skb, which the data after them may extend.
+    #[test]
+    fn the_tail_skb_stops_at_its_size_goal() {
+        let goal = 2 * 1424;
+        let mut skb = TailSkb::default();
+        skb.place(1, 1424, goal);
+        assert_eq!(skb.place(1425, 1000, goal), 1000);
+        // 424 bytes fit, the other 1 000 begin the next skb.
+        assert_eq!(skb.place(2425, 1424, goal), 424);
+        assert_eq!((skb.start, skb.end), (2849, 3849));
+        assert_eq!(skb.place(3849, 424, goal), 424);
     }
 }

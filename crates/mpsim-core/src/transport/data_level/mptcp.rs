@@ -14,7 +14,7 @@ use crate::event::Event;
 use crate::time::{SimDuration, SimTime};
 use crate::transport::mptcp::{DataReceiver, MptcpRcvWindow, Scheduler};
 use crate::transport::scheduler::{self, Schedule, Scheduling};
-use crate::transport::subflow::{OptionBytes, Subflow, Wire};
+use crate::transport::subflow::{OptionBytes, Subflow, TailSkb, Wire};
 use crate::transport::tcp::config::TcpParams;
 use crate::transport::tcp::sender::{Chunk, SenderState};
 use crate::transport::tcp::timer::LazyTimer;
@@ -256,7 +256,7 @@ impl DataLevel for MptcpLevel {
     fn after_receive(&mut self, now: SimTime, sf: &mut Subflow) {
         if let Some(w) = self.linux_window.as_mut() {
             if w.read_pending(now) {
-                sf.receiver.set_window_clamp(w.rcv_ssthresh_cap());
+                sf.receiver.set_window_clamp(w.rcv_ssthresh_cap(sf.sport));
             }
         }
     }
@@ -268,10 +268,11 @@ impl DataLevel for MptcpLevel {
     }
 
     fn on_receiver_established(&mut self, sf: &mut Subflow, opened: bool) {
-        if let Some(w) = self.linux_window.as_ref() {
+        if let Some(w) = self.linux_window.as_mut() {
+            w.subflow_established(sf.sport);
             let (first, step) = w.first_rcv_ssthresh(opened);
             sf.receiver.start_window_ssthresh(first, step);
-            sf.receiver.set_window_clamp(w.rcv_ssthresh_cap());
+            sf.receiver.set_window_clamp(w.rcv_ssthresh_cap(sf.sport));
         }
     }
 
@@ -372,10 +373,12 @@ impl DataLevel for MptcpLevel {
                         fin: false,
                         data_fin,
                     };
-                    queue_chunk(&mut sf.queued, &mut sf.queued_bytes, chunk, set.params.mss, false);
+                    queue_chunk(&mut sf.queued, &mut sf.queued_bytes, chunk, set.params.mss, 0);
                     queued += 1;
                     dsn += len as u64;
                 }
+                // `__mptcp_retrans` maps the data again in skbs of its own.
+                sf.tail_skb = TailSkb::default();
             }
         }
         if self.data_una < self.data_end {
@@ -428,6 +431,7 @@ impl DataLevel for MptcpLevel {
                     sf.queued.pop_front();
                     sf.queued_bytes -= chunk.len as u64;
                     sf.sender.send_chunk(chunk, now, &mut wire);
+                    sf.tail_skb.on_sent(chunk.dsn);
                     if short {
                         sf.short_sent_end = sf.sender.snd_nxt;
                     }
@@ -495,17 +499,27 @@ impl DataLevel for MptcpLevel {
                 }
                 self.take_chunk(&chunk);
                 let sf = &mut set.subflows[r];
+                // With Linux's window, new data extends the write queue's
+                // tail skb while its mapping may grow (`TailSkb`).
+                let extends = if self.window_end.is_some() && from.is_none() {
+                    let goal = size_goal(sf.sender.max_window, set.params.mss);
+                    sf.tail_skb.place(chunk.dsn, chunk.len, goal)
+                } else {
+                    sf.tail_skb = TailSkb::default();
+                    0
+                };
                 let now_ok = sf.queued.is_empty()
                     && sf.sender.room_for(set.params, &set.ccs[r], chunk.len)
                     && !(short && sf.short_unacked());
                 if now_ok {
                     self.send_on(io, &mut set, r, chunk);
+                    let sf = &mut set.subflows[r];
+                    sf.tail_skb.on_sent(chunk.dsn);
                     if short {
-                        set.subflows[r].short_sent_end = set.subflows[r].sender.snd_nxt;
+                        sf.short_sent_end = sf.sender.snd_nxt;
                     }
                 } else {
-                    let merge = self.window_end.is_some() && from.is_none();
-                    queue_chunk(&mut sf.queued, &mut sf.queued_bytes, chunk, set.params.mss, merge);
+                    queue_chunk(&mut sf.queued, &mut sf.queued_bytes, chunk, set.params.mss, extends);
                 }
                 continue;
             }
@@ -535,6 +549,7 @@ impl DataLevel for MptcpLevel {
             // RFC 6675 NextSeg rules 3 and 4 and RFC 8985's loss probe, once the
             // scheduler has placed its data.
             let sf = &mut set.subflows[r];
+            sf.tail_skb.settle();
             let mut wire = Wire::new(io, set.params, OPTIONS, set.connection, r, sf);
             sf.sender.after_push(now, set.params, &mut set.ccs[r], &mut wire);
             set.ccs[r].bytes_in_flight = set.subflows[r].sender.pipe();
@@ -581,7 +596,7 @@ impl DataLevel for MptcpLevel {
         // after another subflow's segment may have grown: Linux grows every
         // subflow's buffer with the connection's ("make subflows follow
         // along", `mptcp_rcv_space_adjust` → `tcp_rcvbuf_grow`).
-        sf.receiver.set_window_clamp(w.rcv_ssthresh_cap());
+        sf.receiver.set_window_clamp(w.rcv_ssthresh_cap(sf.sport));
         // `mptcp_check_data_fin`: the DATA_ACK reaching the DATA_FIN is
         // acknowledged at once (`mptcp_send_ack`).
         !was_complete && self.rx.is_complete()
@@ -591,7 +606,7 @@ impl DataLevel for MptcpLevel {
         match &self.linux_window {
             Some(w) => self
                 .rx
-                .window_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
+                .window_from(w.offer(sf.sport, self.rx.held_bytes, sf.receiver.window_ssthresh())),
             None => self.rx.window(),
         }
     }
@@ -603,7 +618,7 @@ impl DataLevel for MptcpLevel {
             // `__tcp_select_window` for the subflow, then `mptcp_set_rwin`.
             Some(w) => self
                 .rx
-                .advertise_from(w.offer(self.rx.held_bytes, sf.receiver.window_ssthresh())),
+                .advertise_from(w.offer(sf.sport, self.rx.held_bytes, sf.receiver.window_ssthresh())),
             None => self.rx.advertise(),
         };
     }
@@ -696,15 +711,36 @@ fn first_frag_end(dsn: u64) -> u64 {
     1 + (frag_of(dsn) + 1) * DATA_FRAG_BYTES
 }
 
-/// Queues `chunk` on a subflow for `linger`; with `merge` (Linux's window,
-/// new data), a short unsent tail it continues is filled to the MSS first,
-/// as Linux appends to the write queue's unsent tail skb.
-fn queue_chunk(queue: &mut VecDeque<Chunk>, queued_bytes: &mut u64, mut chunk: Chunk, mss: u32, merge: bool) {
+/// Linux's size goal for an skb of the write queue (`tcp_send_mss`,
+/// `tcp_xmit_size_goal`, `tcp_bound_to_half_wnd`): half the largest window
+/// the peer offered (all of it up to 536 bytes), at most the 64 KiB a
+/// segmentation offload takes less MPTCP's header room
+/// (`MPTCP_MAX_GSO_SIZE`), in whole segments, at least one.
+fn size_goal(max_window: u64, mss: u32) -> u64 {
+    let mss = mss as u64;
+    let cutoff = if max_window > 536 { max_window / 2 } else { max_window };
+    let bytes = if cutoff > 0 {
+        MAX_GSO_BYTES.min(cutoff)
+    } else {
+        MAX_GSO_BYTES
+    };
+    (bytes / mss).max(1) * mss
+}
+
+/// `MPTCP_MAX_GSO_SIZE`: `GSO_LEGACY_MAX_SIZE` (65 536) less
+/// `MAX_TCP_HEADER` + 1 (320 bytes on x86-64).
+const MAX_GSO_BYTES: u64 = 65_536 - 321;
+
+/// Queues `chunk` on a subflow for `linger`; with Linux's window, of new
+/// data whose first `merge` bytes extend the tail skb's mapping, a short
+/// unsent tail it continues is filled toward the MSS with them first, as
+/// Linux appends to the write queue's unsent tail skb.
+fn queue_chunk(queue: &mut VecDeque<Chunk>, queued_bytes: &mut u64, mut chunk: Chunk, mss: u32, merge: u32) {
     *queued_bytes += chunk.len as u64;
-    if merge {
+    if merge > 0 {
         if let Some(tail) = queue.back_mut() {
             if tail.len < mss && tail.dsn + tail.len as u64 == chunk.dsn && !tail.data_fin {
-                let add = (mss - tail.len).min(chunk.len);
+                let add = (mss - tail.len).min(merge).min(chunk.len);
                 tail.len += add;
                 chunk.dsn += add as u64;
                 chunk.len -= add;
@@ -870,16 +906,29 @@ mod tests {
         assert_eq!(linger_time(40_000, 2 * 284_800), linger_time(20_000, 284_800));
     }
 
+    /// `tcp_xmit_size_goal`: half the largest window the peer offered, at
+    /// most `MPTCP_MAX_GSO_SIZE`, in whole segments.
+    #[test]
+    fn the_size_goal_is_half_the_largest_window_in_whole_segments() {
+        // The rig's first window, 64 512 bytes: 22 segments of 1 424.
+        assert_eq!(size_goal(64_512, 1424), 22 * 1424);
+        // A large window: 64 KiB less the header room, 45 segments.
+        assert_eq!(size_goal(1 << 20, 1424), 45 * 1424);
+        // Before any window, the offload's limit; never below one segment.
+        assert_eq!(size_goal(0, 1424), 45 * 1424);
+        assert_eq!(size_goal(1000, 1424), 1424);
+    }
+
     #[test]
     fn a_short_queued_tail_is_filled_to_the_mss_by_the_data_after_it() {
         let (mut q, mut bytes) = (VecDeque::new(), 0);
-        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, true);
-        queue_chunk(&mut q, &mut bytes, chunk(225, 1424, false), 1424, true);
+        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, u32::MAX);
+        queue_chunk(&mut q, &mut bytes, chunk(225, 1424, false), 1424, u32::MAX);
         // 224 + 1200 make one whole segment; the other 224 bytes wait as the new tail.
         assert_eq!(q, [chunk(1, 1424, false), chunk(1425, 224, false)]);
         assert_eq!(bytes, 224 + 1424);
         // The data's end rides on the segment that carries its last byte.
-        queue_chunk(&mut q, &mut bytes, chunk(1649, 100, true), 1424, true);
+        queue_chunk(&mut q, &mut bytes, chunk(1649, 100, true), 1424, u32::MAX);
         assert_eq!(q, [chunk(1, 1424, false), chunk(1425, 324, true)]);
         assert_eq!(bytes, 224 + 1424 + 100);
     }
@@ -887,9 +936,9 @@ mod tests {
     #[test]
     fn data_that_does_not_continue_the_tail_or_is_not_merged_queues_apart() {
         let (mut q, mut bytes) = (VecDeque::new(), 0);
-        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, true);
-        queue_chunk(&mut q, &mut bytes, chunk(5000, 1424, false), 1424, true);
-        queue_chunk(&mut q, &mut bytes, chunk(6424, 1424, false), 1424, false);
+        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, u32::MAX);
+        queue_chunk(&mut q, &mut bytes, chunk(5000, 1424, false), 1424, u32::MAX);
+        queue_chunk(&mut q, &mut bytes, chunk(6424, 1424, false), 1424, 0);
         assert_eq!(
             q,
             [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]

@@ -126,6 +126,7 @@ impl TcpSender {
             self.stats.duplicate_acks += 1;
         }
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
+        self.max_window = self.max_window.max(hdr.rwnd);
         // An old ACK, overtaken by a later one.
         hdr.ack >= self.snd_una
     }
@@ -471,6 +472,7 @@ impl TcpSender {
         self.snd_nxt = 1;
         self.board.retx_hint = 1;
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
+        self.max_window = self.max_window.max(hdr.rwnd);
         self.ts_recent = hdr.ts_val;
         self.stop_timer();
         // Karn: the handshake RTT counts only if the SYN (or SYN-ACK) was

@@ -241,6 +241,10 @@ pub struct TcpSender {
     syn_sent_at: SimTime,
     /// Peer's advertised receive window, bytes.
     peer_rwnd: u64,
+    /// The largest window the peer has offered, bytes (Linux
+    /// `tcp_sock.max_window`, from the SYN-ACK or handshake ACK and
+    /// `tcp_ack_update_window`).
+    pub(crate) max_window: u64,
     /// Latest TSval received, to echo.
     ts_recent: SimTime,
     /// Whether the latest transmission attempt stopped because cwnd was full.
@@ -300,6 +304,7 @@ impl TcpSender {
             rto_restart_on_head: params.rto_restart_on_head_retransmit,
             syn_sent_at: SimTime::ZERO,
             peer_rwnd: u64::MAX,
+            max_window: 0,
             ts_recent: SimTime::ZERO,
             cwnd_full: false,
             ignore_peer_rwnd: false,
