@@ -670,7 +670,7 @@ impl Connection {
         }
         if hdr.seq_len() == 0 {
             if r == 0 && self.initiator == Initiator::Sender {
-                self.data.on_receiver_connected(now);
+                self.data.on_receiver_connected(now, false);
             }
             if self.initiator == Initiator::Sender {
                 self.data.on_receiver_established(&mut self.subflows[r], false);
@@ -751,7 +751,7 @@ impl Connection {
         };
         o.syn_acked = true;
         if r == 0 {
-            self.data.on_receiver_connected(now);
+            self.data.on_receiver_connected(now, true);
         }
         self.subflows[r].receiver.on_syn();
         self.data.on_receiver_established(&mut self.subflows[r], true);

@@ -172,9 +172,9 @@ impl TailSkb {
         room
     }
 
-    /// Data at `dsn` was sent by the push now running.
-    pub fn on_sent(&mut self, dsn: u64) {
-        if dsn >= self.start && dsn < self.end {
+    /// `len` bytes at `dsn` were sent by the push now running.
+    pub fn on_sent(&mut self, dsn: u64, len: u32) {
+        if dsn < self.end && dsn + len as u64 > self.start {
             self.sent_in_push = true;
         }
     }
@@ -372,7 +372,7 @@ mod tests {
         assert_eq!(skb.place(1, 1424, goal), 0);
         // The same push: what follows extends it, even after the push has
         // sent its first segment (Linux sends once the push has appended).
-        skb.on_sent(1);
+        skb.on_sent(1, 1424);
         assert_eq!(skb.place(1425, 224, goal), 224);
         skb.settle();
         // The next push: the skb was split, its mapping frozen.
@@ -398,5 +398,14 @@ mod tests {
         assert_eq!(skb.place(2425, 1424, goal), 424);
         assert_eq!((skb.start, skb.end), (2849, 3849));
         assert_eq!(skb.place(3849, 424, goal), 424);
+        assert_eq!(skb.place(4273, 1424, goal), 1424);
+        // Exactly at the goal: nothing more fits, a new skb starts.
+        assert_eq!(skb.end - skb.start, goal);
+        assert_eq!(skb.place(5697, 1424, goal), 0);
+        assert_eq!((skb.start, skb.end), (5697, 7121));
+        // A chunk sent across the skb's start freezes it too.
+        skb.on_sent(5000, 1424);
+        skb.settle();
+        assert!(skb.frozen);
     }
 }

@@ -48,9 +48,9 @@ pub trait DataLevel {
     fn on_receiver_join(&mut self, _sf: &Subflow) {}
 
     /// The connection became established at its receiver at `now` (the
-    /// first subflow's SYN-ACK reached the receiver that opened it, or the
+    /// first subflow's SYN-ACK reached the receiver that `opened` it, or the
     /// handshake's ACK reached the receiver the sender connected to).
-    fn on_receiver_connected(&mut self, _now: SimTime) {}
+    fn on_receiver_connected(&mut self, _now: SimTime, _opened: bool) {}
 
     /// Subflow `sf` is established at the receiver, before any data: it
     /// opened the subflow (`opened`: its SYN-ACK arrived) or accepted it (the
@@ -135,8 +135,8 @@ impl DataLevel for Data {
     fn on_receiver_established(&mut self, sf: &mut Subflow, opened: bool) {
         each_level!(self, l => l.on_receiver_established(sf, opened))
     }
-    fn on_receiver_connected(&mut self, now: SimTime) {
-        each_level!(self, l => l.on_receiver_connected(now))
+    fn on_receiver_connected(&mut self, now: SimTime, opened: bool) {
+        each_level!(self, l => l.on_receiver_connected(now, opened))
     }
     fn after_receive(&mut self, now: SimTime, sf: &mut Subflow) {
         each_level!(self, l => l.after_receive(now, sf))

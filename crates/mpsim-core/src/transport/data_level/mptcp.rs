@@ -261,9 +261,9 @@ impl DataLevel for MptcpLevel {
         }
     }
 
-    fn on_receiver_connected(&mut self, now: SimTime) {
+    fn on_receiver_connected(&mut self, now: SimTime, opened: bool) {
         if let Some(w) = self.linux_window.as_mut() {
-            w.on_connected(now);
+            w.on_connected(now, opened);
         }
     }
 
@@ -431,7 +431,7 @@ impl DataLevel for MptcpLevel {
                     sf.queued.pop_front();
                     sf.queued_bytes -= chunk.len as u64;
                     sf.sender.send_chunk(chunk, now, &mut wire);
-                    sf.tail_skb.on_sent(chunk.dsn);
+                    sf.tail_skb.on_sent(chunk.dsn, chunk.len);
                     if short {
                         sf.short_sent_end = sf.sender.snd_nxt;
                     }
@@ -442,6 +442,8 @@ impl DataLevel for MptcpLevel {
         let mut burst: Option<(usize, u64)> = None;
         // The send-queue fragment the burst's last new chunk came from.
         let mut burst_frag: Option<u64> = None;
+        // The subflow the push last placed data on.
+        let mut pushed_to: Option<usize> = None;
         while let Some((chunk, from)) = self.next_chunk(set.params) {
             // Linux's window: a short segment waits, Nagle's rule, while one
             // sent earlier on its subflow is unacknowledged; it stays unmade
@@ -491,6 +493,13 @@ impl DataLevel for MptcpLevel {
                         r
                     }
                 };
+                // Linux sends what a push placed on a subflow when the push
+                // moves on to another (`mptcp_push_release` → `tcp_push` in
+                // `__mptcp_push_pending`): what it sent there is split off.
+                if let Some(p) = pushed_to.filter(|&p| p != r) {
+                    set.subflows[p].tail_skb.settle();
+                }
+                pushed_to = Some(r);
                 if let Some((_, left)) = burst.as_mut() {
                     *left = left.saturating_sub(chunk.len as u64);
                 }
@@ -514,7 +523,7 @@ impl DataLevel for MptcpLevel {
                 if now_ok {
                     self.send_on(io, &mut set, r, chunk);
                     let sf = &mut set.subflows[r];
-                    sf.tail_skb.on_sent(chunk.dsn);
+                    sf.tail_skb.on_sent(chunk.dsn, chunk.len);
                     if short {
                         sf.short_sent_end = sf.sender.snd_nxt;
                     }
@@ -931,6 +940,17 @@ mod tests {
         queue_chunk(&mut q, &mut bytes, chunk(1649, 100, true), 1424, u32::MAX);
         assert_eq!(q, [chunk(1, 1424, false), chunk(1425, 324, true)]);
         assert_eq!(bytes, 224 + 1424 + 100);
+    }
+
+    /// Only the bytes that extend the tail skb fill its short piece: the
+    /// rest of the chunk begins the next skb.
+    #[test]
+    fn a_short_tail_takes_only_the_bytes_that_extend_its_skb() {
+        let (mut q, mut bytes) = (VecDeque::new(), 0);
+        queue_chunk(&mut q, &mut bytes, chunk(1, 224, false), 1424, u32::MAX);
+        queue_chunk(&mut q, &mut bytes, chunk(225, 1424, false), 1424, 424);
+        assert_eq!(q, [chunk(1, 648, false), chunk(649, 1000, false)]);
+        assert_eq!(bytes, 224 + 1424);
     }
 
     #[test]

@@ -28,9 +28,10 @@
 //!   `mptcp_set_rwin`): the buffer's window less what the connection holds
 //!   out of order and what waits unread, at most the subflow's own
 //!   `rcv_ssthresh` (from the subflow's first window, growing two segments
-//!   a data segment up to its `window_clamp`, the window of a buffer grown
-//!   as the connection's at the measured ratio, less the segment being
-//!   answered), rounded up to
+//!   a data segment up to its `window_clamp`, its own buffer's window at the
+//!   measured ratio, less the segment being answered; the subflow's buffer
+//!   grows when the connection's does, by the same rule against its own last
+//!   measure and at its own ratio, once it is established), rounded up to
 //!   the window scale's unit (1024 bytes: `tcp_rmem[2]` of 32 MiB gives a
 //!   scale of 10); a window below half the buffer's is rounded down, and
 //!   is zero below a sixteenth of it or one segment. The connection's right
@@ -159,9 +160,12 @@ impl LinuxRcvWindow {
             measure_rtt: SimDuration::ZERO,
             mss,
             advmss: advmss as u64,
-            // `mptcp_rcv_space_init`: ten of the first subflow's `advmss`,
-            // which the timestamps option has reduced by then.
-            space: INIT_CWND_SEGMENTS * (advmss as u64 - TIMESTAMPS_OPTION_BYTES),
+            // `mptcp_rcv_space_init`: ten of the first subflow's `advmss`.
+            // A receiver the sender connected to takes it in
+            // `mptcp_sk_clone_init`, before the handshake's ACK has taken the
+            // timestamps option off `advmss`; one that connected takes it
+            // after (`on_connected`).
+            space: INIT_CWND_SEGMENTS * advmss as u64,
             copied: 0,
             since: None,
             subflows: Vec::new(),
@@ -279,9 +283,14 @@ impl LinuxRcvWindow {
     /// `mptcp_sk_clone_init` when the sender opened it and its handshake ACK
     /// arrives). So the receiver that connected judges its first read
     /// against a measure begun one RTT before the data.
-    pub fn on_connected(&mut self, now: SimTime) {
+    pub fn on_connected(&mut self, now: SimTime, opened: bool) {
         if self.since.is_none() {
             self.since = Some(now);
+        }
+        if opened {
+            // `__mptcp_sync_state` after `tcp_finish_connect` has taken the
+            // timestamps option off `advmss`.
+            self.space = INIT_CWND_SEGMENTS * (self.advmss - TIMESTAMPS_OPTION_BYTES);
         }
     }
 
@@ -492,7 +501,8 @@ mod tests {
 
     /// `mptcp_rcv_space_adjust`: nothing grows within the first RTT; a
     /// round that read c = 28 480 bytes after the first measure's
-    /// o = 14 480 (ten `advmss` of 1 448) makes the window 2c + 4c(c − o)/o.
+    /// o = 14 600 (ten `advmss` of 1 460, at a receiver the sender connected
+    /// to) makes the window 2c + 4c(c − o)/o.
     #[test]
     fn the_buffer_grows_once_per_receiver_rtt_by_what_was_read() {
         let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
@@ -503,7 +513,7 @@ mod tests {
         }
         assert_eq!(w.window_clamp(7), 80_896);
         // A tenth segment an RTT on: 14 240 bytes read, not more than the first
-        // measure (14 480): no growth, and a new measure begins.
+        // measure (14 600): no growth, and a new measure begins.
         arrive(&mut w, ms(101), 7, ms(51), MSS, MSS as u64);
         assert_eq!(w.window_clamp(7), 80_896);
         assert_eq!(w.copied, 0);
@@ -512,12 +522,15 @@ mod tests {
             arrive(&mut w, ms(102 + k / 4), 7, ms(52), MSS, MSS as u64);
         }
         arrive(&mut w, ms(152), 7, ms(102), MSS, MSS as u64);
-        let (c, o) = (20 * MSS as u64, 10 * (ADVMSS as u64 - 12));
+        let (c, o) = (20 * MSS as u64, 10 * ADVMSS as u64);
         let rcvwin = 2 * c + 4 * c * (c - o) / o;
         assert_eq!(w.rcvbuf(), rcvwin * 256 / 158);
+        // The subflow follows from its own first measure, ten `advmss` of
+        // 1 448 (`tcp_init_buffer_space`).
+        let sf_rcvwin = 2 * c + 4 * c * (c - 14_480) / 14_480;
         assert!(
-            w.window_clamp(7).abs_diff(rcvwin) < 2,
-            "{} vs {rcvwin}",
+            w.window_clamp(7).abs_diff(sf_rcvwin) < 2,
+            "{} vs {sf_rcvwin}",
             w.window_clamp(7)
         );
     }
@@ -533,7 +546,12 @@ mod tests {
     #[test]
     fn subflows_follow_the_connections_buffer_from_their_own_measures() {
         let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
-        assert_eq!(w.space, 14_480);
+        // The upload's server: the sender connected to it, ten `advmss` of
+        // 1 460; a receiver that connected measures from ten of 1 448.
+        assert_eq!(w.space, 14_600);
+        let mut opener = LinuxRcvWindow::new(MSS, ADVMSS);
+        opener.on_connected(SimTime::ZERO, true);
+        assert_eq!(opener.space, 14_480);
         arrive(&mut w, SimTime(1_000_000), 7, SimTime::ZERO, MSS, MSS as u64);
         w.ratio = 158;
         // A measure that read 12 segments: the window it asks for is below the
@@ -641,7 +659,7 @@ mod tests {
         let first_round_window = |synack_us: u64, data_us: u64| {
             let mut w = LinuxRcvWindow::new(MSS, ADVMSS);
             w.set_clock_phase(300_000);
-            w.on_connected(us(synack_us));
+            w.on_connected(us(synack_us), true);
             arrive(&mut w, us(data_us), 7, us(synack_us), MSS, MSS as u64);
             let sample = w.subflows[0].estimate;
             w.add_subflow(8);

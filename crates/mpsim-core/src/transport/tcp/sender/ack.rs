@@ -126,9 +126,13 @@ impl TcpSender {
             self.stats.duplicate_acks += 1;
         }
         self.peer_rwnd = hdr.rwnd.max(self.mss as u64);
-        self.max_window = self.max_window.max(hdr.rwnd);
         // An old ACK, overtaken by a later one.
-        hdr.ack >= self.snd_una
+        let fresh = hdr.ack >= self.snd_una;
+        if fresh {
+            // `tcp_ack_update_window` (behind `tcp_may_update_window`).
+            self.max_window = self.max_window.max(hdr.rwnd);
+        }
+        fresh
     }
 
     /// What the ACK says, applied to the scoreboard: the RTT sample, the
