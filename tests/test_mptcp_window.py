@@ -22,6 +22,7 @@ With ``"fixed"`` the window is the connection's buffer (64 MiB) and the only sho
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import mpsim
@@ -172,3 +173,28 @@ def test_a_fixed_window_is_the_buffer_and_cuts_no_segment_but_the_last() -> None
     data = [r for r in rows if r["event"] == "send" and r["payload_bytes"] and not r["retransmission"]]
     short = [r for r in data if r["payload_bytes"] < MSS]
     assert [r["data_seq"] + r["payload_bytes"] for r in short] == [1 + 400_000]
+
+
+def test_a_short_piece_whose_skb_was_split_stays_short_before_the_data_after_it() -> None:
+    # Linux extends the write queue's tail skb (and its mapping) with the data that continues it only while
+    # none of that skb has been sent: `tso_fragment` splits an skb it sends in part, and
+    # `mptcp_skb_ext_copy` freezes the mapping. A short piece cut at the window's edge then leaves as a short
+    # segment with the data after it on its heels, in the same burst (the rig's 2 MB upload: 224, 624, 128
+    # and 448-byte segments between whole ones; validation/linux/diagnosis.md item 32). Were every queued
+    # short piece filled by the data after it, no such pair could be sent at one instant: the rule filled
+    # before gave none in this run, Linux's gives several.
+    sent = [r for r in _run() if r["event"] == "send" and r["payload_bytes"] and not r["retransmission"]]
+    by_subflow: dict[int, list[dict[str, Any]]] = {}
+    for r in sent:
+        by_subflow.setdefault(r["subflow"], []).append(r)
+    pairs = [
+        (a, b)
+        for rows in by_subflow.values()
+        for a, b in pairwise(rows)
+        if a["payload_bytes"] < MSS
+        and a["data_seq"] + a["payload_bytes"] == b["data_seq"]
+        and a["time_ns"] == b["time_ns"]
+    ]
+    assert len(pairs) >= 3, pairs
+    # Each is a piece the edge cut, followed by whole segments of a new mapping.
+    assert all(b["payload_bytes"] == MSS for _, b in pairs)
