@@ -17,6 +17,10 @@
 # mapping handed to a subflow). With RECV_TRACE=1 it records sock:sock_recv_length and sock:sk_data_ready (each
 # read the receiving application makes, with its length, and each wake-up of a socket) in
 # OUTDIR/recv_trace.txt. All need tracefs at /sys/kernel/tracing; with several, each file holds them all.
+# With QUICK_POLL=1 it polls /proc/net/tcp in the receiver's namespace (every few milliseconds: the file walks
+# the whole socket table) and records each change of a socket's delayed-ACK state in OUTDIR/quick.txt, one line
+# "<epoch seconds> <local port> <remote port> <quick> <pingpong> <ato jiffies> <rx queue bytes>": `quick` is
+# Linux's count of quick ACKs still to send (`icsk_ack.quick`), which no tracepoint or `ss` field shows.
 set -eu
 PROTO=$1 SIZE=$2 CC=$3 OUT=$4 DIR=${5:-up}
 case "$DIR" in
@@ -38,6 +42,26 @@ RECEIVER_NS=$NS_SRV
 if [ "${SS_POLL:-0}" = 1 ]; then
     ( while true; do echo "T $(date +%s.%N)"; ip netns exec "$RECEIVER_NS" ss -tmMiHn state established; \
         sleep 0.003; done > "$OUT/ss.txt" 2>/dev/null ) &
+    PIDS+=($!)
+fi
+if [ "${QUICK_POLL:-0}" = 1 ]; then
+    ip netns exec "$RECEIVER_NS" python3 - "$OUT/quick.txt" <<'PY' &
+import sys, time
+last = {}
+with open(sys.argv[1], "w", buffering=1) as out:
+    while True:
+        t = time.time()
+        with open("/proc/net/tcp") as f:
+            f.readline()
+            for line in f:
+                p = line.split()
+                key = (int(p[1].split(":")[1], 16), int(p[2].split(":")[1], 16))
+                # get_tcp4_sock: ... rto, ato, (quick << 1) | pingpong, cwnd, ssthresh
+                val = (int(p[14]) >> 1, int(p[14]) & 1, int(p[13]), int(p[4].split(":")[1], 16))
+                if last.get(key) != val:
+                    last[key] = val
+                    out.write("%.6f %d %d %d %d %d %d\n" % ((t,) + key + val))
+PY
     PIDS+=($!)
 fi
 TRACING=/sys/kernel/tracing
