@@ -311,12 +311,15 @@ impl LinuxRcvWindow {
         if self.since.is_none() {
             self.since = Some(now);
         }
-        // A subflow whose handshake's last ACK was lost is established by its
-        // first data.
-        self.subflow_established(sport);
         let mss = self.mss;
         let phase = self.clock_phase_ns;
+        let first_space = INIT_CWND_SEGMENTS * (self.advmss - TIMESTAMPS_OPTION_BYTES);
         let r = self.subflow(sport);
+        // A subflow whose handshake's last ACK was lost is established by its
+        // first data (`subflow_established`).
+        if r.space == 0 {
+            r.space = first_space;
+        }
         // `tcp_measure_rcv_mss`: a segment longer than the first `rcv_mss`.
         if len > MSS_DEFAULT_BYTES {
             r.measured = true;

@@ -349,3 +349,32 @@ fn a_short_segment_needs_a_whole_segment_of_window_when_counted_in_segments() {
         assert_eq!(s.send(100), want);
     }
 }
+
+/// Linux `tcp_xmit_retransmit_queue`: the head's retransmission restarts
+/// the RTO unless RACK's reordering timer holds the timer slot
+/// (`icsk_pending == ICSK_TIME_REO_TIMEOUT`). Segments 0, 1 and 2 leave at
+/// 100, 110 and 130 ms; the SACK of 2 at 231 ms gives RACK.rtt 101 ms and,
+/// with reo_wnd = min_RTT/4 = 25 ms, makes 0 lost at once (100 + 126 ≤ 231)
+/// and arms the reordering timer for 1 (110 + 126 = 236 ms) before 0 is
+/// resent: the RTO stays where the first send put it, where without the
+/// pending timer it would restart from 231 ms.
+#[test]
+fn resending_the_head_under_a_pending_reordering_timer_leaves_the_rto() {
+    let mut s = Script::new(Recovery::Prr, 3, 3, |p| {
+        p.rack = true;
+        p.tlp = true;
+        p.sack_rescue = false;
+        p.rto_restart_on_head_retransmit = true;
+    });
+    s.p.receive_window_bytes = Some(MSS);
+    assert_eq!(s.send(100), "N0");
+    s.p.receive_window_bytes = Some(2 * MSS);
+    assert_eq!(s.send(110), "N1");
+    s.p.receive_window_bytes = None;
+    assert_eq!(s.send(130), "N2");
+    let rto_before = s.rto_deadline_ms();
+    assert_eq!(s.ack(231, 0, &[(2, 3)]), "F0");
+    assert_eq!(s.aux_deadline(), Some((236.0, AuxTimer::Reorder)));
+    assert_eq!(s.rto_deadline_ms(), rto_before);
+    assert!(rto_before < 231 + s.s.rtt.rto().0 / MS);
+}
