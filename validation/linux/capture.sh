@@ -55,6 +55,8 @@ with open(sys.argv[1], "w", buffering=1) as out:
             f.readline()
             for line in f:
                 p = line.split()
+                if len(p) < 17:  # a socket closing as the file is read
+                    continue
                 key = (int(p[1].split(":")[1], 16), int(p[2].split(":")[1], 16))
                 # get_tcp4_sock: ... rto, ato, (quick << 1) | pingpong, cwnd, ssthresh
                 val = (int(p[14]) >> 1, int(p[14]) & 1, int(p[13]), int(p[4].split(":")[1], 16))
