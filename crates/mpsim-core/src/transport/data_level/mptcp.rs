@@ -600,12 +600,12 @@ impl DataLevel for MptcpLevel {
         sf.receiver.start_window_ssthresh(first, step);
         // What arrived in order waits for the application, which reads it
         // once the segment is answered (`after_receive`).
-        w.on_data(now, sf.sport, hdr.ts_ecr, hdr.payload_bytes, self.rx.rcv_nxt - before);
+        let cap = w.on_data(now, sf.sport, hdr.ts_ecr, hdr.payload_bytes, self.rx.rcv_nxt - before);
         // The subflow's clamp follows the connection's buffer, which a read
         // after another subflow's segment may have grown: Linux grows every
         // subflow's buffer with the connection's ("make subflows follow
         // along", `mptcp_rcv_space_adjust` → `tcp_rcvbuf_grow`).
-        sf.receiver.set_window_clamp(w.rcv_ssthresh_cap(sf.sport));
+        sf.receiver.set_window_clamp(cap);
         // `mptcp_check_data_fin`: the DATA_ACK reaching the DATA_FIN is
         // acknowledged at once (`mptcp_send_ack`).
         !was_complete && self.rx.is_complete()

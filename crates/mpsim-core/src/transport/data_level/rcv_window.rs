@@ -218,7 +218,19 @@ impl LinuxRcvWindow {
     /// captures: 82 944 bytes at the first ACK past the 131 072-byte
     /// buffer's, 79 474 + 2 · 1 448 rounded up, not 83 968).
     pub fn rcv_ssthresh_cap(&self, sport: u16) -> u64 {
-        (self.subflow_rcvbuf(sport).saturating_sub(SEGMENT_TRUESIZE_BYTES) * self.segment_ratio) >> 8
+        self.cap_of(self.subflow_rcvbuf(sport))
+    }
+
+    /// [`Self::rcv_ssthresh_cap`] of a subflow whose buffer is `rcvbuf`.
+    fn cap_of(&self, rcvbuf: u64) -> u64 {
+        (rcvbuf.saturating_sub(SEGMENT_TRUESIZE_BYTES) * self.segment_ratio) >> 8
+    }
+
+    /// A subflow's first measure (`tcp_init_buffer_space`): ten `advmss`,
+    /// the timestamps option taken off. The connection's first measure at a
+    /// receiver that connected is the same (`on_connected`).
+    fn first_subflow_space(&self) -> u64 {
+        INIT_CWND_SEGMENTS * (self.advmss - TIMESTAMPS_OPTION_BYTES)
     }
 
     /// The window the connection's whole buffer offers (`mptcp_space`'s
@@ -245,11 +257,17 @@ impl LinuxRcvWindow {
     /// its measure starts at `tcp_init_buffer_space`'s min(rcv_ssthresh,
     /// rcv_wnd, ten `advmss`), ten `advmss` here.
     pub fn subflow_established(&mut self, sport: u16) {
-        let space = INIT_CWND_SEGMENTS * (self.advmss - TIMESTAMPS_OPTION_BYTES);
+        self.established(sport);
+    }
+
+    /// The entry of subflow `sport`, established if it was not yet.
+    fn established(&mut self, sport: u16) -> &mut RcvSubflow {
+        let space = self.first_subflow_space();
         let r = self.subflow(sport);
         if r.space == 0 {
             r.space = space;
         }
+        r
     }
 
     /// Subflow `sport` has left the connection (`mptcp_close_ssk`): its ratio
@@ -290,7 +308,7 @@ impl LinuxRcvWindow {
         if opened {
             // `__mptcp_sync_state` after `tcp_finish_connect` has taken the
             // timestamps option off `advmss`.
-            self.space = INIT_CWND_SEGMENTS * (self.advmss - TIMESTAMPS_OPTION_BYTES);
+            self.space = self.first_subflow_space();
         }
     }
 
@@ -306,20 +324,18 @@ impl LinuxRcvWindow {
     /// marks its ratio measured (`tcp_measure_rcv_mss`). The bytes take
     /// buffer space until [`Self::read_pending`]: Linux's softirq queues the
     /// segment and sends its ACK (or arms the delayed ACK), and the reader
-    /// it woke runs after.
-    pub fn on_data(&mut self, now: SimTime, sport: u16, ts_ecr: SimTime, len: u32, read: u64) {
+    /// it woke runs after. Returns the subflow's
+    /// [`Self::rcv_ssthresh_cap`], which its segment cannot move (only a
+    /// read grows a buffer).
+    pub fn on_data(&mut self, now: SimTime, sport: u16, ts_ecr: SimTime, len: u32, read: u64) -> u64 {
         if self.since.is_none() {
             self.since = Some(now);
         }
         let mss = self.mss;
         let phase = self.clock_phase_ns;
-        let first_space = INIT_CWND_SEGMENTS * (self.advmss - TIMESTAMPS_OPTION_BYTES);
-        let r = self.subflow(sport);
         // A subflow whose handshake's last ACK was lost is established by its
-        // first data (`subflow_established`).
-        if r.space == 0 {
-            r.space = first_space;
-        }
+        // first data.
+        let r = self.established(sport);
         // `tcp_measure_rcv_mss`: a segment longer than the first `rcv_mss`.
         if len > MSS_DEFAULT_BYTES {
             r.measured = true;
@@ -342,7 +358,9 @@ impl LinuxRcvWindow {
                 };
             }
         }
+        let rcvbuf = r.rcvbuf;
         self.unread += read;
+        self.cap_of(rcvbuf)
     }
 
     /// The application reads what is waiting; returns whether there was
@@ -447,7 +465,8 @@ mod tests {
 
     /// A segment arrives, is answered, and the application reads it.
     fn arrive(w: &mut LinuxRcvWindow, now: SimTime, sport: u16, ts_ecr: SimTime, len: u32, read: u64) {
-        w.on_data(now, sport, ts_ecr, len, read);
+        let cap = w.on_data(now, sport, ts_ecr, len, read);
+        assert_eq!(cap, w.rcv_ssthresh_cap(sport));
         w.read_pending(now);
     }
 

@@ -5,10 +5,16 @@ use super::*;
 
 /// A Linux-like sender: SACK, PRR, RACK-TLP.
 pub(super) fn rack(iw: u64, segments: u64) -> Script {
+    rack_with(iw, segments, |_| {})
+}
+
+/// [`rack`] with `tweak` applied to its parameters.
+fn rack_with(iw: u64, segments: u64, tweak: impl FnOnce(&mut TcpParams)) -> Script {
     Script::new(Recovery::Prr, iw, segments, |p| {
         p.rack = true;
         p.tlp = true;
         p.sack_rescue = false;
+        tweak(p);
     })
 }
 
@@ -66,12 +72,7 @@ fn a_lost_tail_is_repaired_by_a_loss_probe_not_a_timeout() {
     // of 0–8 at 209 ms leaves one segment outstanding: PTO = 2·SRTT + the
     // minimum RTO (its ACK may be delayed), but never after the RTO
     // (RFC 8985 §7.2, Linux `tcp_schedule_loss_probe`).
-    let mut s = Script::new(Recovery::Prr, 10, 10, |p| {
-        p.rack = true;
-        p.tlp = true;
-        p.sack_rescue = false;
-        p.rtt.min_rto = SimDuration::from_millis(200);
-    });
+    let mut s = rack_with(10, 10, |p| p.rtt.min_rto = SimDuration::from_millis(200));
     assert_eq!(s.send(100), "N0 N1 N2 N3 N4 N5 N6 N7 N8 N9");
     for k in 1..=9 {
         assert_eq!(s.ack(200 + k, k, &[]), "");
@@ -100,12 +101,7 @@ fn a_probe_sends_new_data_when_there_is_some() {
     // handshake's 100 ms: PTO = 2·100 + 2 ms after the window left; the
     // probe is new data (segment 4) beyond cwnd, then the RTO runs afresh:
     // 302 + max(200 ms, 100 + 4·50 ms) = 602 ms.
-    let mut s = Script::new(Recovery::Prr, 4, 20, |p| {
-        p.rack = true;
-        p.tlp = true;
-        p.sack_rescue = false;
-        p.rtt.min_rto = SimDuration::from_millis(200);
-    });
+    let mut s = rack_with(4, 20, |p| p.rtt.min_rto = SimDuration::from_millis(200));
     assert_eq!(s.send(100), "N0 N1 N2 N3");
     assert_eq!(s.aux_deadline(), Some((302.0, AuxTimer::Probe)));
     assert_eq!(s.fire(302), "N4");
@@ -360,12 +356,7 @@ fn a_short_segment_needs_a_whole_segment_of_window_when_counted_in_segments() {
 /// pending timer it would restart from 231 ms.
 #[test]
 fn resending_the_head_under_a_pending_reordering_timer_leaves_the_rto() {
-    let mut s = Script::new(Recovery::Prr, 3, 3, |p| {
-        p.rack = true;
-        p.tlp = true;
-        p.sack_rescue = false;
-        p.rto_restart_on_head_retransmit = true;
-    });
+    let mut s = rack_with(3, 3, |p| p.rto_restart_on_head_retransmit = true);
     s.p.receive_window_bytes = Some(MSS);
     assert_eq!(s.send(100), "N0");
     s.p.receive_window_bytes = Some(2 * MSS);
