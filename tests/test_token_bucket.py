@@ -64,3 +64,61 @@ def test_the_reverse_direction_is_shaped_only_when_it_names_its_own_burst() -> N
 def test_a_burst_in_packets_is_refused_with_the_field_named() -> None:
     with pytest.raises(mpsim.ScenarioError, match=r"burst.*bytes"):
         mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("BURST", ', burst = "2pkt"')))
+
+
+def test_a_rate_limiter_delivers_each_packet_its_delay_after_its_release() -> None:
+    # The same releases as the shaper's (the seventh at 5.01 ms), then only the 2 ms delay.
+    assert _run(', burst = "2500B", rate_limiter = true') == (7, 3, 7_010_000)
+
+
+def test_a_rate_limiter_needs_a_burst_and_stays_on_its_direction() -> None:
+    with pytest.raises(mpsim.ScenarioError, match=r"rate_limiter.*burst"):
+        mpsim.Scenario.from_dict(tomllib.loads(SCENARIO.replace("BURST", ", rate_limiter = true")))
+    scenario = mpsim.Scenario.from_dict(
+        tomllib.loads(SCENARIO.replace("BURST", ', burst = "2500B", rate_limiter = true'))
+    )
+    core = {link["name"]: link for link in scenario.to_core()["links"]}
+    assert core["R-D"]["rate_limiter"] is True
+    assert "rate_limiter" not in core["D-R"]
+
+
+TWO_FLOWS = """
+duration = "1s"
+hosts = ["S", "D"]
+routers = ["R"]
+links = [
+  { from = "S", to = "R", rate = "1Gbps" },
+  { from = "R", to = "D", rate = "1Gbps", delay = "1ms", txtime_rate = "10Mbps" },
+]
+
+[[flows]]
+name = "big"
+type = "udp"
+src = "S"
+dst = "D"
+rate = "1Gbps"
+packet_size = "1250B"
+stop = "1us"
+
+[[flows]]
+name = "small"
+type = "udp"
+src = "S"
+dst = "D"
+rate = "1Gbps"
+packet_size = "125B"
+start = "5us"
+stop = "6us"
+"""
+
+
+def test_a_delay_lines_hold_lets_a_short_packet_of_another_flow_overtake() -> None:
+    # The 1250-byte datagram leaves R at 20 µs (10 µs on each 1 Gbit/s hop) and is held 1 ms of delay and 1 ms of
+    # transmission time at 10 Mbit/s: it arrives at 2.02 ms. The 125-byte one of the other flow, sent 5 µs later,
+    # leaves R behind it at 21 µs and is held 1 ms and 0.1 ms: it arrives first, at 1.121 ms.
+    res = mpsim.run(mpsim.Scenario.from_dict(tomllib.loads(TWO_FLOWS)))
+    got = {u["name"]: (u["received_pkts"], u["first_rx_ns"]) for u in res.raw["udp_flows"]}
+    assert got == {"big": (1, 2_020_000), "small": (1, 1_121_000)}
+    scenario = mpsim.Scenario.from_dict(tomllib.loads(TWO_FLOWS))
+    core = {link["name"]: link for link in scenario.to_core()["links"]}
+    assert core["R-D"]["txtime_rate_bps"] == core["D-R"]["txtime_rate_bps"] == 10_000_000

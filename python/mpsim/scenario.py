@@ -570,6 +570,7 @@ CORE_NAMES = {
     "limit_pkts": "limit",
     "burst_bytes": "burst",
     "jitter_ns": "jitter",
+    "txtime_rate_bps": "txtime_rate",
     "limit_bytes": "limit",
     "min_th_pkts": "min_th",
     "max_th_pkts": "max_th",

@@ -247,13 +247,27 @@ class LinkDirection(Model):
     """The reverse direction's own jitter; ``"0s"``: none where the forward direction has some."""
     trace: Trace | None = None
     """The reverse direction's own delivery-opportunity trace (see ``Link.trace``)."""
+    rate_limiter: Flag = False
+    """The reverse direction's ``burst`` is a rate limiter (see ``Link.rate_limiter``)."""
+    txtime_rate: Rate | None = None
+    """The reverse direction's own ``txtime_rate`` (see ``Link.txtime_rate``)."""
 
     @model_validator(mode="after")
     def _check(self) -> LinkDirection:
         _one_queue(self.buffer, self.queue)
         _burst_bytes(self.burst)
         _one_service(self.rate, self.trace, self.burst, required=False)
+        _limiter_needs_burst(self.rate_limiter, self.burst)
         return self
+
+
+def _limiter_needs_burst(rate_limiter: bool, burst: SizeSpec | None) -> None:
+    """``rate_limiter`` says what a token bucket's released packets do: it needs the ``burst`` of one."""
+    if rate_limiter and burst is None:
+        raise PydanticCustomError(
+            "rate_limiter",
+            "'rate_limiter' makes a token bucket a rate limiter: give the same direction a 'burst' (e.g. \"3028B\")",
+        )
 
 
 def _one_service(rate: int | None, trace: object, burst: SizeSpec | None, *, required: bool) -> None:
@@ -299,7 +313,8 @@ class Link(Model):
     burst: Size | None = None
     """A token-bucket shaper instead of a transmitter, as Linux's ``tbf`` qdisc: packets leave at ``rate`` on
     average, but after an idle period up to ``burst`` bytes leave back to back (so a burst finds the queue that
-    much larger); each then takes its transmission time and the delay to arrive, in order. Bytes, e.g.
+    much larger); each then takes its transmission time and the delay to arrive, in order (only the delay with
+    ``rate_limiter``). Bytes, e.g.
     ``"3028B"`` (two 1514-byte frames); none: a plain link. It shapes the forward direction only (a shaper is
     one direction's queue discipline); ``reverse.burst`` shapes the reverse."""
     jitter: PositiveDuration | None = None
@@ -307,6 +322,16 @@ class Link(Model):
     exponentially distributed extra delay of this mean (e.g. ``"50us"``), and arrives no sooner than the packet
     sent before it, so the link never reorders. Drawn from the run's seed, one stream per link direction; the
     reverse direction has the same unless ``reverse.jitter`` says otherwise (``"0s"``: none). None: no jitter."""
+    rate_limiter: Flag = False
+    """With ``burst``: the token bucket is a rate limiter in front of a link that takes no time, as Linux's ``tbf``
+    on a veth: a released packet arrives ``delay`` after its release, without its transmission time (an
+    emulator's delay line may add that: ``txtime_rate``). Forward direction only; ``reverse.rate_limiter`` for the
+    reverse."""
+    txtime_rate: Rate | None = None
+    """Hold each packet also its transmission time at this rate after ``delay`` (and ``jitter``), as an emulator's
+    delay line that adds it does (the Linux rig's ``delay.py --txtime``), keeping order only among the packets of
+    one route: a short packet may overtake a longer one of another flow sent just before it. The reverse direction
+    has the same unless ``reverse.txtime_rate`` says otherwise. None: no hold."""
     trace: Trace | None = None
     """A delivery-opportunity trace instead of a ``rate``, as Mahimahi's ``mm-link`` (a file: one time in ms a
     line, each letting 1 504 bytes leave, repeating after its last time; or a list of times): the queue is
@@ -319,6 +344,7 @@ class Link(Model):
         _one_queue(self.buffer, self.queue)
         _burst_bytes(self.burst)
         _one_service(self.rate, self.trace, self.burst, required=True)
+        _limiter_needs_burst(self.rate_limiter, self.burst)
         r = self.reverse
         if self.trace is not None and r is not None and r.burst is not None and r.rate is None and r.trace is None:
             raise PydanticCustomError(
@@ -374,6 +400,10 @@ class Link(Model):
             fwd["burst_bytes"] = burst
         if self.jitter is not None:
             fwd["jitter_ns"] = self.jitter
+        if self.rate_limiter:
+            fwd["rate_limiter"] = True
+        if self.txtime_rate is not None:
+            fwd["txtime_rate_bps"] = self.txtime_rate
         out = [fwd]
         rev_name = self.reverse_name
         if rev_name is not None:
@@ -398,9 +428,14 @@ class Link(Model):
                     rev["jitter_ns"] = r.jitter
             # A shaper is a queue discipline of one direction: the reverse has one only if it names its own.
             rev.pop("burst_bytes", None)
+            rev.pop("rate_limiter", None)
             rburst = _burst_bytes(r.burst)
             if rburst is not None:
                 rev["burst_bytes"] = rburst
+            if r.rate_limiter:
+                rev["rate_limiter"] = True
+            if r.txtime_rate is not None:
+                rev["txtime_rate_bps"] = r.txtime_rate
             out.append(rev)
         return out
 

@@ -15,10 +15,15 @@ implies; everything else is the profile's, so a change of the profile shows in t
   (``tcp_wmem[1]``), so Linux's scheduler may queue data on a subflow far beyond its window; the scenario sets
   ``send_buffer = "8388608B"`` (for a transfer of at most 8 MB it bounds nothing else).
 * **Token bucket.** The rig's bottleneck is Linux's ``tbf`` with a bucket of two frames (3 028 bytes) in
-  front of the pfifo, and its delay line adds each packet's transmission time: after an idle period
-  two packets leave back to back, so a burst finds room for B + 3 packets where a link has B + 1. The
-  shaped direction has ``burst = "3028B"`` (mpsim's token-bucket link, docs/scenarios.md), which does the
-  same; under load it is the plain link.
+  front of the pfifo, on a veth that takes no time: after an idle period two packets leave back to back, so a
+  burst finds room for B + 3 packets where a link has B + 1. The shaped direction has ``burst = "3028B"`` and
+  ``rate_limiter = true`` (mpsim's token-bucket link, docs/scenarios.md): a packet arrives its delay after its
+  release.
+* **Transmission time.** The rig's delay line adds each packet's transmission time at R, ``(len + 14)·8/R``,
+  and keeps order per path only; it sits at the router next to the server, so a download's packets take it
+  before the tbf and an upload's after it, and a short packet of one path can overtake a full-size one of the
+  other (validation/linux/diagnosis.md item 36). The links into ``D0`` (both directions) have
+  ``txtime_rate`` = R, which holds each packet so, in order per route.
 * **Delay line.** The rig's delay is a user-space delay line, which holds each packet a little longer than
   it is set to: its README measures the hold-time error over 570 000 packets at a mean of 52 µs (99.90 %
   under 200 µs, never reordering a path). The bottleneck link has ``jitter = "52us"`` in both directions
@@ -108,14 +113,18 @@ def network(cell: Cell) -> Network:
     bottlenecks = {"R1", "A1", "A2"}
     fast = LinkDirection(rate=FAST_ACCESS_RATE)
     jitter = LinkDirection(jitter=RIG_JITTER).jitter
-    shaped = LinkDirection(rate=f"{rate}bps", buffer=f"{cell.buffer_pkts}pkt", burst=f"{RIG_BURST_BYTES}B")
+    shaped = LinkDirection(
+        rate=f"{rate}bps", buffer=f"{cell.buffer_pkts}pkt", burst=f"{RIG_BURST_BYTES}B", rate_limiter=True
+    )
     links = [
         (
-            link.model_copy(update={"reverse": fast, "burst": shaped.burst, "jitter": jitter})
+            link.model_copy(update={"reverse": fast, "burst": shaped.burst, "rate_limiter": True, "jitter": jitter})
             if cell.direction == "up"
             else link.model_copy(update={"rate": fast.rate, "reverse": shaped, "jitter": jitter})
         )
         if link.from_ in bottlenecks and link.rate == rate
+        else link.model_copy(update={"txtime_rate": rate})
+        if link.to == "D0"
         else link
         for link in net.links
     ]

@@ -9,7 +9,7 @@ use crate::context::SimContext;
 use crate::error::ConfigErrors;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId};
 use crate::limits::CostEstimate;
-use crate::net::link::{DeliveryTrace, Jitter, Link, LinkCounters, TokenBucket};
+use crate::net::link::{DeliveryTrace, Jitter, Link, LinkCounters, TokenBucket, TxTime};
 use crate::net::routing::{RoutingTable, Topology};
 use crate::net::{Address, LossModel, Network, Node, Queue};
 use crate::rng::{mix64, RngStream, StreamDomain};
@@ -399,7 +399,9 @@ fn network(cfg: &ScenarioConfig) -> Network {
             in_flight: 0,
             counters: LinkCounters::default(),
             traced_on_change: false,
-            bucket: l.burst_bytes.map(TokenBucket::new),
+            bucket: l
+                .burst_bytes
+                .map(|burst| TokenBucket::new(burst).with_rate_limiter(l.rate_limiter)),
             jitter: l.jitter_ns.map(|mean| {
                 Box::new(Jitter::new(
                     mean,
@@ -407,6 +409,7 @@ fn network(cfg: &ScenarioConfig) -> Network {
                 ))
             }),
             trace,
+            txtime: l.txtime_rate_bps.map(|rate| Box::new(TxTime::new(rate))),
         });
     }
 

@@ -575,6 +575,18 @@ pub struct LinkConfig {
     /// none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jitter_ns: Option<u64>,
+    /// With `burst_bytes`: the token bucket is a rate limiter in front of a
+    /// link that takes no time (Linux's `tbf` on a veth): a released packet
+    /// arrives after the delay without its transmission time (see
+    /// [`crate::net::link::TokenBucket`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rate_limiter: bool,
+    /// Each packet is also held its transmission time at this rate after
+    /// the delay, in order among the packets of its route only, as an
+    /// emulator's delay line that adds it (see [`crate::net::link::TxTime`]).
+    /// `None`: no such hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub txtime_rate_bps: Option<u64>,
     /// A delivery-opportunity trace in place of the transmitter's rate (see
     /// [`crate::net::link::DeliveryTrace`]); the link's rate is then the
     /// trace's mean, whatever `rate_bps` says (it must still be positive).

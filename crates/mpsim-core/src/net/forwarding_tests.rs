@@ -49,6 +49,7 @@ fn link(name: &str, from: u32, to: u32, delay_ms: u64, limit_pkts: u32) -> Link 
         bucket: None,
         jitter: None,
         trace: None,
+        txtime: None,
     }
 }
 
@@ -168,11 +169,11 @@ fn packets_cross_two_hops_queue_and_overflow_with_their_reasons() {
 /// link holding two waiting packets: behind a token bucket of two packets
 /// (Linux `tbf` with `burst` 2500) five get through, behind a plain link
 /// three (one on the transmitter, two waiting).
-fn burst_through(bucket: Option<u32>) -> (Vec<(u64, u32, u64)>, u64) {
+fn burst_through(bucket: Option<u32>, rate_limiter: bool) -> (Vec<(u64, u32, u64)>, u64) {
     let mut feed = link("A-R", 0, 1, 0, 100);
     feed.rate_bps = 1_000_000_000;
     let mut shaped = link("R-B", 1, 2, 2, 2);
-    shaped.bucket = bucket.map(crate::net::link::TokenBucket::new);
+    shaped.bucket = bucket.map(|b| crate::net::link::TokenBucket::new(b).with_rate_limiter(rate_limiter));
     let mut net = line();
     net.links = vec![feed, shaped];
     let mut ctx = SimContext::default();
@@ -191,7 +192,7 @@ fn burst_through(bucket: Option<u32>) -> (Vec<(u64, u32, u64)>, u64) {
 #[test]
 fn a_token_bucket_lets_a_burst_through_back_to_back_then_paces_it_at_the_rate() {
     const US: u64 = 1_000;
-    let (delivered, dropped) = burst_through(Some(2500));
+    let (delivered, dropped) = burst_through(Some(2500), false);
     // Released at 10 and 20 µs on the full bucket, then one a millisecond as
     // tokens come; each takes its 1 ms of transmission after its release,
     // in order, and 2 ms of delay.
@@ -206,9 +207,28 @@ fn a_token_bucket_lets_a_burst_through_back_to_back_then_paces_it_at_the_rate() 
         ]
     );
     assert_eq!(dropped, 1);
-    let (plain, dropped) = burst_through(None);
+    let (plain, dropped) = burst_through(None, false);
     assert_eq!(plain, vec![(3010 * US, 7, 0), (4010 * US, 7, 1), (5010 * US, 7, 2)]);
     assert_eq!(dropped, 3);
+}
+
+#[test]
+fn a_rate_limiter_delivers_each_packet_its_delay_after_its_release() {
+    const US: u64 = 1_000;
+    // The same releases as the shaper's above (10 and 20 µs, then one a
+    // millisecond); none takes its transmission time after it.
+    let (delivered, dropped) = burst_through(Some(2500), true);
+    assert_eq!(
+        delivered,
+        vec![
+            (2010 * US, 7, 0),
+            (2020 * US, 7, 1),
+            (3010 * US, 7, 2),
+            (4010 * US, 7, 3),
+            (5010 * US, 7, 4),
+        ]
+    );
+    assert_eq!(dropped, 1);
 }
 
 #[test]

@@ -5,7 +5,7 @@ use super::loss::LossModel;
 use super::queue::{DropCause, Queue, QueuedPacket, DROP_CAUSES};
 use crate::ids::NodeId;
 use crate::rng::RngStream;
-use crate::time::{SimDuration, SimTime};
+use crate::time::{serialization_time, SimDuration, SimTime};
 
 /// Counters of one link, those every packet moves first. Packet conservation holds at every instant:
 /// `arrived = delivered + Σ dropped + queued + in service + in flight`.
@@ -73,6 +73,9 @@ pub struct Link {
     /// A delivery-opportunity trace in place of the transmitter's rate, if
     /// the link follows one.
     pub trace: Option<Box<DeliveryTrace>>,
+    /// A delay line's hold of each packet's transmission time, if the link
+    /// has a `txtime_rate`.
+    pub txtime: Option<Box<TxTime>>,
 }
 
 /// Bytes one delivery opportunity of a Mahimahi trace lets leave
@@ -237,6 +240,47 @@ impl Jitter {
     }
 }
 
+/// The hold of an emulator's delay line that adds each packet's
+/// transmission time at a rate to the delay it is set to, keeping order only
+/// among the packets of one path (the Linux rig's `delay.py --txtime`,
+/// FIFO per path and direction): a packet arrives `size · 8 / rate` after
+/// the delay, but no sooner than the packet of its route that went before
+/// it, so a short packet may overtake a longer one of another route sent
+/// just before it. Keyed by route (a flow's path through the network; one
+/// entry per route that has crossed the link, searched in order).
+#[derive(Clone, Debug)]
+pub struct TxTime {
+    pub rate_bps: u64,
+    /// Each route's step at this link and when its latest packet arrives.
+    last: Vec<(u32, SimTime)>,
+}
+
+impl TxTime {
+    pub fn new(rate_bps: u64) -> Self {
+        TxTime {
+            rate_bps,
+            last: Vec::new(),
+        }
+    }
+
+    /// When a packet of `size_bytes` on the route at `step`, due at `at`
+    /// without the hold, arrives.
+    #[inline]
+    pub fn arrival(&mut self, step: u32, at: SimTime, size_bytes: u32) -> SimTime {
+        let t = at + serialization_time(size_bytes, self.rate_bps);
+        match self.last.iter_mut().find(|e| e.0 == step) {
+            Some(e) => {
+                e.1 = e.1.max(t);
+                e.1
+            }
+            None => {
+                self.last.push((step, t));
+                t
+            }
+        }
+    }
+}
+
 /// A token-bucket shaper (Linux `sch_tbf.c`, `tbf_dequeue`): the head of the
 /// queue leaves when the bucket holds its transmission time at the link's
 /// rate; the bucket fills at one nanosecond a nanosecond up to the `burst`'s
@@ -245,10 +289,14 @@ impl Jitter {
 /// forward of a real link after a shaper that releases a packet when its
 /// transmission would start). After an idle period the first packets leave
 /// back to back, so a burst finds the queue `burst` bytes larger than a
-/// link's; under load the link is the plain one.
+/// link's; under load the link is the plain one. As a rate limiter
+/// (`rate_limiter`), a released packet takes no transmission time: Linux's
+/// `tbf` in front of a veth, whose packets arrive as they are released.
 #[derive(Clone, Debug)]
 pub struct TokenBucket {
     pub burst_bytes: u32,
+    /// A released packet arrives after the link's delay alone.
+    pub rate_limiter: bool,
     /// Tokens, as transmission time, at `tokens_at` (not yet capped).
     tokens: SimDuration,
     tokens_at: SimTime,
@@ -261,10 +309,17 @@ impl TokenBucket {
     pub fn new(burst_bytes: u32) -> Self {
         TokenBucket {
             burst_bytes,
+            rate_limiter: false,
             tokens: SimDuration(u64::MAX / 4),
             tokens_at: SimTime::ZERO,
             last_end: SimTime::ZERO,
         }
+    }
+
+    /// The same bucket as a rate limiter (`rate_limiter`) or a shaper.
+    pub fn with_rate_limiter(mut self, rate_limiter: bool) -> Self {
+        self.rate_limiter = rate_limiter;
+        self
     }
 
     /// When a packet of transmission time `tx` that reaches the head of the
@@ -456,6 +511,23 @@ mod tests {
     }
 
     /// Packets closer together than the jitter never overtake one another.
+    #[test]
+    fn a_delay_lines_hold_keeps_each_route_in_order_but_not_two() {
+        // 8 Mbit/s: a byte a microsecond.
+        let mut hold = TxTime::new(8_000_000);
+        let us = |n: u64| SimTime(n * 1_000);
+        // A 1000-byte packet of route 1 due at 0 arrives at 1000 µs; a
+        // 100-byte one of route 2 due at 10 µs, at 110 µs: before it.
+        assert_eq!(hold.arrival(1, us(0), 1000), us(1000));
+        assert_eq!(hold.arrival(2, us(10), 100), us(110));
+        // Route 1's next, 100 bytes due at 20 µs, would arrive at 120 µs:
+        // it waits for its route's packet ahead.
+        assert_eq!(hold.arrival(1, us(20), 100), us(1000));
+        // Route 2's next is not held behind route 1's.
+        assert_eq!(hold.arrival(2, us(30), 500), us(530));
+        assert_eq!(hold.arrival(1, us(2000), 8), us(2008));
+    }
+
     #[test]
     fn jitter_never_reorders() {
         let mut j = Jitter::new(50_000, RngStream::derive(7, StreamDomain::LinkJitter, 1));

@@ -480,7 +480,11 @@ impl Network {
                 let tx = serialization_time(p.size_bytes, link.rate_bps);
                 link.counters.busy_ns += tx.nanos();
                 b.last_end = b.last_end.max(now + tx);
-                b.last_end
+                if b.rate_limiter {
+                    now
+                } else {
+                    b.last_end
+                }
             }
         };
         if !link.up {
@@ -493,6 +497,9 @@ impl Network {
             let mut at = sent + link.delay;
             if let Some(j) = link.jitter.as_mut() {
                 at = j.arrival(at);
+            }
+            if let Some(h) = link.txtime.as_mut() {
+                at = h.arrival(p.step, at, p.size_bytes);
             }
             let t = InTransit {
                 id: p.id,

@@ -154,6 +154,21 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
         if l.jitter_ns == Some(0) {
             p.out_of(format!("{path}.jitter_ns"), 0, "at least 1 ns (or none: no jitter)");
         }
+        if l.txtime_rate_bps == Some(0) {
+            p.out_of(
+                format!("{path}.txtime_rate_bps"),
+                0,
+                "at least 1 bit/s (or none: no hold)",
+            );
+        }
+        if l.rate_limiter && l.burst_bytes.is_none() {
+            p.say(
+                format!("{path}.rate_limiter"),
+                true,
+                "false on a link without a token bucket",
+                "a rate limiter is a token bucket's: give the link a burst",
+            );
+        }
         if l.burst_bytes == Some(0) {
             p.out_of(
                 format!("{path}.burst_bytes"),

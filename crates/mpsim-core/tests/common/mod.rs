@@ -35,6 +35,8 @@ pub fn link(name: &str, from: &str, to: &str, rate_bps: u64, delay_ns: u64, queu
         up: true,
         burst_bytes: None,
         jitter_ns: None,
+        rate_limiter: false,
+        txtime_rate_bps: None,
         trace: None,
     }
 }
