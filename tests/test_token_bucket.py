@@ -82,16 +82,13 @@ def test_a_rate_limiter_needs_a_burst_and_stays_on_its_direction() -> None:
     assert "rate_limiter" not in core["D-R"]
 
 
-TWO_FLOWS = """
-duration = "1s"
-hosts = ["S", "D"]
-routers = ["R"]
-links = [
-  { from = "S", to = "R", rate = "1Gbps" },
-  { from = "R", to = "D", rate = "1Gbps", delay = "1ms", txtime_rate = "10Mbps" },
-]
-
-[[flows]]
+# The same network, R-D at 1 Gbit/s with 1 ms of delay and a hold of each packet's transmission time at
+# 10 Mbit/s; two flows of one datagram each.
+TWO_FLOWS = (
+    SCENARIO.split("[[flows]]")[0].replace(
+        'rate = "10Mbps", delay = "2ms", buffer = "4pkt" BURST', 'rate = "1Gbps", delay = "1ms", txtime_rate = "10Mbps"'
+    )
+    + """[[flows]]
 name = "big"
 type = "udp"
 src = "S"
@@ -110,6 +107,7 @@ packet_size = "125B"
 start = "5us"
 stop = "6us"
 """
+)
 
 
 def test_a_delay_lines_hold_lets_a_short_packet_of_another_flow_overtake() -> None:
