@@ -120,3 +120,6 @@ def test_a_delay_lines_hold_lets_a_short_packet_of_another_flow_overtake() -> No
     scenario = mpsim.Scenario.from_dict(tomllib.loads(TWO_FLOWS))
     core = {link["name"]: link for link in scenario.to_core()["links"]}
     assert core["R-D"]["txtime_rate_bps"] == core["D-R"]["txtime_rate_bps"] == 10_000_000
+    own = TWO_FLOWS.replace('txtime_rate = "10Mbps"', 'txtime_rate = "10Mbps", reverse = {txtime_rate = "1Mbps"}')
+    core = {link["name"]: link for link in mpsim.Scenario.from_dict(tomllib.loads(own)).to_core()["links"]}
+    assert (core["R-D"]["txtime_rate_bps"], core["D-R"]["txtime_rate_bps"]) == (10_000_000, 1_000_000)

@@ -84,6 +84,23 @@ def test_the_bottleneck_holds_packets_as_the_rigs_delay_line_does() -> None:
     assert len(runs) > 1
 
 
+@pytest.mark.parametrize("variant", ["shared", "separate"])
+@pytest.mark.parametrize("direction", ["up", "down"])
+def test_the_links_into_the_server_hold_packets_their_transmission_time_and_the_tbf_limits_the_rate(
+    variant: str, direction: str
+) -> None:
+    """The rig's delay line sits at the router next to the server and adds each frame's transmission time at R,
+    both ways: before the tbf for a download, after it for an upload; the tbf on its veth only limits the rate."""
+    cell = Cell(variant=variant, proto="mptcp", cc="reno", size_bytes=70_000, rtt2_ms=200.0, direction=direction)
+    core = sim.scenario(cell).to_core()
+    held = {link["name"]: link["txtime_rate_bps"] for link in core["links"] if "txtime_rate_bps" in link}
+    into_server = {"R2-D0", "D0-R2"} if variant == "shared" else {"B1-D0", "D0-B1", "B2-D0", "D0-B2"}
+    assert held == dict.fromkeys(into_server, 5_000_000)
+    limiters = {link["name"] for link in core["links"] if link.get("rate_limiter")}
+    shaped = {link["name"] for link in core["links"] if "burst_bytes" in link}
+    assert limiters == shaped == set(sim.BOTTLENECK_LINKS[direction]) & {link["name"] for link in core["links"]}
+
+
 def test_the_header_writes_consecutive_seeds_as_a_range() -> None:
     from validation.linux.__main__ import seed_list
 

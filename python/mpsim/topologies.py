@@ -266,7 +266,8 @@ def _limiter_needs_burst(rate_limiter: bool, burst: SizeSpec | None) -> None:
     if rate_limiter and burst is None:
         raise PydanticCustomError(
             "rate_limiter",
-            "'rate_limiter' makes a token bucket a rate limiter: give the same direction a 'burst' (e.g. \"3028B\")",
+            "'rate_limiter' is true, which makes a token bucket a rate limiter: give the same direction a 'burst' "
+            "(e.g. \"3028B\"), or leave 'rate_limiter' false",
         )
 
 

@@ -124,7 +124,7 @@ def network(cell: Cell) -> Network:
         )
         if link.from_ in bottlenecks and link.rate == rate
         else link.model_copy(update={"txtime_rate": rate})
-        if link.to == "D0"
+        if "D0" in (link.from_, link.to)
         else link
         for link in net.links
     ]
