@@ -189,46 +189,32 @@ fn burst_through(bucket: Option<u32>, rate_limiter: bool) -> (Vec<(u64, u32, u64
     )
 }
 
+/// Six packets at 10 µs apart into a 1 ms-a-packet link with a 2 500-byte
+/// bucket: released at 10 and 20 µs on the full bucket, then one a
+/// millisecond as tokens come. A shaper's packets take their 1 ms of
+/// transmission after release, in order, then 2 ms of delay; a rate
+/// limiter's arrive their delay after release; a plain link sends one a
+/// millisecond and drops three.
 #[test]
-fn a_token_bucket_lets_a_burst_through_back_to_back_then_paces_it_at_the_rate() {
+fn a_token_bucket_releases_a_burst_back_to_back_then_one_a_packet_time() {
     const US: u64 = 1_000;
-    let (delivered, dropped) = burst_through(Some(2500), false);
-    // Released at 10 and 20 µs on the full bucket, then one a millisecond as
-    // tokens come; each takes its 1 ms of transmission after its release,
-    // in order, and 2 ms of delay.
-    assert_eq!(
-        delivered,
-        vec![
-            (3010 * US, 7, 0),
-            (3020 * US, 7, 1),
-            (4010 * US, 7, 2),
-            (5010 * US, 7, 3),
-            (6010 * US, 7, 4),
-        ]
-    );
-    assert_eq!(dropped, 1);
-    let (plain, dropped) = burst_through(None, false);
-    assert_eq!(plain, vec![(3010 * US, 7, 0), (4010 * US, 7, 1), (5010 * US, 7, 2)]);
-    assert_eq!(dropped, 3);
-}
-
-#[test]
-fn a_rate_limiter_delivers_each_packet_its_delay_after_its_release() {
-    const US: u64 = 1_000;
-    // The same releases as the shaper's above (10 and 20 µs, then one a
-    // millisecond); none takes its transmission time after it.
-    let (delivered, dropped) = burst_through(Some(2500), true);
-    assert_eq!(
-        delivered,
-        vec![
-            (2010 * US, 7, 0),
-            (2020 * US, 7, 1),
-            (3010 * US, 7, 2),
-            (4010 * US, 7, 3),
-            (5010 * US, 7, 4),
-        ]
-    );
-    assert_eq!(dropped, 1);
+    let at = |us: &[u64]| {
+        us.iter()
+            .enumerate()
+            .map(|(k, &t)| (t * US, 7, k as u64))
+            .collect::<Vec<_>>()
+    };
+    // (bucket, rate limiter, deliveries as (time, node, packet), drops)
+    let cases = [
+        (Some(2500), false, at(&[3010, 3020, 4010, 5010, 6010]), 1),
+        (Some(2500), true, at(&[2010, 2020, 3010, 4010, 5010]), 1),
+        (None, false, at(&[3010, 4010, 5010]), 3),
+    ];
+    for (burst, limiter, want, want_dropped) in cases {
+        let (delivered, dropped) = burst_through(burst, limiter);
+        assert_eq!(delivered, want, "burst {burst:?}, rate limiter {limiter}");
+        assert_eq!(dropped, want_dropped, "burst {burst:?}, rate limiter {limiter}");
+    }
 }
 
 #[test]

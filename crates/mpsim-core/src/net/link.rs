@@ -268,6 +268,11 @@ impl TxTime {
     #[inline]
     pub fn arrival(&mut self, step: u32, at: SimTime, size_bytes: u32) -> SimTime {
         let t = at + serialization_time(size_bytes, self.rate_bps);
+        // A link's packets reach the hold in order of `at` (its sends are in
+        // order and its jitter never reorders), so a route whose latest
+        // packet is out by `at` holds nothing from here: the list keeps only
+        // the routes with a packet still held.
+        self.last.retain(|e| e.1 > at);
         match self.last.iter_mut().find(|e| e.0 == step) {
             Some(e) => {
                 e.1 = e.1.max(t);
@@ -510,7 +515,8 @@ mod tests {
         }
     }
 
-    /// Packets closer together than the jitter never overtake one another.
+    /// A delay line's hold (`txtime_rate`) keeps each route's packets in
+    /// order, but a short packet of another route may overtake a long one.
     #[test]
     fn a_delay_lines_hold_keeps_each_route_in_order_but_not_two() {
         // 8 Mbit/s: a byte a microsecond.
@@ -526,8 +532,11 @@ mod tests {
         // Route 2's next is not held behind route 1's.
         assert_eq!(hold.arrival(2, us(30), 500), us(530));
         assert_eq!(hold.arrival(1, us(2000), 8), us(2008));
+        // Both routes' packets were out by 2000 µs: only the new one is kept.
+        assert_eq!(hold.last, [(1, us(2008))]);
     }
 
+    /// Packets closer together than the jitter never overtake one another.
     #[test]
     fn jitter_never_reorders() {
         let mut j = Jitter::new(50_000, RngStream::derive(7, StreamDomain::LinkJitter, 1));

@@ -479,10 +479,10 @@ impl Network {
             Some(b) => {
                 let tx = serialization_time(p.size_bytes, link.rate_bps);
                 link.counters.busy_ns += tx.nanos();
-                b.last_end = b.last_end.max(now + tx);
                 if b.rate_limiter {
                     now
                 } else {
+                    b.last_end = b.last_end.max(now + tx);
                     b.last_end
                 }
             }

@@ -113,7 +113,7 @@ impl Connection {
             data: if mptcp {
                 Data::Mptcp(MptcpLevel::new(size_bytes, rcv_buffer_bytes, scheduler, &params))
             } else {
-                Data::Stream(StreamLevel::new(size_bytes))
+                Data::Stream(StreamLevel::new(size_bytes, &params))
             },
             ccs,
             cc,

@@ -166,7 +166,7 @@ fn check_scenario(cfg: &ScenarioConfig, p: &mut Problems) {
                 format!("{path}.rate_limiter"),
                 true,
                 "false on a link without a token bucket",
-                "a rate limiter is a token bucket's: give the link a burst",
+                "a rate limiter is a token bucket's: give the link a burst_bytes",
             );
         }
         if l.burst_bytes == Some(0) {
@@ -790,22 +790,33 @@ mod tests {
         assert_eq!(e.to_string().lines().count(), 3);
     }
 
+    /// The problems of a network of two nodes and a link each way, `ab`
+    /// and `ba`, with `ab` and `ba` added to their links and `rest` to the
+    /// scenario.
+    fn two_links_problems(ab: &str, ba: &str, rest: &str) -> ConfigErrors {
+        let link = |name: &str, from: &str, to: &str, extra: &str| {
+            format!(
+                r#"{{"name": "{name}", "from": "{from}", "to": "{to}", "rate_bps": 1000, "delay_ns": 1000, {extra}}}"#
+            )
+        };
+        let json = format!(
+            r#"{{"stop_time_ns": 1000000000, "nodes": [{{"name": "a"}}, {{"name": "b"}}],
+                "links": [{}, {}]{rest}}}"#,
+            link("ab", "a", "b", ab),
+            link("ba", "b", "a", ba)
+        );
+        validate(&ScenarioConfig::from_json(&json).unwrap()).unwrap_err()
+    }
+
     /// A trace out of order, one with a zero period and a rate change on a
     /// link that follows a trace are each named with the field at fault.
     #[test]
     fn a_bad_delivery_trace_is_named() {
-        let cfg = ScenarioConfig::from_json(
-            r#"{"stop_time_ns": 1000000000,
-                "nodes": [{"name": "a"}, {"name": "b"}],
-                "links": [{"name": "ab", "from": "a", "to": "b", "rate_bps": 1000, "delay_ns": 1000,
-                           "trace": {"opportunities_ms": [1, 3, 2, 4]}},
-                          {"name": "ba", "from": "b", "to": "a", "rate_bps": 1000, "delay_ns": 1000,
-                           "trace": {"opportunities_ms": [0, 0], "bytes_per_opportunity": 0},
-                           "burst_bytes": 3000}],
-                "link_changes": [{"at_ns": 5, "link": "ab", "rate_bps": 2000}]}"#,
-        )
-        .unwrap();
-        let e = validate(&cfg).unwrap_err();
+        let e = two_links_problems(
+            r#""trace": {"opportunities_ms": [1, 3, 2, 4]}"#,
+            r#""trace": {"opportunities_ms": [0, 0], "bytes_per_opportunity": 0}, "burst_bytes": 3000"#,
+            r#", "link_changes": [{"at_ns": 5, "link": "ab", "rate_bps": 2000}]"#,
+        );
         let found = path_value_allowed(&e);
         assert_eq!(
             found,
@@ -833,6 +844,25 @@ mod tests {
             e[0].message,
             "delivery opportunities must be in time order: 2 ms follows 3 ms"
         );
+    }
+
+    /// A delay line's hold at no rate, and a rate limiter on a link without
+    /// a token bucket, are each named with the field at fault.
+    #[test]
+    fn a_bad_hold_or_rate_limiter_is_named() {
+        let e = two_links_problems(r#""txtime_rate_bps": 0"#, r#""rate_limiter": true"#, "");
+        assert_eq!(
+            path_value_allowed(&e),
+            [
+                ("links[0].txtime_rate_bps", "0", "at least 1 bit/s (or none: no hold)"),
+                (
+                    "links[1].rate_limiter",
+                    "true",
+                    "false on a link without a token bucket"
+                ),
+            ]
+        );
+        assert!(e[1].message.contains("burst_bytes"), "{}", e[1].message);
     }
 
     #[test]

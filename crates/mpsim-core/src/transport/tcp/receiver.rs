@@ -20,8 +20,12 @@ pub struct ReceiverConfig {
     /// ACK every one of the first this many data segments (Linux quick-ACK).
     pub quickack_segments: u32,
     /// Linux `tcp_grow_window`: while the receiver's window threshold
-    /// (`rcv_ssthresh`) is below its clamp, each data segment raises it by
+    /// (`rcv_ssthresh`) is below its bound, each data segment raises it by
     /// two segments and is acknowledged at once (`icsk_ack.quick |= 1`).
+    /// With a bound from the socket's autotuned buffer
+    /// ([`TcpReceiver::bound_rcv_ssthresh`], plain TCP) Linux's quick-ACK
+    /// count decides: 16 more after the growth stops; else the bound is
+    /// 3 MiB and the quick ACKs end with the growth.
     pub quickack_window_growth: bool,
     /// Linux's SACK compression (`__tcp_ack_snd_check`, since 4.18): while
     /// data waits out of order, the first three duplicate ACKs for a
@@ -105,6 +109,14 @@ pub struct TcpReceiver {
     /// Linux's `rcv_ssthresh`, bytes, as it decides quick ACKs (with
     /// `quickack_window_growth`).
     rcv_ssthresh: u64,
+    /// Where `rcv_ssthresh` stops growing when the socket's autotuned
+    /// buffer bounds it (a plain TCP receiver under the `linux` profile,
+    /// `RcvSpace::growth_cap`); `None`: at `RCV_SSTHRESH_CLAMP_BYTES`.
+    growth_cap: Option<u64>,
+    /// Linux's quick-ACK count (`icsk_ack.quick`) when `growth_cap` is set:
+    /// while above zero every data segment is acknowledged at once, and each
+    /// ACK of data takes one from it.
+    quick: u32,
     /// Linux's `rcv_ssthresh` as it bounds the window offered, when the data
     /// level sets a `window_clamp` from its receive buffer (MPTCP's
     /// connection-level window): the same growth, stopped at the clamp.
@@ -158,9 +170,9 @@ const COMP_SACK_DELAY: SimDuration = SimDuration::from_millis(1);
 /// (`tcp_select_initial_window` with the default `tcp_rmem[1]` of 128 KiB).
 const RCV_SSTHRESH_INITIAL_BYTES: u64 = 65_535;
 /// Where Linux's `rcv_ssthresh` stops growing: the window of the largest
-/// autotuned receive buffer, half of `tcp_rmem[2]` (6 MiB). Linux stops
-/// sooner when the buffer its autotuning (`tcp_rcv_space_adjust`) has reached
-/// is smaller; that bound is not modelled.
+/// autotuned receive buffer, half of `tcp_rmem[2]` (6 MiB), for a receiver
+/// whose growth its own buffer does not bound (an MPTCP subflow's quick
+/// ACKs; plain TCP has [`TcpReceiver::bound_rcv_ssthresh`]).
 const RCV_SSTHRESH_CLAMP_BYTES: u64 = 3 << 20;
 
 /// Blocks ns-3's `TcpRxBuffer::UpdateSackList` remembers.
@@ -176,6 +188,8 @@ impl TcpReceiver {
             unacked_segments: 0,
             segments_received: 0,
             rcv_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
+            growth_cap: None,
+            quick: 0,
             window_ssthresh: RCV_SSTHRESH_INITIAL_BYTES,
             window_clamp: None,
             window_step: 2 * config.mss as u64,
@@ -233,6 +247,32 @@ impl TcpReceiver {
     pub fn set_window_clamp(&mut self, clamp: u64) {
         self.window_clamp = Some(clamp);
         self.window_ssthresh = self.window_ssthresh.min(clamp);
+    }
+
+    /// Bounds the growth of `rcv_ssthresh` by the socket's autotuned buffer
+    /// (`tcp_grow_window` grows it up to min(window_clamp, tcp_space)), from
+    /// `first` bytes, once, before any data arrives (a later call changes
+    /// nothing), and from then on decides quick ACKs by Linux's count
+    /// (`tcp_incr_quickack`, `tcp_dec_quickack_mode`).
+    pub fn bound_rcv_ssthresh(&mut self, first: u64, cap: u64) {
+        if self.segments_received == 0 && self.growth_cap.is_none() {
+            self.rcv_ssthresh = first;
+            self.growth_cap = Some(cap);
+        }
+    }
+
+    /// Moves the bound of [`Self::bound_rcv_ssthresh`] (the buffer grew, or
+    /// its ratio was measured); it never lowers `rcv_ssthresh`.
+    pub fn set_rcv_ssthresh_cap(&mut self, cap: u64) {
+        if self.growth_cap.is_some() {
+            self.growth_cap = Some(cap);
+        }
+    }
+
+    /// Bytes from the next expected one to the end of the data held out of
+    /// order (0 with none).
+    pub fn ooo_span(&self) -> u64 {
+        self.ooo.last().map_or(0, |b| b.end.saturating_sub(self.rcv_nxt))
     }
 
     /// The SYN arrived: data is expected from sequence number 1.
@@ -295,25 +335,57 @@ impl TcpReceiver {
         // Linux `tcp_grow_window` (from `tcp_event_data_recv` and for
         // out-of-order data): the window threshold grows by two segments and
         // the segment is acknowledged at once, until the threshold is at its clamp.
-        let window_grows = self.config.quickack_window_growth && !old && self.rcv_ssthresh < RCV_SSTHRESH_CLAMP_BYTES;
-        if window_grows {
-            self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.config.mss as u64).min(RCV_SSTHRESH_CLAMP_BYTES);
+        let counted = self.growth_cap.is_some() && self.config.quickack_window_growth;
+        let window_grows = match self.growth_cap {
+            // `tcp_event_data_recv`: segments of 128 bytes or more, by
+            // max(2 · advmss, 2 · len), up to the buffer's bound.
+            Some(cap) => {
+                let grows = self.config.quickack_window_growth && !old && payload >= 128 && self.rcv_ssthresh < cap;
+                if grows {
+                    let incr = 2 * (self.config.mss as u64).max(payload as u64);
+                    self.rcv_ssthresh = (self.rcv_ssthresh + incr).min(cap);
+                }
+                grows
+            }
+            None => {
+                let grows = self.config.quickack_window_growth && !old && self.rcv_ssthresh < RCV_SSTHRESH_CLAMP_BYTES;
+                if grows {
+                    self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.config.mss as u64).min(RCV_SSTHRESH_CLAMP_BYTES);
+                }
+                grows
+            }
+        };
+        if counted {
+            // `tcp_incr_quickack` at the first data segment (`icsk_ack.ato`
+            // still zero) and `tcp_enter_quickack_mode` for a duplicate
+            // (`tcp_data_queue`): 16 (`TCP_MAX_QUICKACKS`, below the window
+            // over two `rcv_mss`); `tcp_grow_window` sets the lowest bit.
+            if self.segments_received == 1 || old {
+                self.quick = self.quick.max(self.config.quickack_segments);
+            }
+            if window_grows {
+                self.quick |= 1;
+            }
         }
+        let quick_mode = if counted {
+            self.quick > 0
+        } else {
+            window_grows || self.segments_received <= self.config.quickack_segments as u64
+        };
         if let Some(clamp) = self.window_clamp.filter(|_| !old) {
             self.window_ssthresh = (self.window_ssthresh + self.window_step).min(clamp);
         }
         if self.config.sack_compression && out_of_order {
-            return self.compressed_sack(now, window_grows);
+            return self.compressed_sack(now, quick_mode);
         }
         // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
         // fills a hole, and for duplicates; RFC 9293: for the FIN.
         let immediate = !self.config.delayed_ack
-            || window_grows
+            || quick_mode
             || out_of_order
             || old
             || had_hole
             || fin
-            || self.segments_received <= self.config.quickack_segments as u64
             || self.unacked_segments >= self.config.delack_segments;
         if immediate {
             return RxDecision::AckNow;
@@ -322,13 +394,13 @@ impl TcpReceiver {
     }
 
     /// Linux `__tcp_ack_snd_check` for a segment that arrived out of order,
-    /// with SACK compression: at once while in quick-ACK mode (the window
-    /// growing), when more than a segment arrived in order since the last
-    /// ACK, for the first three duplicate ACKs of a cumulative ACK, and when
-    /// 44 are held back; else on a timer of min(1 ms, RTT/20).
-    fn compressed_sack(&mut self, now: SimTime, window_grows: bool) -> RxDecision {
+    /// with SACK compression: at once while in quick-ACK mode, when more
+    /// than a segment arrived in order since the last ACK, for the first
+    /// three duplicate ACKs of a cumulative ACK, and when 44 are held back;
+    /// else on a timer of min(1 ms, RTT/20).
+    fn compressed_sack(&mut self, now: SimTime, quick_mode: bool) -> RxDecision {
         let in_order = self.rcv_nxt.saturating_sub(self.rcv_nxt_acked);
-        if window_grows || in_order > self.config.mss as u64 || self.compressed >= COMP_SACK_NR {
+        if quick_mode || in_order > self.config.mss as u64 || self.compressed >= COMP_SACK_NR {
             return RxDecision::AckNow;
         }
         if self.comp_rcv_nxt != self.rcv_nxt {
@@ -491,12 +563,21 @@ impl TcpReceiver {
     /// An ACK was sent: remember the right edge it advertised, reset the
     /// counters and invalidate the armed timer.
     pub fn on_ack_sent(&mut self) {
+        self.use_quick_ack();
         self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(self.window()));
         self.unacked_segments = 0;
         self.generation += 1;
         self.timer_armed = false;
         self.rcv_nxt_acked = self.rcv_nxt;
         self.compressed = 0;
+    }
+
+    /// An ACK is about to acknowledge the data received since the last one
+    /// (`tcp_event_ack_sent` → `tcp_dec_quickack_mode`): one quick ACK used.
+    fn use_quick_ack(&mut self) {
+        if self.unacked_segments > 0 {
+            self.quick = self.quick.saturating_sub(1);
+        }
     }
 
     /// The delayed-ACK timer armed in `generation` fired: whether to ACK now.
@@ -569,10 +650,6 @@ mod tests {
         assert_eq!(r.window_ssthresh(), 70_000);
     }
 
-    /// RFC 9293 §3.8.6, Linux `tcp_select_window`: data held out of order
-    /// takes buffer space, but the window's right edge never moves left, so
-    /// the duplicate ACKs of a loss all repeat the window before them (what
-    /// a trace analysis requires of a duplicate ACK).
     #[test]
     fn while_the_window_opens_every_segment_is_acknowledged_at_once() {
         // Full segments of 1448 bytes: Linux's rcv_ssthresh grows by two a
@@ -611,6 +688,58 @@ mod tests {
         assert_eq!(delayed.iter().filter(|&&now| now).count(), 600);
     }
 
+    /// A TCP receiver whose `rcv_ssthresh` its autotuned buffer bounds
+    /// (`tcp_grow_window`, `tcp_incr_quickack`, `tcp_dec_quickack_mode`):
+    /// from the first window of 64 240 bytes to the first buffer's bound of
+    /// 80 480 ((131 072 − 2 304) · 160 / 256) the threshold grows in
+    /// ceil(16 240 / 2 896) = 6 segments, each setting the count's lowest
+    /// bit over the 16 the first segment gave; so 6 + 16 = 22 segments are
+    /// acknowledged one by one (the rig's captures), then every second one,
+    /// until a grown buffer raises the bound and the threshold grows again.
+    #[test]
+    fn the_quick_acks_end_16_segments_after_the_buffers_bound() {
+        let mut r = TcpReceiver::new(ReceiverConfig {
+            quickack_window_growth: true,
+            quickack_segments: 16,
+            mss: 1448,
+            ..ReceiverConfig::default()
+        });
+        r.on_syn();
+        r.bound_rcv_ssthresh(64_240, 80_480);
+        let mut k = 0u64;
+        let mut next = |r: &mut TcpReceiver| {
+            let d = r.on_segment(SimTime(k * 1_000_000), 1 + k * 1448, 1448, false);
+            k += 1;
+            if d == RxDecision::AckNow {
+                r.on_ack_sent();
+            }
+            d == RxDecision::AckNow
+        };
+        let first: Vec<bool> = (0..40).map(|_| next(&mut r)).collect();
+        assert!(first[..22].iter().all(|&now| now));
+        // Segments 23, 25, … wait for the next; 24, 26, … are answered with it.
+        let rest: Vec<bool> = first[22..].to_vec();
+        assert_eq!(rest, (0..18).map(|i| i % 2 == 1).collect::<Vec<_>>());
+        // The buffer grew, its bound by three steps: with the count at 0, each
+        // segment that raises the threshold sets the bit and is answered at
+        // once (three), then every second one again.
+        r.set_rcv_ssthresh_cap(80_480 + 3 * 2_896);
+        let grown: Vec<bool> = (0..8).map(|_| next(&mut r)).collect();
+        assert_eq!(grown, [true, true, true, false, true, false, true, false]);
+        // A duplicate segment re-enters quick-ACK mode for 16 ACKs
+        // (`tcp_enter_quickack_mode`), its own the first.
+        let d = r.on_segment(SimTime(100_000_000), 1, 1448, false);
+        assert_eq!(d, RxDecision::AckNow);
+        r.on_ack_sent();
+        let after: Vec<bool> = (0..17).map(|_| next(&mut r)).collect();
+        assert!(after[..15].iter().all(|&now| now));
+        assert!(!after[15]);
+    }
+
+    /// RFC 9293 §3.8.6, Linux `tcp_select_window`: data held out of order
+    /// takes buffer space, but the window's right edge never moves left, so
+    /// the duplicate ACKs of a loss all repeat the window before them (what
+    /// a trace analysis requires of a duplicate ACK).
     #[test]
     fn out_of_order_data_never_pulls_the_right_edge_back() {
         let mut r = TcpReceiver::new(ReceiverConfig {
