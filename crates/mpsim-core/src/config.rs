@@ -200,8 +200,11 @@ pub struct TcpOptions {
     /// (Linux's quick-ACK mode).
     #[serde(default)]
     pub quickack_segments: Option<u32>,
-    /// Each data segment acknowledged at once while the receive window
-    /// opens (Linux `tcp_grow_window`, up to the window of a 6 MiB buffer).
+    /// Each data segment acknowledged at once while the receiver's
+    /// `rcv_ssthresh` grows (Linux `tcp_grow_window`): for TCP up to its
+    /// autotuned buffer's window (`tcp_rcv_space_adjust`) and for 16
+    /// segments after (Linux's quick-ACK count), for an MPTCP subflow up to
+    /// the window of a 6 MiB buffer (docs/algorithms.md).
     #[serde(default)]
     pub quickack_window_growth: Option<bool>,
     /// While data waits out of order, duplicate ACKs after the first three
