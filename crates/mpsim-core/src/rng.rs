@@ -29,6 +29,8 @@ pub enum StreamDomain {
     Plugin = 7,
     /// The jitter of a link's delay, one stream per link.
     LinkJitter = 8,
+    /// Per subflow: a congestion control's own draws (BBR's ProbeBW start phase).
+    CongestionControl = 9,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele, Lea, Flood 2014).

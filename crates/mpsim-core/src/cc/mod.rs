@@ -11,8 +11,10 @@
 //! ([`crate::slowstart`]) that runs first and hands the acknowledged bytes it
 //! did not use to [`CongestionAvoidance::on_ack`].
 
+pub mod bbr;
 pub mod coupling;
 pub mod cubic_ns3;
+pub mod win_minmax;
 
 use crate::error::Problems;
 use crate::time::{SimDuration, SimTime};
