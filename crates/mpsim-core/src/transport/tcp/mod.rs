@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod loss;
+pub mod pacing;
 pub mod rate;
 pub mod rcv_space;
 pub mod receiver;
