@@ -275,8 +275,10 @@ impl Bbr {
             lt_last_delivered: 0,
             lt_last_stamp: 0,
             lt_last_lost: 0,
-            pacing_gain: HIGH_GAIN,
-            cwnd_gain: HIGH_GAIN,
+            // Zero until the first ACK's bbr_update_gains, as the kernel's
+            // zeroed private area; nothing reads them before.
+            pacing_gain: 0,
+            cwnd_gain: 0,
             full_bw_reached: false,
             full_bw_cnt: 0,
             cycle_idx: 0,
@@ -424,7 +426,8 @@ impl Bbr {
             return TCP_INIT_CWND;
         }
         let w = bw as u64 * self.min_rtt_us as u64;
-        (((w.wrapping_mul(gain as u64) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT) as u32
+        // (x + BW_UNIT − 1) / BW_UNIT; x < 2⁵⁶, so the sum cannot wrap.
+        (w.wrapping_mul(gain as u64) >> BBR_SCALE).div_ceil(BW_UNIT) as u32
     }
 
     /// `bbr_quantization_budget`, packets: room for three TSO bursts, an
@@ -451,7 +454,7 @@ impl Bbr {
         let now_ns = sock.now.nanos();
         let edt_ns = sock.earliest_departure.nanos().max(now_ns);
         let interval_us = (edt_ns - now_ns) / 1000;
-        let interval_delivered = (self.bw() as u64 * interval_us >> BW_SCALE) as u32;
+        let interval_delivered = ((self.bw() as u64 * interval_us) >> BW_SCALE) as u32;
         let mut inflight_at_edt = inflight_now;
         if self.pacing_gain > BBR_UNIT {
             inflight_at_edt += self.tso_segs_goal();
@@ -729,7 +732,7 @@ impl Bbr {
         if self.full_bw_reached || !self.round_start || rs.is_app_limited {
             return;
         }
-        let bw_thresh = (self.full_bw as u64 * FULL_BW_THRESH as u64 >> BBR_SCALE) as u32;
+        let bw_thresh = ((self.full_bw as u64 * FULL_BW_THRESH as u64) >> BBR_SCALE) as u32;
         if self.max_bw() >= bw_thresh {
             self.full_bw = self.max_bw();
             self.full_bw_cnt = 0;
@@ -974,8 +977,8 @@ mod tests {
     }
 
     /// `bbr_rate_bytes_per_sec` and `bbr_tso_segs_goal` at hand-computed
-    /// points: bw 167 772 at gain 1.0: (167 772 000 · 256 >> 8) · 990 000
-    /// >> 24 = 9 899 990 bytes/s (1 % under 10 MB/s, less the truncations);
+    /// points: bw 167 772 at gain 1.0: ((167 772 000 · 256 >> 8) · 990 000)
+    /// / 2²⁴ = 9 899 990 bytes/s (1 % under 10 MB/s, less the truncations);
     /// its TSO goal 9 899 990 >> 10 = 9667 bytes = 9 segments.
     #[test]
     fn pacing_rate_and_tso_goal_follow_the_kernels_integers() {
