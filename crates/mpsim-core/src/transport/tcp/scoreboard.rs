@@ -12,6 +12,7 @@
 use std::collections::VecDeque;
 
 use super::config::{Recovery, TcpParams};
+use super::rate::TxRecord;
 use crate::time::SimTime;
 
 /// Known received above SND.UNA (a SACK block, or ns-3's guess).
@@ -80,6 +81,9 @@ pub struct Seg {
     /// When the segment was last sent.
     pub sent_at: SimTime,
     pub flags: u8,
+    /// The delivery state at the last send, for the delivery-rate sampler
+    /// (`TCP_SKB_CB(skb)->tx`); left at its default unless a sampler runs.
+    pub tx: TxRecord,
 }
 
 impl Seg {
@@ -370,7 +374,7 @@ mod tests {
                 let n = b.segs.len();
                 match op {
                     Op::Send(len) => {
-                        let seg = Seg { start: nxt, len, dsn: nxt, fin: false, data_fin: false, sent_at: SimTime::ZERO, flags: 0 };
+                        let seg = Seg { start: nxt, len, dsn: nxt, fin: false, data_fin: false, sent_at: SimTime::ZERO, flags: 0, tx: TxRecord::default() };
                         b.push(seg, nxt);
                         nxt += len as u64;
                     }

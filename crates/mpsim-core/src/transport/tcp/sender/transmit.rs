@@ -313,6 +313,7 @@ impl TcpSender {
             data_fin: chunk.data_fin,
             sent_at: now,
             flags: 0,
+            tx: Default::default(),
         };
         let header = self.data_header(&seg, now);
         self.board.push(seg, self.snd_nxt);

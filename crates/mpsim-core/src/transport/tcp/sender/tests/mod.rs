@@ -428,6 +428,7 @@ mod search {
                 data_fin: false,
                 sent_at: SimTime::ZERO,
                 flags: 0,
+                tx: Default::default(),
             });
             start += len as u64;
         }
