@@ -526,6 +526,7 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
                 None,
             );
             conn.initiator = f.initiator;
+            conn.use_bbr(seed);
             if let Some(seq) = &f.sequence {
                 if k + 1 < repeats {
                     conn.successor = Some((
@@ -581,6 +582,7 @@ fn construct(cfg: &ScenarioConfig, net: Network) -> Simulator {
             conn.set_scheduling(Scheduling::Plugin(Box::new(plugin.build())));
         }
         conn.initiator = m.initiator;
+        conn.use_bbr(cfg.seed);
         // The phase of the receiver's millisecond timestamp clock, drawn per
         // MPTCP connection (its place among the connections, not the flows).
         conn.set_clock_phase(RngStream::derive(cfg.seed, StreamDomain::Transport, i as u64).below(1_000_000));

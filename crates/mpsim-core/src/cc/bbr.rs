@@ -8,7 +8,7 @@
 //! BBR is not a congestion *avoidance* in mpsim's sense: the kernel calls it
 //! as `cong_control` on every ACK (`tcp_cong_control`), in place of PRR and
 //! of `tcp_cong_avoid`, with the ACK's delivery-rate sample
-//! ([`crate::transport::tcp::rate`]). So it is a pure model here: the
+//! ([`crate::cc::rate`]). So it is a pure model here: the
 //! sender hands it a [`SocketView`] and the [`RateSample`] and reads back
 //! [`Bbr::cwnd`] and [`Bbr::pacing_rate`]. Each subflow of an MPTCP
 //! connection runs its own, uncoupled, as upstream MPTCP does.
@@ -22,7 +22,7 @@
 
 use crate::rng::RngStream;
 use crate::time::SimTime;
-use crate::transport::tcp::rate::{after, before, micros, RateSample};
+use crate::cc::rate::{after, before, micros, RateSample};
 
 use super::win_minmax::WindowedMax;
 
@@ -92,6 +92,36 @@ const PACING_SHIFT: u32 = 10;
 /// `bbr_tso_segs_goal` allows, with an x86-64 distribution kernel's
 /// `MAX_TCP_HEADER` = L1_CACHE_ALIGN(128 + MAX_HEADER 176) = 320.
 const TSO_MAX_BYTES: u64 = 65_536 - 1 - 320;
+
+/// `cc = {type = "bbr"}`: BBR v1 on each subflow (TCP, or every subflow of
+/// an MPTCP connection, uncoupled as upstream MPTCP runs it), under the
+/// `linux` profile. It has no parameters: the kernel's module parameters
+/// are its constants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BbrConfig {}
+
+impl super::CcFactory for BbrConfig {
+    type Algorithm = BbrControl;
+    fn build(&self, _setup: &super::CcSetup) -> BbrControl {
+        BbrControl
+    }
+}
+
+/// The connection-wide part of BBR: nothing. BBR replaces the stack's
+/// window rules on each subflow (`cong_control`), so its state lives with
+/// each subflow's sender ([`Bbr`], with the delivery-rate sampler and the
+/// pacing clock it needs); the sender never calls these hooks for a
+/// subflow that runs it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BbrControl;
+
+impl super::CongestionAvoidance for BbrControl {
+    fn on_ack(&mut self, _s: &mut [super::SubflowCc], _r: usize, _ack: &super::AckInfo) {}
+    fn ssthresh_after_loss(&mut self, s: &[super::SubflowCc], r: usize, _now: SimTime) -> u64 {
+        s[r].ssthresh
+    }
+}
 
 /// `enum bbr_mode`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -301,7 +331,7 @@ impl Bbr {
     /// `bbr_main` (the `cong_control` hook): update the model with the
     /// ACK's sample, then set the pacing rate and the window. Returns
     /// whether the sender must mark its pipe application-limited
-    /// ([`crate::transport::tcp::rate::RateSampler::mark_app_limited`]),
+    /// ([`crate::cc::rate::RateSampler::mark_app_limited`]),
     /// which ProbeRTT does on every ACK to keep its low-rate samples out of
     /// the filter.
     #[must_use]

@@ -11,9 +11,9 @@
 //! ([`crate::slowstart`]) that runs first and hands the acknowledged bytes it
 //! did not use to [`CongestionAvoidance::on_ack`].
 
-pub mod bbr;
 pub mod coupling;
 pub mod cubic_ns3;
+pub mod rate;
 pub mod win_minmax;
 
 use crate::error::Problems;
@@ -138,6 +138,7 @@ congestion_controls! {
         "mpcubic" => MpCubic(mpcubic::MpCubicConfig),
         "unmpcubic" => UnMpCubic(unmpcubic::UnMpCubicConfig),
         "couple_plus" => CouplePlus(couple_plus::CouplePlusConfig),
+        "bbr" => Bbr(bbr::BbrConfig),
         "python" => Plugin(plugin::PluginCcConfig),
         #[cfg(test)] "fixed_window" => FixedWindow(fixed_window::FixedWindowConfig),
 }

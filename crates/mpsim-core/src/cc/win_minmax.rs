@@ -91,7 +91,10 @@ mod tests {
         assert_eq!(m.update(10, 10, 10), 50);
         // t = 11: dt = 11 > 10, the best expires; the second (30 at 3) is in.
         assert_eq!(m.update(10, 11, 10), 30);
-        assert_eq!(m.s, [Sample { t: 3, v: 30 }, Sample { t: 6, v: 20 }, Sample { t: 11, v: 10 }]);
+        assert_eq!(
+            m.s,
+            [Sample { t: 3, v: 30 }, Sample { t: 6, v: 20 }, Sample { t: 11, v: 10 }]
+        );
         // t = 14: 30 at 3 is 11 old; 20 at 6 takes over.
         assert_eq!(m.update(10, 14, 5), 20);
         // t = 30: even the third choice (11) is out of the window: reset.
@@ -112,7 +115,10 @@ mod tests {
         assert_eq!(m.s[1..], [Sample { t: 9, v: 10 }; 2]);
         // …and 20 beats it (not the best, 40).
         m.update(10, 10, 20);
-        assert_eq!(m.s, [Sample { t: 6, v: 40 }, Sample { t: 10, v: 20 }, Sample { t: 10, v: 20 }]);
+        assert_eq!(
+            m.s,
+            [Sample { t: 6, v: 40 }, Sample { t: 10, v: 20 }, Sample { t: 10, v: 20 }]
+        );
         // Time wraps as u32: t = 2 after u32::MAX − 1 is 4 units later.
         let mut m = WindowedMax::default();
         m.reset(u32::MAX - 1, 7);

@@ -21,6 +21,7 @@ use crate::cc::{Cc, CongestionAvoidance, SubflowCc};
 use crate::context::{Forward, SimContext};
 use crate::event::Event;
 use crate::observe::{SegmentEvent, SubflowRef, TransportEvent};
+use crate::rng::{RngStream, StreamDomain};
 use crate::slowstart::{SlowStart, Ss};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::gaps::GapGenerator;
@@ -130,6 +131,19 @@ impl Connection {
             watched: false,
             subflows,
             params,
+        }
+    }
+
+    /// Each subflow runs BBR if the connection's congestion control is
+    /// `bbr`, with its own random stream of the run's `seed`.
+    pub fn use_bbr(&mut self, seed: u64) {
+        if !matches!(self.cc, Cc::Bbr(_)) {
+            return;
+        }
+        for (j, sf) in self.subflows.iter_mut().enumerate() {
+            let index = (self.index as u64) << 16 | j as u64;
+            sf.sender
+                .use_bbr(RngStream::derive(seed, StreamDomain::CongestionControl, index));
         }
     }
 

@@ -475,6 +475,14 @@ fn check_mptcp(
     if let Some(plugin) = &m.scheduler_plugin {
         plugin.check(&format!("{path}.scheduler_plugin"), p);
     }
+    if !m.slow_start.is_standard() && matches!(m.cc, Some(CcConfig::Bbr { .. })) {
+        p.say(
+            format!("{path}.slow_start"),
+            m.slow_start.name(),
+            "standard with cc 'bbr'",
+            "BBR sets its own window from the start (STARTUP): no slow-start strategy runs with it",
+        );
+    }
     if !m.slow_start.is_standard() {
         let kind = m.slow_start.name();
         let mut only_standard = |field: &str, name: &str| {
@@ -750,6 +758,44 @@ pub(crate) fn check_tcp(flow: &str, f: &TcpOptions, cc: &Option<CcConfig>, p: &m
     }
     if let Some(cc) = cc {
         cc.validate(&format!("{flow}.cc"), p);
+        if matches!(cc, CcConfig::Bbr { .. }) {
+            check_bbr(flow, f, p);
+        }
+    }
+}
+
+/// BBR is Linux 6.18's (`tcp_bbr.c`): it runs under the `linux` profile
+/// only, and it has no slow start for HyStart to end.
+fn check_bbr(flow: &str, f: &TcpOptions, p: &mut Problems) {
+    if f.profile != Profile::Linux {
+        // The name a scenario gives the profile.
+        let name = serde_json::to_value(f.profile)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        p.say(
+            format!("{flow}.tcp.profile"),
+            &name,
+            "linux",
+            format!("cc 'bbr' is BBR v1 as Linux 6.18 runs it, modelled under the linux profile only, not '{name}'"),
+        );
+    }
+    let path = format!("{flow}.tcp");
+    if f.hystart.is_some() {
+        p.say(
+            format!("{path}.hystart"),
+            "set",
+            "unset with cc 'bbr'",
+            "BBR has no slow start for HyStart++ to end",
+        );
+    }
+    if matches!(f.hystart_linux, Some(HyStartLinuxOption::On(_))) {
+        p.say(
+            format!("{path}.hystart_linux"),
+            "set",
+            "unset or off with cc 'bbr'",
+            "BBR has no slow start for Linux HyStart to end",
+        );
     }
 }
 

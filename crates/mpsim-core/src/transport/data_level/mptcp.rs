@@ -217,7 +217,7 @@ impl MptcpLevel {
     /// The subflow the scheduler gives a chunk of `len` bytes to (a
     /// reinjected chunk avoids the subflow it came from while another has
     /// room), or `None` when the chunk waits.
-    fn pick(&mut self, set: &mut SubflowSet<'_>, len: u32, from: Option<usize>) -> Option<usize> {
+    fn pick(&mut self, now: SimTime, set: &mut SubflowSet<'_>, len: u32, from: Option<usize>) -> Option<usize> {
         let window_end = self.data_una.saturating_add(self.data_wnd);
         let chunk = scheduler::Chunk {
             len,
@@ -229,6 +229,7 @@ impl MptcpLevel {
             window_bytes: self.data_wnd,
         };
         let mut view = SchedulerView {
+            now,
             subflows: &mut *set.subflows,
             ccs: &*set.ccs,
             params: set.params,
@@ -402,7 +403,7 @@ impl DataLevel for MptcpLevel {
                     .subflows
                     .iter()
                     .filter(|sf| sf.sender.state == SenderState::Established && sf.usable())
-                    .map(|sf| sf.sender.timer.deadline)
+                    .map(|sf| sf.sender.retransmit_deadline())
                     .filter(|&d| d != SimTime::NEVER && d > now)
                     .map(|d| d.saturating_since(now))
                     .max();
@@ -421,7 +422,7 @@ impl DataLevel for MptcpLevel {
                 // while one sent earlier is unacknowledged (`tcp_write_xmit`
                 // applies `tcp_nagle_test` only to the write queue's tail).
                 while let Some(&chunk) = sf.queued.front() {
-                    if !sf.sender.room_for(set.params, &set.ccs[r], chunk.len) {
+                    if !sf.sender.room_for(now, set.params, &set.ccs[r], chunk.len) {
                         break;
                     }
                     let short = self.window_end.is_some() && chunk.len < set.params.mss;
@@ -518,7 +519,7 @@ impl DataLevel for MptcpLevel {
                     0
                 };
                 let now_ok = sf.queued.is_empty()
-                    && sf.sender.room_for(set.params, &set.ccs[r], chunk.len)
+                    && sf.sender.room_for(now, set.params, &set.ccs[r], chunk.len)
                     && !(short && sf.short_unacked());
                 if now_ok {
                     self.send_on(io, &mut set, r, chunk);
@@ -532,7 +533,7 @@ impl DataLevel for MptcpLevel {
                 }
                 continue;
             }
-            let Some(r) = self.pick(&mut set, chunk.len, from) else {
+            let Some(r) = self.pick(now, &mut set, chunk.len, from) else {
                 break;
             };
             if short && set.subflows[r].short_unacked() {
@@ -547,7 +548,7 @@ impl DataLevel for MptcpLevel {
                 for k in 0..set.subflows.len() {
                     if k != r
                         && set.subflows[k].usable()
-                        && set.subflows[k].sender.room_for(set.params, &set.ccs[k], chunk.len)
+                        && set.subflows[k].sender.room_for(now, set.params, &set.ccs[k], chunk.len)
                     {
                         self.send_on(io, &mut set, k, chunk);
                     }
@@ -771,9 +772,12 @@ fn pacing_rate(cwnd: u64, ssthresh: u64, packets_out: u64, srtt: SimDuration) ->
     (bytes * ratio * 1_000_000_000 / (100 * srtt.nanos().max(1) as u128)).min(u64::MAX as u128) as u64
 }
 
-/// A subflow's pacing rate now, bytes per second.
+/// A subflow's pacing rate now, bytes per second: BBR's own
+/// (`sk_pacing_rate`, which it sets), else the stack's.
 fn subflow_pacing_rate(sf: &Subflow, c: &SubflowCc) -> u64 {
-    pacing_rate(c.cwnd, c.ssthresh, sf.sender.flight_size(), c.srtt)
+    sf.sender
+        .bbr_pacing_rate()
+        .unwrap_or_else(|| pacing_rate(c.cwnd, c.ssthresh, sf.sender.flight_size(), c.srtt))
 }
 
 /// What a subflow holds for Linux's scheduler (`sk_wmem_queued`, in payload
@@ -844,6 +848,7 @@ fn settle_pacing_rate(set: &mut SubflowSet<'_>, r: usize, burst: u64) {
 
 /// The subflows as the scheduler sees them.
 struct SchedulerView<'a> {
+    now: SimTime,
     subflows: &'a mut [Subflow],
     ccs: &'a [SubflowCc],
     params: &'a TcpParams,
@@ -856,7 +861,10 @@ impl scheduler::Subflows for SchedulerView<'_> {
 
     #[inline]
     fn has_room(&mut self, r: usize, len: u32) -> bool {
-        self.subflows[r].usable() && self.subflows[r].sender.room_for(self.params, &self.ccs[r], len)
+        self.subflows[r].usable()
+            && self.subflows[r]
+                .sender
+                .room_for(self.now, self.params, &self.ccs[r], len)
     }
 
     #[inline]

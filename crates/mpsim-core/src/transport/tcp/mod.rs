@@ -4,7 +4,6 @@
 pub mod config;
 pub mod loss;
 pub mod pacing;
-pub mod rate;
 pub mod rcv_space;
 pub mod receiver;
 pub mod recovery;

@@ -91,7 +91,9 @@ mod tests {
     /// at half a segment time.
     #[test]
     fn a_late_send_is_credited_up_to_half_a_segment_time() {
-        let mut p = Pacer { earliest_departure: SimTime::from_millis(7) };
+        let mut p = Pacer {
+            earliest_departure: SimTime::from_millis(7),
+        };
         send(&mut p, SimTime::from_nanos(7_300_000), 12, 1_000_000);
         assert_eq!(p.earliest_departure, SimTime::from_nanos(7_300_000 + 700_000));
         send(&mut p, SimTime::from_nanos(8_800_000), 13, 1_000_000);
@@ -100,7 +102,10 @@ mod tests {
         for rate in [0, u64::MAX] {
             let before = p;
             send(&mut p, SimTime::from_millis(9), 14, rate);
-            assert_eq!(p.earliest_departure, SimTime::from_millis(9).max(before.earliest_departure));
+            assert_eq!(
+                p.earliest_departure,
+                SimTime::from_millis(9).max(before.earliest_departure)
+            );
         }
     }
 }

@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 
 use super::config::{Recovery, TcpParams};
-use super::rate::TxRecord;
+use crate::cc::rate::TxRecord;
 use crate::time::SimTime;
 
 /// Known received above SND.UNA (a SACK block, or ns-3's guess).

@@ -49,6 +49,9 @@ impl TcpSender {
             return;
         }
         self.lost_marks_at_event = self.board.lost_marks;
+        let sacked_before = self.board.sacked_bytes;
+        let ca_rtt_samples = ccs[r].ca_rtt_samples;
+        self.begin_rate_sample();
         let cx = &mut Step {
             now,
             params,
@@ -67,6 +70,17 @@ impl TcpSender {
             return;
         }
         self.respond(cx, &a, ss, out);
+        if self.runs_bbr() {
+            let sf = &mut cx.ccs[r];
+            let ca_rtt = (sf.ca_rtt_samples != ca_rtt_samples).then_some(sf.ca_rtt);
+            // `FLAG_ACK_MAYBE_DELAYED`: the ACK delivered one short segment
+            // alone, nothing SACKed before or now.
+            let lone_runt = a.newly_acked > 0
+                && a.newly_acked < self.mss as u64
+                && a.delivered == a.newly_acked
+                && sacked_before == 0;
+            self.cong_control(now, sf, ca_rtt, lone_runt);
+        }
         self.rearm_timers(&a, reorder_at, now, params, out);
         cx.ccs[r].bytes_in_flight = self.pipe();
     }
@@ -258,7 +272,7 @@ impl TcpSender {
         };
         if self.frto.is_some() {
             let dup = newly_acked == 0 && hdr.payload_bytes == 0;
-            self.frto_on_ack(&mut cx.ccs[r], newly_acked, newly_sacked, dup);
+            self.frto_on_ack(now, &mut cx.ccs[r], newly_acked, newly_sacked, dup);
         }
         AckFacts {
             ack,
@@ -314,6 +328,10 @@ impl TcpSender {
                 growth = a.ack.saturating_sub(self.rto_recover);
             }
         }
+        if self.runs_bbr() {
+            self.respond_cong_control(cx, a);
+            return;
+        }
         if let Some(rec) = self.recovery {
             // RFC 5681 §3.2 step 6 (plain Reno): the next ACK that
             // acknowledges new data ends recovery, a partial one included;
@@ -331,6 +349,30 @@ impl TcpSender {
             // duplicate ACK under ns-3's rule; it leaves ns-3 in CA_DISORDER,
             // where `TcpSocketBase::ProcessAck` does not grow the window.
             self.grow(cx, ss, growth, a.cwnd_limited);
+        }
+    }
+
+    /// What the ACK does to recovery when the congestion control sets the
+    /// window itself (`cong_control`, BBR): the episodes start and end as
+    /// the stack's rules say, but neither PRR nor the end of recovery
+    /// touches cwnd (`tcp_cong_control`, `tcp_end_cwnd_reduction`), and
+    /// the head waits for room and the pacing clock like any other
+    /// retransmission (`tcp_xmit_retransmit_queue`).
+    fn respond_cong_control<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>, a: &AckFacts) {
+        let (params, r) = (cx.params, cx.r);
+        if self.in_rto_recovery && self.snd_una >= self.rto_recover {
+            self.in_rto_recovery = false;
+        }
+        if let Some(mut rec) = self.recovery {
+            if self.snd_una >= rec.point {
+                self.recovery = None;
+                cx.ccs[r].in_recovery = false;
+            } else if a.newly_acked > 0 {
+                rec.partial_acks += 1;
+                self.recovery = Some(rec);
+            }
+        } else if self.should_enter_recovery(params, a.is_dupack) {
+            self.enter_recovery(cx, a.delivered);
         }
     }
 
@@ -484,6 +526,7 @@ impl TcpSender {
         if self.stats.syn_retransmits == 0 {
             self.take_rtt_sample(now.saturating_since(self.syn_sent_at), &mut ccs[r]);
         }
+        self.start_cong_control(now, &mut ccs[r]);
         ccs[r].established = true;
         ccs[r].snd_una = self.snd_una;
         ccs[r].snd_nxt = self.snd_nxt;
@@ -525,6 +568,7 @@ impl TcpSender {
     /// `keep_retrans`: a SACKed retransmission stays counted in pipe until
     /// cumulatively acknowledged (see `TcpParams::sacked_retransmissions_in_pipe`).
     pub(super) fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool, keep_retrans: bool) {
+        self.sacked_delivered(i);
         let seg = self.board.mark_sacked(i, keep_retrans);
         if rack {
             self.rack.advance(&seg, now, self.rtt.min_rtt);
@@ -538,6 +582,7 @@ impl TcpSender {
             if s.flags & EVER_RETRANS != 0 {
                 self.acked_retransmission = true;
             }
+            self.acked_delivered(&s);
             if s.flags & SACKED == 0 {
                 if rack {
                     self.rack.advance(&s, now, self.rtt.min_rtt);
@@ -689,6 +734,13 @@ impl TcpSender {
         // §3.2 step 2); RACK has already said which segments are lost.
         if LossDetection::of(params) != LossDetection::Rack {
             self.board.mark_lost(0);
+        }
+        if self.runs_bbr() {
+            // `tcp_init_cwnd_reduction` → `bbr_ssthresh`; the window is
+            // BBR's, set by the ACK's `bbr_main`.
+            self.recovery = Some(rec);
+            self.cong_control_ssthresh(&mut cx.ccs[r]);
+            return;
         }
         let pipe = self.pipe();
         let safe = self.acked_retransmission;

@@ -39,7 +39,14 @@ impl TcpSender {
 
     /// RFC 5682 §3.1 steps 2 and 3 with SACK (Appendix B), as Linux
     /// `tcp_process_loss` runs them on every ACK after a timeout.
-    pub(super) fn frto_on_ack(&mut self, sf: &mut SubflowCc, newly_acked: u64, newly_sacked: u64, dup: bool) {
+    pub(super) fn frto_on_ack(
+        &mut self,
+        now: SimTime,
+        sf: &mut SubflowCc,
+        newly_acked: u64,
+        newly_sacked: u64,
+        dup: bool,
+    ) {
         let Some(mut f) = self.frto else { return };
         if !self.in_rto_recovery {
             // Everything outstanding at the timeout is acknowledged.
@@ -49,7 +56,7 @@ impl TcpSender {
         if self.orig_delivered {
             // Step 3.b: data never resent arrived, so not all of the
             // window was lost: the timeout was spurious.
-            self.frto_undo(sf);
+            self.frto_undo(now, sf);
             return;
         }
         if self.snd_nxt > f.high_seq {
@@ -70,7 +77,7 @@ impl TcpSender {
     /// the segments the timeout marked lost are in flight after all, cwnd
     /// and ssthresh return to their values before it, and the sender is
     /// out of loss recovery (a later loss may fast-retransmit at once).
-    pub(super) fn frto_undo(&mut self, sf: &mut SubflowCc) {
+    pub(super) fn frto_undo(&mut self, now: SimTime, sf: &mut SubflowCc) {
         for s in self.board.segs.iter_mut() {
             if s.flags & LOST != 0 {
                 s.flags &= !LOST;
@@ -78,8 +85,12 @@ impl TcpSender {
             }
         }
         self.board.retx_hint = self.snd_nxt;
-        sf.cwnd = sf.cwnd.max(self.rto_undo.cwnd);
-        sf.ssthresh = sf.ssthresh.max(self.rto_undo.ssthresh);
+        if self.runs_bbr() {
+            self.cong_control_undo(now, sf, self.rto_undo.ssthresh);
+        } else {
+            sf.cwnd = sf.cwnd.max(self.rto_undo.cwnd);
+            sf.ssthresh = sf.ssthresh.max(self.rto_undo.ssthresh);
+        }
         self.frto = None;
         self.in_rto_recovery = false;
         self.rto_recover = 0;

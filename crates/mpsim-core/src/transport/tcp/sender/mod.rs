@@ -23,6 +23,7 @@
 //! (`tlp`), F-RTO (`frto`) and early retransmit (`early_retransmit`).
 
 mod ack;
+mod cong_control;
 mod early_retransmit;
 mod frto;
 mod timers;
@@ -33,12 +34,14 @@ use super::config::TcpParams;
 use super::loss::Rack;
 use super::recovery::RecoveryState;
 use super::rtt::RttEstimator;
-use super::scoreboard::{Scoreboard, LOST, RETRANS, SACKED};
+use super::scoreboard::{Scoreboard, Seg, EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::timer::LazyTimer;
+use crate::cc::rate::TxRecord;
 use crate::cc::SubflowCc;
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::{TcpFlags, TcpHeader};
 
+use cong_control::CongControl;
 use frto::{Frto, RtoUndo};
 
 /// What a step of an ACK's or a timeout's processing works on besides the
@@ -266,6 +269,13 @@ pub struct TcpSender {
     max_packets_out: u64,
     cwnd_usage_seq: u64,
     validated_at_segment: u64,
+    /// BBR (`cc = "bbr"`), which replaces the window rules on this subflow:
+    /// its random stream until the handshake ends, then its state.
+    bbr_rng: Option<crate::rng::RngStream>,
+    cong: Option<Box<CongControl>>,
+    /// When the pacing clock lets the next segment leave, if the sender
+    /// is holding one for it; `SimTime::NEVER` otherwise.
+    pace_at: SimTime,
     pub stats: SenderStats,
 }
 
@@ -315,6 +325,9 @@ impl TcpSender {
             max_packets_out: 0,
             cwnd_usage_seq: 0,
             validated_at_segment: 0,
+            bbr_rng: None,
+            cong: None,
+            pace_at: SimTime::NEVER,
             stats: SenderStats::default(),
         }
     }

@@ -39,13 +39,24 @@ impl TcpSender {
         self.timer.stop();
     }
 
-    /// Sets the timer event to the earlier of the RTO and the auxiliary
-    /// deadline.
+    /// The retransmission timer's deadline with the earlier ones that share
+    /// it, not the pacing clock's (Linux's `icsk_timeout`).
+    pub fn retransmit_deadline(&self) -> SimTime {
+        if self.pace_at == SimTime::NEVER {
+            self.timer.deadline
+        } else {
+            self.aux_timer.map_or(self.rto_at, |(t, _)| t.min(self.rto_at))
+        }
+    }
+
+    /// Sets the timer event to the earlier of the RTO, the auxiliary
+    /// deadline and the pacing clock's.
     pub(super) fn sync_timer(&mut self, out: &mut impl SenderOutput) {
         let at = match self.aux_timer {
             Some((t, _)) => t.min(self.rto_at),
             None => self.rto_at,
-        };
+        }
+        .min(self.pace_at);
         if at == SimTime::NEVER {
             self.timer.stop();
         } else if let Some(at) = self.timer.set(at) {
@@ -69,6 +80,16 @@ impl TcpSender {
         }
         if !expired {
             return;
+        }
+        if self.pace_at <= now {
+            // The pacing clock let the held segment go: the connection
+            // pushes after this event (`tcp_pace_kick`).
+            self.pace_at = SimTime::NEVER;
+            let aux_due = self.aux_timer.is_some_and(|(t, _)| t <= now);
+            if !aux_due && self.rto_at > now {
+                self.sync_timer(out);
+                return;
+            }
         }
         let cx = &mut Step {
             now,
@@ -150,7 +171,8 @@ impl TcpSender {
         cx.ccs[r].left_slow_start = true;
         // A second timeout of the same data does not halve ssthresh again
         // from the already-collapsed flight (RFC 5681 §3.1 note on eq. (4)).
-        if !self.in_rto_recovery {
+        let first_timeout = !self.in_rto_recovery;
+        if first_timeout && !self.runs_bbr() {
             cx.ccs[r].bytes_in_flight = self.loss_flight(params, cx.ccs[r].cwnd);
             cx.ccs[r].ssthresh = cx.cc.ssthresh_after_loss(cx.ccs, r, now);
         }
@@ -175,6 +197,9 @@ impl TcpSender {
                 self.board.retrans_bytes -= s.len as u64;
             }
             self.board.mark_lost(i);
+        }
+        if self.runs_bbr() {
+            self.cong_control_timeout(now, &mut cx.ccs[r], first_timeout);
         }
         self.rtt.back_off();
         self.restart_timer(now, out);

@@ -35,7 +35,7 @@ impl TcpSender {
     ) {
         if self.send_retransmissions(now, params, cc, out) {
             while let Some(chunk) = supply.peek(self.mss) {
-                if !self.room_for(params, cc, chunk.len) {
+                if !self.room_for(now, params, cc, chunk.len) {
                     break;
                 }
                 let chunk = supply.take(self.mss).expect("peeked");
@@ -87,6 +87,11 @@ impl TcpSender {
             self.sync_timer(out);
         }
         self.sent_new = false;
+        if self.pace_at != SimTime::NEVER {
+            // A segment waits for the pacing clock (`tcp_pacing_check`
+            // arms the pacing timer).
+            self.sync_timer(out);
+        }
         self.no_new_data = self.fin_sent() || self.send_budget(params, cc) >= self.mss as u64;
         cc.bytes_in_flight = self.pipe();
         if params.cwnd_limited_linux {
@@ -166,7 +171,7 @@ impl TcpSender {
                 let Some(i) = (from..top).find(|&i| self.board.segs[i].flags & (SACKED | LOST | RETRANS) == 0) else {
                     break;
                 };
-                if !self.cwnd_room(params, cc, self.board.segs[i].payload()) {
+                if !self.cwnd_room(now, params, cc, self.board.segs[i].payload()) {
                     cc.bytes_in_flight = self.pipe();
                     return;
                 }
@@ -180,7 +185,7 @@ impl TcpSender {
         let Some(i) = self.board.highest_unsacked() else {
             return;
         };
-        if self.board.segs[i].flags & RETRANS != 0 || !self.cwnd_room(params, cc, self.board.segs[i].payload()) {
+        if self.board.segs[i].flags & RETRANS != 0 || !self.cwnd_room(now, params, cc, self.board.segs[i].payload()) {
             return;
         }
         let high_rxt = self.high_rxt();
@@ -211,7 +216,7 @@ impl TcpSender {
         }
         while let Some(i) = self.board.next_lost(self.snd_nxt) {
             // A retransmission fills a hole below snd_nxt: only cwnd limits it.
-            if !self.cwnd_room(params, cc, self.board.segs[i].payload()) {
+            if !self.cwnd_room(now, params, cc, self.board.segs[i].payload()) {
                 return false;
             }
             self.retransmit(i, now, out);
@@ -223,7 +228,7 @@ impl TcpSender {
     /// Whether a segment of `payload` bytes fits the congestion window (the
     /// FIN takes a sequence number but no room) and the peer's window.
     /// Records when cwnd is what stops the sender.
-    pub fn room_for(&mut self, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
+    pub fn room_for(&mut self, now: SimTime, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
         if self.state != SenderState::Established || self.fin_sent() {
             return false;
         }
@@ -234,12 +239,13 @@ impl TcpSender {
             self.refill_when_short(b, params, cc);
         }
         let buffered = self.snd_nxt + payload as u64 - self.sndbuf_una.min(self.snd_una);
-        (self.probe_pending || self.partial_ack_send || self.cwnd_room(params, cc, payload))
+        (self.probe_pending || self.partial_ack_send || self.cwnd_room(now, params, cc, payload))
             && (self.ignore_peer_rwnd || outstanding <= self.peer_rwnd)
             && params.receive_window_bytes.is_none_or(|w| outstanding <= w)
             && params
                 .send_buffer_bytes
                 .is_none_or(|b| buffered <= b / self.mss as u64 * self.mss as u64)
+            && self.pacing_allows(now)
     }
 
     /// ns-3's other refill of the send buffer (`SendPendingData` →
@@ -267,7 +273,7 @@ impl TcpSender {
     }
 
     /// Whether cwnd has room for `payload` bytes; records when it has not.
-    pub(super) fn cwnd_room(&mut self, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
+    pub(super) fn cwnd_room(&mut self, now: SimTime, params: &TcpParams, cc: &SubflowCc, payload: u32) -> bool {
         // Linux counts the window in segments (`tcp_cwnd_test`): a short
         // segment takes a whole one.
         let need = if params.cwnd_in_segments {
@@ -279,7 +285,7 @@ impl TcpSender {
             self.cwnd_full = true;
             return false;
         }
-        true
+        self.pacing_allows(now)
     }
 
     /// Bytes the congestion window (and PRR) allows to send now.
@@ -305,6 +311,7 @@ impl TcpSender {
 
     /// Sends `chunk` as a new segment at `snd_nxt`.
     pub fn send_chunk(&mut self, chunk: Chunk, now: SimTime, out: &mut impl SenderOutput) {
+        let paced = self.before_data_sent(now);
         let seg = Seg {
             start: self.snd_nxt,
             len: chunk.len + chunk.fin as u32,
@@ -313,7 +320,7 @@ impl TcpSender {
             data_fin: chunk.data_fin,
             sent_at: now,
             flags: 0,
-            tx: Default::default(),
+            tx: paced.map(|p| p.0).unwrap_or_default(),
         };
         let header = self.data_header(&seg, now);
         self.board.push(seg, self.snd_nxt);
@@ -322,6 +329,9 @@ impl TcpSender {
             self.fin_end = Some(seg.end());
         }
         self.stats.segments_sent += 1;
+        if let Some((_, prior)) = paced {
+            self.after_data_sent(prior, chunk.len);
+        }
         if let Some(r) = self.recovery.as_mut() {
             r.prr_out += seg.len as u64;
         }
@@ -351,10 +361,17 @@ impl TcpSender {
         } else {
             TxKind::FastRetransmit
         };
+        let paced = self.before_data_sent(now);
+        if let Some((tx, _)) = paced {
+            self.board.segs[i].tx = tx;
+        }
         let seg = self.board.mark_retransmitted(i, now);
         let mut header = self.data_header(&seg, now);
         header.retransmission = true;
         self.stats.segments_sent += 1;
+        if let Some((_, prior)) = paced {
+            self.after_data_sent(prior, seg.payload());
+        }
         match kind {
             TxKind::RtoRetransmit => self.stats.retransmits_rto += 1,
             _ => self.stats.retransmits_fast += 1,

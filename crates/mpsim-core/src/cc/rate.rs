@@ -189,7 +189,15 @@ impl RateSampler {
     /// `prior_delivered` is zero, which only a wrapped counter can give.
     /// A SACKed segment's record is spent, so that its cumulative
     /// acknowledgement later does not count it twice.
-    pub fn on_delivered(&mut self, rs: &mut RateSample, tx: &mut TxRecord, sent_at: SimTime, end_seq: u64, is_retrans: bool, sacked: bool) {
+    pub fn on_delivered(
+        &mut self,
+        rs: &mut RateSample,
+        tx: &mut TxRecord,
+        sent_at: SimTime,
+        end_seq: u64,
+        is_retrans: bool,
+        sacked: bool,
+    ) {
         if tx.counted {
             return;
         }
@@ -222,7 +230,15 @@ impl RateSampler {
     /// the network delivers, never for long. A sample shorter than the
     /// minimum RTT (typically one timed from a spurious retransmission) is
     /// discarded: `interval_us = None`, though `delivered` stays set.
-    pub fn generate(&mut self, rs: &mut RateSample, now: SimTime, newly_delivered: u32, newly_lost: u32, is_sack_reneg: bool, min_rtt_us: u32) {
+    pub fn generate(
+        &mut self,
+        rs: &mut RateSample,
+        now: SimTime,
+        newly_delivered: u32,
+        newly_lost: u32,
+        is_sack_reneg: bool,
+        min_rtt_us: u32,
+    ) {
         self.delivered = self.delivered.wrapping_add(newly_delivered);
         // The bubble has been acknowledged and is gone.
         if self.app_limited != 0 && after(self.delivered, self.app_limited) {
@@ -287,7 +303,12 @@ mod tests {
 
     impl Script {
         fn new(min_rtt_us: u32) -> Self {
-            Script { rate: RateSampler::established(), out: Vec::new(), next_seq: 1, min_rtt_us }
+            Script {
+                rate: RateSampler::established(),
+                out: Vec::new(),
+                next_seq: 1,
+                min_rtt_us,
+            }
         }
         fn send(&mut self, t_us: u64) {
             let tx = self.rate.on_sent(at_us(t_us), self.out.len() as u32);
@@ -310,7 +331,8 @@ mod tests {
                 self.rate.on_delivered(&mut rs, &mut s.2, at_us(s.1), s.0, s.3, false);
             }
             self.out.retain(|s| s.0 > cum);
-            self.rate.generate(&mut rs, at_us(t_us), fresh, 0, false, self.min_rtt_us);
+            self.rate
+                .generate(&mut rs, at_us(t_us), fresh, 0, false, self.min_rtt_us);
             rs
         }
     }
@@ -326,27 +348,54 @@ mod tests {
         }
         // The first send found nothing out: first_tx = delivered_us = 0;
         // every record holds delivered = 1 (the SYN) and the bubble.
-        assert_eq!(s.out[3].2, TxRecord { first_tx_us: 0, delivered_us: 0, delivered: 1, is_app_limited: true, counted: false });
+        assert_eq!(
+            s.out[3].2,
+            TxRecord {
+                first_tx_us: 0,
+                delivered_us: 0,
+                delivered: 1,
+                is_app_limited: true,
+                counted: false
+            }
+        );
         let rs = s.ack(50_000, 1, &[], 1);
         // delivered 2 − prior 1 = 1 packet; send phase 0 − 0 = 0, ACK
         // phase 50 000 − 0: interval 50 000 µs. app_limited (~0) is cleared
         // here, but the sample's segment carried the bubble.
-        assert_eq!((rs.delivered, rs.interval_us, rs.is_app_limited), (Some(1), Some(50_000), true));
+        assert_eq!(
+            (rs.delivered, rs.interval_us, rs.is_app_limited),
+            (Some(1), Some(50_000), true)
+        );
         assert_eq!(s.rate.app_limited, 0);
         s.send(50_000);
         // Sent with segments out: first_tx = 0 (segment 1's send),
         // delivered_us = 50 000, delivered = 2, no bubble any more.
-        assert_eq!(s.out.last().unwrap().2, TxRecord { first_tx_us: 0, delivered_us: 50_000, delivered: 2, is_app_limited: false, counted: false });
+        assert_eq!(
+            s.out.last().unwrap().2,
+            TxRecord {
+                first_tx_us: 0,
+                delivered_us: 50_000,
+                delivered: 2,
+                is_app_limited: false,
+                counted: false
+            }
+        );
         let rs = s.ack(51_000, 2, &[], 1);
         // Segment 2: prior 1 at 0 µs; send phase 1000 − 0, ACK phase 51 000.
-        assert_eq!((rs.delivered, rs.send_interval_us, rs.interval_us), (Some(2), 1000, Some(51_000)));
+        assert_eq!(
+            (rs.delivered, rs.send_interval_us, rs.interval_us),
+            (Some(2), 1000, Some(51_000))
+        );
         s.ack(52_000, 3, &[], 1);
         s.ack(53_000, 4, &[], 1);
         // first_tx is now segment 4's send (3000), delivered_us 53 000, delivered 5.
         let rs = s.ack(100_000, 5, &[], 1);
         // Segment 5: prior 2 at 50 000 µs; send phase 50 000 − 0, ACK phase
         // 100 000 − 50 000: 4 packets in 50 000 µs.
-        assert_eq!((rs.prior_delivered, rs.prior_us, rs.delivered, rs.interval_us), (2, Some(50_000), Some(4), Some(50_000)));
+        assert_eq!(
+            (rs.prior_delivered, rs.prior_us, rs.delivered, rs.interval_us),
+            (2, Some(50_000), Some(4), Some(50_000))
+        );
         assert_eq!((rs.acked_sacked, rs.is_app_limited, s.rate.delivered), (1, false, 6));
     }
 
@@ -367,7 +416,10 @@ mod tests {
         // Segment 5 (sent 35 000) gives the sample: send phase
         // 35 000 − 20 000 = 15 000, ACK phase 31 000 − 20 000 = 11 000:
         // interval 15 000 µs, 4 packets.
-        assert_eq!((rs.last_end_seq, rs.delivered, rs.send_interval_us, rs.ack_interval_us), (5, Some(4), 15_000, 11_000));
+        assert_eq!(
+            (rs.last_end_seq, rs.delivered, rs.send_interval_us, rs.ack_interval_us),
+            (5, Some(4), 15_000, 11_000)
+        );
         assert_eq!(rs.interval_us, Some(15_000));
         assert_eq!(s.rate.first_tx_us, 35_000);
     }
@@ -385,20 +437,35 @@ mod tests {
         // Segment 2 is lost; segment 3 SACKed at 40 000: prior 2 at
         // 20 000, send phase 21 000 − 20 000, ACK phase 20 000; 1 packet.
         let rs = s.ack(40_000, 1, &[3], 1);
-        assert_eq!((rs.delivered, rs.send_interval_us, rs.interval_us, rs.last_end_seq), (Some(1), 1000, Some(20_000), 3));
+        assert_eq!(
+            (rs.delivered, rs.send_interval_us, rs.interval_us, rs.last_end_seq),
+            (Some(1), 1000, Some(20_000), 3)
+        );
         assert!(s.out[1].2.counted);
         // Segment 4 SACKed at 41 000: delivered 4 at 41 000, first_tx 22 000.
         s.ack(41_000, 1, &[4], 1);
         // Segment 2 resent at 45 000 with that state.
         s.resend(2, 45_000);
-        assert_eq!(s.out[0].2, TxRecord { first_tx_us: 22_000, delivered_us: 41_000, delivered: 4, is_app_limited: false, counted: false });
+        assert_eq!(
+            s.out[0].2,
+            TxRecord {
+                first_tx_us: 22_000,
+                delivered_us: 41_000,
+                delivered: 4,
+                is_app_limited: false,
+                counted: false
+            }
+        );
         // The retransmission arrives at 70 000: a cumulative ACK of 2, 3,
         // 4, one packet newly delivered. Only segment 2 has a live record:
         // prior 4 at 41 000, send phase 45 000 − 22 000 = 23 000, ACK
         // phase 70 000 − 41 000 = 29 000.
         let rs = s.ack(70_000, 4, &[], 1);
         assert_eq!((rs.last_end_seq, rs.is_retrans, rs.prior_delivered), (2, true, 4));
-        assert_eq!((rs.delivered, rs.send_interval_us, rs.interval_us), (Some(1), 23_000, Some(29_000)));
+        assert_eq!(
+            (rs.delivered, rs.send_interval_us, rs.interval_us),
+            (Some(1), 23_000, Some(29_000))
+        );
     }
 
     /// A retransmission acknowledged sooner than the minimum RTT after the
@@ -411,16 +478,19 @@ mod tests {
         s.ack(50_000, 1, &[], 1); // delivered 2 at 50 000
         s.send(50_000); // segment 2: nothing out, first_tx = delivered_us = 50 000
         s.resend(2, 60_000); // record: first_tx 50 000, delivered_us 50 000
-        // The original arrives at 90 000, sampled with the retransmission's
-        // record: send phase 60 000 − 50 000 = 10 000, ACK phase
-        // 90 000 − 50 000 = 40 000, both under 50 000.
+                             // The original arrives at 90 000, sampled with the retransmission's
+                             // record: send phase 60 000 − 50 000 = 10 000, ACK phase
+                             // 90 000 − 50 000 = 40 000, both under 50 000.
         let rs = s.ack(90_000, 2, &[], 1);
         assert_eq!((rs.is_retrans, rs.delivered, rs.interval_us), (true, Some(1), None));
         // A fresh segment into an empty pipe at 90 000, acknowledged one
         // minimum RTT later: interval 50 000, kept.
         s.send(90_000);
         let rs = s.ack(140_000, 3, &[], 1);
-        assert_eq!((rs.is_retrans, rs.delivered, rs.interval_us), (false, Some(1), Some(50_000)));
+        assert_eq!(
+            (rs.is_retrans, rs.delivered, rs.interval_us),
+            (false, Some(1), Some(50_000))
+        );
     }
 
     /// No segment with a record delivered (a duplicate ACK), or a SACK
@@ -447,11 +517,30 @@ mod tests {
     /// segment's worth of data or an unrepaired loss means no bubble.
     #[test]
     fn a_bubble_marks_samples_until_it_is_acknowledged() {
-        let mut r = RateSampler { delivered: 8, delivered_us: 0, first_tx_us: 0, app_limited: 0 };
-        let st = SendState { unsent_bytes: 999, mss: 1000, host_queue_empty: true, in_flight: 3, cwnd: 10, lost_out: 1, retrans_out: 1 };
+        let mut r = RateSampler {
+            delivered: 8,
+            delivered_us: 0,
+            first_tx_us: 0,
+            app_limited: 0,
+        };
+        let st = SendState {
+            unsent_bytes: 999,
+            mss: 1000,
+            host_queue_empty: true,
+            in_flight: 3,
+            cwnd: 10,
+            lost_out: 1,
+            retrans_out: 1,
+        };
         for busy in [
-            SendState { unsent_bytes: 1000, ..st },
-            SendState { host_queue_empty: false, ..st },
+            SendState {
+                unsent_bytes: 1000,
+                ..st
+            },
+            SendState {
+                host_queue_empty: false,
+                ..st
+            },
             SendState { in_flight: 10, ..st },
             SendState { lost_out: 2, ..st },
         ] {
@@ -467,7 +556,10 @@ mod tests {
         r.generate(&mut rs, at_us(3), 1, 0, false, 1); // delivered 12
         assert_eq!(r.app_limited, 0);
         // delivered + in flight = 0 (wrapped) marks 1, never 0.
-        let mut r = RateSampler { delivered: u32::MAX, ..r };
+        let mut r = RateSampler {
+            delivered: u32::MAX,
+            ..r
+        };
         r.mark_app_limited(1);
         assert_eq!(r.app_limited, 1);
     }
