@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from validation.linux import compare, rig, sim, trace
-from validation.linux.cells import Cell, CellError, grid, validation_grid, wide_grid
+from validation.linux.cells import Cell, CellError, bbr_grid, grid, validation_grid, wide_grid
 
 
 def _link(core: dict[str, Any], name: str) -> dict[str, Any]:
@@ -21,11 +21,24 @@ def test_grid_covers_every_combination_once() -> None:
     assert len({c.key for c in cells}) == len(cells)
     assert {c.rtt2_ms for c in cells if c.variant == "separate"} == {200.0}
     assert {c.rtt2_ms for c in cells if c.variant == "shared"} == {None}
-    assert len({c.key for c in grid()}) == len(grid()) == len(cells) + len(wide_grid())
+    assert len({c.key for c in grid()}) == len(grid()) == len(cells) + len(wide_grid()) + len(bbr_grid())
 
 
 def _bdp_pkts(c: Cell) -> float:
     return c.rate_mbit * 1e6 * c.rtt_ms / 1e3 / 8 / 1500
+
+
+def test_bbr_grid_spans_both_protocols_variants_directions_and_shallow_buffers() -> None:
+    cells = bbr_grid()
+    assert len(cells) == 24 and all(c.cc == "bbr" and c.runs >= 8 for c in cells)
+    assert {(c.proto, c.variant, c.direction) for c in cells} == {
+        (p, v, d) for p in ("tcp", "mptcp") for v in ("shared", "separate") for d in ("up", "down")
+    }
+    assert len({c.rate_mbit for c in cells}) >= 3 and len({c.rtt_ms for c in cells}) >= 3
+    buffers = [c.buffer_pkts / _bdp_pkts(c) for c in cells]
+    assert min(buffers) == pytest.approx(0.25, abs=0.03) and max(buffers) == pytest.approx(2, abs=0.03)
+    # The other grids keep Reno and CUBIC.
+    assert {c.cc for c in validation_grid() + wide_grid()} == {"reno", "cubic"}
 
 
 def test_wide_grid_spans_what_the_kernel_reference_must_cover() -> None:
@@ -45,8 +58,8 @@ def test_wide_grid_spans_what_the_kernel_reference_must_cover() -> None:
 
 
 def test_bad_cell_names_field_value_and_allowed() -> None:
-    with pytest.raises(CellError, match=r"cell\.cc: got 'bbr', allowed: reno, cubic"):
-        Cell(variant="shared", proto="tcp", cc="bbr", size_bytes=70_000)  # type: ignore[arg-type]
+    with pytest.raises(CellError, match=r"cell\.cc: got 'vegas', allowed: reno, cubic, bbr"):
+        Cell(variant="shared", proto="tcp", cc="vegas", size_bytes=70_000)  # type: ignore[arg-type]
     with pytest.raises(CellError, match=r"cell\.size_bytes: must be positive, got 0"):
         Cell(variant="shared", proto="tcp", cc="reno", size_bytes=0)
     with pytest.raises(CellError, match=r"cell\.direction: got 'sideways', allowed: up, down"):
@@ -149,7 +162,7 @@ def test_rig_options_count_the_packet_in_transmission() -> None:
 def test_rig_calls_group_protocols_and_sizes() -> None:
     calls = rig.commands(validation_grid())
     assert len(calls) == 4
-    assert len(rig.commands(grid())) == 4 + 20
+    assert len(rig.commands(grid())) == 4 + 20 + 6
     args, members = calls[0]
     assert "--proto=tcp,mptcp" in args
     assert "--size=70000,280000,700000,1400000" in args

@@ -15,12 +15,12 @@ from typing import Any, Literal
 
 Variant = Literal["shared", "separate"]
 Proto = Literal["tcp", "mptcp"]
-CcName = Literal["reno", "cubic"]
+CcName = Literal["reno", "cubic", "bbr"]
 Direction = Literal["up", "down"]
 
 VARIANTS: tuple[Variant, ...] = ("shared", "separate")
 PROTOS: tuple[Proto, ...] = ("tcp", "mptcp")
-CCS: tuple[CcName, ...] = ("reno", "cubic")
+CCS: tuple[CcName, ...] = ("reno", "cubic", "bbr")
 DIRECTIONS: tuple[Direction, ...] = ("up", "down")
 
 GRID_SIZES_BYTES = (70_000, 280_000, 700_000, 1_400_000)
@@ -33,6 +33,8 @@ GRID_BUFFER_PKTS = 47
 """Bottleneck buffer as mpsim counts it (packets waiting, the one on the wire not counted): the BDP
 of 5 Mbit/s × 100 ms in 1400-byte segments, as in the CSS paper."""
 GRID_RUNS = 10
+GRID_CCS: tuple[CcName, ...] = ("reno", "cubic")
+"""The congestion controls of the validation and wide grids (BBR has its own, :func:`bbr_grid`)."""
 
 
 class CellError(ValueError):
@@ -121,7 +123,7 @@ def validation_grid() -> list[Cell]:
             rtt2_ms=GRID_SEPARATE_RTT2_MS if variant == "separate" else None,
         )
         for variant in VARIANTS
-        for cc in CCS
+        for cc in GRID_CCS
         for proto in PROTOS
         for size in GRID_SIZES_BYTES
     ]
@@ -136,7 +138,10 @@ WIDE_RUNS = 8
 _BIG = (50_000, 400_000, 2_000_000, 8_000_000)
 _SMALL_RATE = (50_000, 200_000, 700_000, 2_000_000)
 _PAPER = GRID_SIZES_BYTES
-WIDE_GROUPS: tuple[tuple[Variant, CcName, float, float, float | None, int, Direction, tuple[int, ...]], ...] = (
+Setting = tuple[Variant, CcName, float, float, float | None, int, Direction, tuple[int, ...]]
+"""(variant, cc, rate Mbit/s, RTT ms, path-2 RTT ms, buffer packets, direction, sizes in bytes)."""
+
+WIDE_GROUPS: tuple[Setting, ...] = (
     ("shared", "reno", 10, 20, None, 8, "down", _BIG),  # 0.5 BDP
     ("shared", "cubic", 10, 20, None, 17, "up", _BIG),  # 1 BDP
     ("shared", "cubic", 20, 50, None, 21, "down", _BIG),  # 0.25 BDP
@@ -160,11 +165,8 @@ WIDE_GROUPS: tuple[tuple[Variant, CcName, float, float, float | None, int, Direc
 )
 
 
-def wide_grid() -> list[Cell]:
-    """Beyond the validation grid: 20 settings of rate (5-50 Mbit/s), RTT (10-200 ms; the separate
-    variant's second path 2-6 times the first's), buffer (a quarter to twice the BDP), congestion
-    control, bottleneck variant and direction (14 downloads, 6 uploads), each with TCP and 2-subflow
-    MPTCP at four sizes from 50 kB to 8 MB, 8 runs each: 160 cells."""
+def _cells(settings: Iterable[Setting]) -> list[Cell]:
+    """Each setting with TCP and 2-subflow MPTCP at each of its sizes, ``WIDE_RUNS`` runs a cell."""
     return [
         Cell(
             variant=variant,
@@ -178,12 +180,40 @@ def wide_grid() -> list[Cell]:
             direction=direction,
             runs=WIDE_RUNS,
         )
-        for variant, cc, rate, rtt, rtt2, buffer, direction, sizes in WIDE_GROUPS
+        for variant, cc, rate, rtt, rtt2, buffer, direction, sizes in settings
         for proto in PROTOS
         for size in sizes
     ]
 
 
+def wide_grid() -> list[Cell]:
+    """Beyond the validation grid: 20 settings of rate (5-50 Mbit/s), RTT (10-200 ms; the separate
+    variant's second path 2-6 times the first's), buffer (a quarter to twice the BDP), congestion
+    control, bottleneck variant and direction (14 downloads, 6 uploads), each with TCP and 2-subflow
+    MPTCP at four sizes from 50 kB to 8 MB, 8 runs each: 160 cells."""
+    return _cells(WIDE_GROUPS)
+
+
+# BBR (v1, the rig's `--cc bbr`): (variant, rate Mbit/s, RTT ms, path-2 RTT ms, buffer packets, direction,
+# sizes). Shallow buffers (a quarter of the BDP) are where BBR loses most; the buffer counts packets
+# waiting and is the stated fraction of path 1's BDP in 1500-byte packets.
+BBR_GROUPS: tuple[tuple[Variant, float, float, float | None, int, Direction, tuple[int, ...]], ...] = (
+    ("shared", 10, 20, None, 4, "up", (400_000, 2_000_000)),  # 0.25 BDP
+    ("shared", 20, 50, None, 83, "down", (400_000, 2_000_000)),  # 1 BDP
+    ("shared", 50, 10, None, 83, "up", (2_000_000, 8_000_000)),  # 2 BDP
+    ("shared", 5, 100, None, 10, "down", (400_000, 2_000_000)),  # 0.25 BDP
+    ("separate", 10, 20, 40, 17, "up", (400_000, 2_000_000)),  # 1 BDP, 2x
+    ("separate", 20, 30, 90, 12, "down", (400_000, 2_000_000)),  # 0.25 BDP, 3x
+)
+
+
+def bbr_grid() -> list[Cell]:
+    """BBR: six settings of rate (5-50 Mbit/s), RTT (10-100 ms; the separate variant's second path 2 or 3
+    times the first's), buffer (a quarter of the BDP to twice it), bottleneck variant and direction (three
+    uploads, three downloads), each with TCP and 2-subflow MPTCP at two sizes, 8 runs each: 24 cells."""
+    return _cells((v, "bbr", rate, rtt, rtt2, b, d, sizes) for v, rate, rtt, rtt2, b, d, sizes in BBR_GROUPS)
+
+
 def grid() -> list[Cell]:
-    """Every cell with a kernel reference: the validation grid then the wide grid (192 cells)."""
-    return validation_grid() + wide_grid()
+    """Every cell with a kernel reference: the validation grid, the wide grid (192 cells), then BBR's 24."""
+    return validation_grid() + wide_grid() + bbr_grid()
