@@ -94,6 +94,12 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         else:
             flow |= {"rate": f"{draw(st.integers(1, 2000))}kbps", "packet_size": f"{draw(st.integers(40, 1500))}B"}
         flows.append(flow)
+    for flow in flows:
+        if flow.get("cc") == "bbr":
+            # BBR is the linux profile's, and no slow-start strategy runs with it (its refusals have their own tests).
+            flow["tcp"] = {**flow.get("tcp", {}), "profile": "linux"}
+            if "slow_start" in flow:
+                flow["slow_start"] = "standard"
     if draw(st.booleans()):
         data["trace"] = {"flows": ["m"], "queues": ["R1-R2"], "queue_interval": draw(times_ms(1, 100))}
     return data

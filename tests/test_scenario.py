@@ -312,7 +312,7 @@ def test_cli_exits_2_with_one_line_per_problem_and_no_traceback(tmp_path: Path, 
     assert lines == [
         "error: topology.buffer: must be at least 1 packet or 1 byte, got '0pkt'",
         "error: flows[0].cc: unknown algorithm 'lai'; did you mean 'lia'? (allowed: reno, cubic, uncoupled, "
-        "ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus, python)",
+        "ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus, bbr, python)",
     ]
 
 

@@ -162,7 +162,8 @@ pub struct TcpOptions {
     /// RTO = SRTT + max(4·RTTVAR, min RTO), as Linux (`tcp_set_rto`).
     #[serde(default)]
     pub min_rto_bounds_variation: Option<bool>,
-    /// The window admits a short segment only with a full MSS of room (Linux).
+    /// The window and the flight are counted in segments, a short one as a
+    /// whole one (Linux `tcp_cwnd_test`, `tcp_packets_in_flight`).
     #[serde(default)]
     pub cwnd_in_segments: Option<bool>,
     /// Forward acknowledgement loss detection with SACK (Linux until 4.15).

@@ -240,10 +240,12 @@ pub struct TcpParams {
     /// segments; a retransmission is lost once a segment sent after it is
     /// SACKed.
     pub fack: bool,
-    /// The window admits a segment only with a full MSS of room, whatever
-    /// its length (Linux counts cwnd and the flight in segments,
-    /// `tcp_cwnd_test`); off, a segment shorter than the MSS needs only its
-    /// own length.
+    /// The window and the flight are counted in segments, whatever their
+    /// lengths (Linux `tcp_cwnd_test` against `tcp_packets_in_flight`): a
+    /// segment goes only while fewer segments are in flight than cwnd holds
+    /// whole MSS, so a short segment out takes a whole one (with SACK; without,
+    /// a segment needs a full MSS of room in bytes); off, the flight is
+    /// counted in bytes and a short segment needs only its own length.
     pub cwnd_in_segments: bool,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,

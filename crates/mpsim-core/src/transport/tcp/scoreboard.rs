@@ -108,6 +108,11 @@ pub struct Scoreboard {
     pub retrans_bytes: u64,
     /// Segments SACKed (Linux `sacked_out`).
     pub sacked_segs: u64,
+    /// Segments deemed lost (Linux `lost_out`; none of them SACKed).
+    pub lost_segs: u64,
+    /// Segments resent and neither SACKed nor deemed lost again since
+    /// (Linux `retrans_out`).
+    pub retrans_segs: u64,
     /// Times a segment was marked lost, a resent one again included
     /// (Linux's `tp->lost`, `tcp_sum_lost`).
     pub lost_marks: u64,
@@ -127,6 +132,8 @@ impl Scoreboard {
             lost_bytes: 0,
             retrans_bytes: 0,
             sacked_segs: 0,
+            lost_segs: 0,
+            retrans_segs: 0,
             lost_marks: 0,
             retx_hint: 1,
             mss,
@@ -140,6 +147,16 @@ impl Scoreboard {
         self.sacked_segs = 0;
         self.lost_bytes = 0;
         self.retrans_bytes = 0;
+        self.lost_segs = 0;
+        self.retrans_segs = 0;
+    }
+
+    /// Linux `tcp_packets_in_flight`: segments out, less those SACKed or
+    /// deemed lost, plus those resent (a lost segment resent counts once,
+    /// one resent without being deemed lost twice), whatever their length.
+    #[inline]
+    pub fn packets_in_flight(&self) -> u64 {
+        (self.segs.len() as u64 + self.retrans_segs) - (self.sacked_segs + self.lost_segs)
     }
 
     /// `segs.partition_point(below)` for a predicate `below` that holds of
@@ -212,10 +229,12 @@ impl Scoreboard {
         if s.flags & RETRANS != 0 {
             s.flags &= !RETRANS;
             self.retrans_bytes -= len;
+            self.retrans_segs -= 1;
         }
         if s.flags & LOST == 0 {
             s.flags |= LOST;
             self.lost_bytes += len;
+            self.lost_segs += 1;
         }
         if s.start < self.retx_hint {
             self.retx_hint = s.start;
@@ -230,6 +249,7 @@ impl Scoreboard {
         self.lost_marks += 1;
         self.segs[i].flags |= LOST;
         self.lost_bytes += self.segs[i].len as u64;
+        self.lost_segs += 1;
     }
 
     /// Segment `i` is known received above SND.UNA; returns it as marked.
@@ -240,9 +260,11 @@ impl Scoreboard {
         let len = s.len as u64;
         if s.flags & LOST != 0 {
             self.lost_bytes -= len;
+            self.lost_segs -= 1;
         }
         let mut kept = EVER_RETRANS;
         if s.flags & RETRANS != 0 {
+            self.retrans_segs -= 1;
             if keep_retrans {
                 kept |= RETRANS;
             } else {
@@ -262,6 +284,9 @@ impl Scoreboard {
         s.flags &= !SACKED;
         self.sacked_bytes -= s.len as u64;
         self.sacked_segs -= 1;
+        if s.flags & RETRANS != 0 {
+            self.retrans_segs += 1;
+        }
     }
 
     /// Records segment `i` as resent now; returns it.
@@ -271,6 +296,7 @@ impl Scoreboard {
         s.flags |= RETRANS | EVER_RETRANS;
         s.sent_at = now;
         self.retrans_bytes += s.len as u64;
+        self.retrans_segs += 1;
         *s
     }
 
@@ -289,9 +315,11 @@ impl Scoreboard {
         }
         if s.flags & LOST != 0 {
             self.lost_bytes -= len;
+            self.lost_segs -= 1;
         }
         if s.flags & RETRANS != 0 {
             self.retrans_bytes -= len;
+            self.retrans_segs -= (s.flags & SACKED == 0) as u64;
         }
         self.segs.pop_front();
         Some(s)
@@ -364,6 +392,7 @@ mod tests {
     proptest! {
         /// Whatever the marks made and in whatever order, the byte counts
         /// `pipe` is made of are the sums over the segments' marks, the
+        /// packets in flight are Linux's count over them, the
         /// resend hint is at or below every segment waiting to be resent,
         /// and `next_lost` finds the lowest of them.
         #[test]
@@ -397,6 +426,13 @@ mod tests {
                 prop_assert_eq!(b.lost_bytes, sum(LOST));
                 prop_assert_eq!(b.retrans_bytes, sum(RETRANS));
                 prop_assert_eq!(b.sacked_segs, b.segs.iter().filter(|s| s.flags & SACKED != 0).count() as u64);
+                // tcp_packets_in_flight, segment by segment: none if SACKed,
+                // else one unless lost, and one more if resent.
+                let in_flight = b.segs.iter().map(|s| match s.flags {
+                    f if f & SACKED != 0 => 0,
+                    f => (f & LOST == 0) as u64 + (f & RETRANS != 0) as u64,
+                });
+                prop_assert_eq!(b.packets_in_flight(), in_flight.sum::<u64>());
                 prop_assert!(b.segs.front().is_none_or(|s| s.start == una));
                 let waiting = b.segs.iter().position(|s| s.flags & (LOST | RETRANS | SACKED) == LOST);
                 if let Some(i) = waiting {

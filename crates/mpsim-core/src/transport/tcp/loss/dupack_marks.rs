@@ -6,7 +6,7 @@
 //! lost but the head, count nothing delivered, and are forgotten after a
 //! timeout.
 
-use crate::transport::tcp::scoreboard::{Scoreboard, SACKED};
+use crate::transport::tcp::scoreboard::{Scoreboard, RETRANS, SACKED};
 
 /// The segment a duplicate ACK marks: the lowest unmarked one above the
 /// head.
@@ -35,6 +35,9 @@ pub fn forget(board: &mut Scoreboard) {
         return;
     }
     for s in board.segs.iter_mut() {
+        if s.flags & (SACKED | RETRANS) == SACKED | RETRANS {
+            board.retrans_segs += 1;
+        }
         s.flags &= !SACKED;
     }
     board.sacked_bytes = 0;

@@ -58,21 +58,10 @@ impl TcpSender {
         self.cong.as_ref().map(|c| &c.bbr)
     }
 
-    /// `tcp_packets_in_flight`: packets out, less those SACKed or deemed
-    /// lost, plus those resent (a lost segment resent counts once, one
-    /// resent without being deemed lost twice).
+    /// `tcp_packets_in_flight` ([`Scoreboard::packets_in_flight`]).
+    #[inline]
     pub(super) fn packets_in_flight(&self) -> u32 {
-        self.board
-            .segs
-            .iter()
-            .map(|s| {
-                if s.flags & SACKED != 0 {
-                    0
-                } else {
-                    (s.flags & LOST == 0) as u32 + (s.flags & RETRANS != 0) as u32
-                }
-            })
-            .sum()
+        self.board.packets_in_flight() as u32
     }
 
     /// `icsk_ca_state` as BBR reads it.

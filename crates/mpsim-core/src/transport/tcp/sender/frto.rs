@@ -82,6 +82,7 @@ impl TcpSender {
             if s.flags & LOST != 0 {
                 s.flags &= !LOST;
                 self.board.lost_bytes -= s.len as u64;
+                self.board.lost_segs -= 1;
             }
         }
         self.board.retx_hint = self.snd_nxt;

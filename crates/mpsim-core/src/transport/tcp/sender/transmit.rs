@@ -288,8 +288,15 @@ impl TcpSender {
         self.pacing_allows(now)
     }
 
-    /// Bytes the congestion window (and PRR) allows to send now.
+    /// Bytes the congestion window (and PRR) allows to send now. Counted
+    /// in segments (`cwnd_in_segments`, with SACK), the flight is Linux's
+    /// `tcp_packets_in_flight` against the window's whole segments
+    /// (`tcp_cwnd_test`): a short segment out takes a whole one.
     pub fn send_budget(&self, params: &TcpParams, cc: &SubflowCc) -> u64 {
+        let mss = self.mss as u64;
+        if params.cwnd_in_segments && SackFeed::of(params).marks() {
+            return (cc.cwnd / mss).saturating_sub(self.board.packets_in_flight()) * mss;
+        }
         let in_network = if SackFeed::of(params).marks() {
             self.pipe()
         } else {
