@@ -19,7 +19,8 @@ from mpsim.topologies import SharedBottleneck
 BASE: dict[str, Any] = {"duration": "2s", "topology": {"preset": "dumbbell", "pairs": 1}}
 FLOW: dict[str, Any] = {"name": "a", "type": "tcp", "src": "S1", "dst": "D1", "size": "50pkt"}
 CC_ALLOWED = (
-    "reno, cubic, uncoupled, ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus, bbr, python"
+    "reno, cubic, uncoupled, ewtcp, coupled, semicoupled, lia, olia, balia, mpcubic, unmpcubic, couple_plus, "
+    "bbr, python"
 )
 TOP_LEVEL = (
     "seed, duration, topology, hosts, routers, links, addresses, routes, link_changes, flows, trace, throughput, "
