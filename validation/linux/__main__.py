@@ -39,13 +39,17 @@ def seed_list(seeds: tuple[int, ...]) -> str:
     return ", ".join(map(str, seeds))
 
 
+def by_grid(rows: list[compare.Row]) -> tuple[list[compare.Row], list[compare.Row]]:
+    """The Reno and CUBIC rows (the validation and wide grids) and the BBR rows (its own grid), counted apart."""
+    return [r for r in rows if r.cell.cc != "bbr"], [r for r in rows if r.cell.cc == "bbr"]
+
+
 def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[int, ...]) -> str:
     """The text between the markers: header (grid, matching, pass rate), table, commands, diagnosis."""
-    # Reno and CUBIC (the validation and wide grids) and BBR (its own grid) are counted apart.
-    bbr = [r for r in rows if r.cell.cc == "bbr"]
+    rows_all = rows
+    rows, bbr = by_grid(rows_all)
     b_passed, b_total = compare.pass_rate(bbr)
     bbr_mptcp = [r for r in bbr if r.cell.proto == "mptcp"]
-    rows_all, rows = rows, [r for r in rows if r.cell.cc != "bbr"]
     passed, total = compare.pass_rate(rows)
     mptcp = [r for r in rows if r.cell.proto == "mptcp"]
     m_passed, m_total = compare.pass_rate(mptcp)
@@ -135,8 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r.sim_retrans.mean:.0f} vs {r.kernel_retrans.mean:.1f} (± {r.retrans_tolerance:.1f}){share}",
             file=sys.stderr,
         )
-    parts = (("Reno/CUBIC", [r for r in rows if r.cell.cc != "bbr"]), ("BBR", [r for r in rows if r.cell.cc == "bbr"]))
-    for label, part in parts:
+    for label, part in zip(("Reno/CUBIC", "BBR"), by_grid(rows), strict=True):
         if not part:
             continue
         passed, total = compare.pass_rate(part)

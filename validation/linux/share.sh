@@ -11,19 +11,17 @@ A=$1 B=$2 SECS=$3 OUT=$4
 RIG=$(pwd)
 SIZE=100000000000   # more than either flow can send in SECONDS
 PIDS=()
-for spec in "5001 $A" "5002 $B"; do
-    set -- $spec
-    ip netns exec "$NS_SRV" python3 "$RIG/xfer.py" serve --bind 10.200.4.2 --port "$1" --proto tcp --role recv \
-        --size "$SIZE" --cc "$2" > /dev/null 2>&1 &
+# xfer ROLE NAMESPACE MODE PORT CC: one side of one flow (xfer.py), in the background.
+xfer() {
+    ip netns exec "$2" python3 "$RIG/xfer.py" "$3" --port "$4" --proto tcp --role "$1" --size "$SIZE" --cc "$5" \
+        $([ "$3" = serve ] && echo --bind || echo --addr) 10.200.4.2 > /dev/null 2>&1 &
     PIDS+=($!)
-done
+}
+xfer recv "$NS_SRV" serve 5001 "$A"
+xfer recv "$NS_SRV" serve 5002 "$B"
 sleep 0.3
-for spec in "5001 $A" "5002 $B"; do
-    set -- $spec
-    ip netns exec "$NS_CLI" python3 "$RIG/xfer.py" client --addr 10.200.4.2 --port "$1" --proto tcp --role send \
-        --size "$SIZE" --cc "$2" > /dev/null 2>&1 &
-    PIDS+=($!)
-done
+xfer send "$NS_CLI" client 5001 "$A"
+xfer send "$NS_CLI" client 5002 "$B"
 ip netns exec "$NS_CLI" python3 - "$SECS" "$OUT" <<'PY'
 import re, subprocess, sys, time
 secs, out = float(sys.argv[1]), sys.argv[2]
