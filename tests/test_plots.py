@@ -193,11 +193,35 @@ def test_variants_without_an_axis_are_points_with_error_bars_and_the_png_says_wh
     # Points, not a line joining categories; each mean over its 3 runs.
     assert all(c.lines[0].get_linestyle() == "None" for c in ax.containers)
     assert [round(float(c.lines[0].get_ydata()[0]), 6) for c in ax.containers] == [1.2, 2.2, 3.2]
+    # One point per category: each on its own tick, not set apart as points of several lines at one tick are.
+    assert [float(c.lines[0].get_xdata()[0]) for c in ax.containers] == [0.0, 1.0, 2.0]
+    assert all(t.get_rotation() == 0 for t in ax.get_xticklabels())
     assert ax.get_ylabel() == "flow completion time (s)" and ax.get_title() == "three couplings"
     text = png_text(png)
     assert text["Title"] == "three couplings: flow completion time (s) by variant"
     assert "95 % CI (Student t), n = 3 runs per point" in text["Description"]
     assert "LIA; OLIA; BALIA" in text["Description"]
+
+
+def test_long_category_labels_are_slanted_and_lines_sharing_a_category_are_set_apart() -> None:
+    names = ["MPTCP LIA", "MPTCP OLIA", "MPTCP BALIA", "MPTCP CUBIC", "WiFi CUBIC", "LTE CUBIC", "MPTCP BBR"]
+    rows = [{"variant": v, "seed": s, "fct_s": i + s / 10} for i, v in enumerate(names) for s in (1, 2, 3)]
+    fig = plots.plot_sweep(rows, "variant", "fct_s")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == names
+    assert all(t.get_rotation() == 30 for t in ax.get_xticklabels())
+    plt.close(fig)
+    # Two variants at each of two categories: the points of one category are set apart, symmetrically.
+    rows = [
+        {"variant": v, "cc": cc, "seed": s, "fct_s": 1.0}
+        for v in ("a", "b")
+        for cc in ("reno", "cubic")
+        for s in (1, 2, 3)
+    ]
+    fig = plots.plot_sweep(rows, "cc", "fct_s")
+    xs = sorted(float(x) for c in fig.axes[0].containers for x in c.lines[0].get_xdata())
+    assert xs == pytest.approx([-0.125, 0.125, 0.875, 1.125])
+    plt.close(fig)
 
 
 def test_a_percent_axis_is_numeric_labelled_with_its_unit_and_logarithmic_over_decades(

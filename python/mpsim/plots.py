@@ -122,6 +122,11 @@ LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
 LEGEND_WIDTH = 34
 """Characters a line of a legend's title holds before it wraps: the legend, beside the axes, stays narrow."""
 
+CATEGORY_LABEL_CHARS = 50
+"""Characters the tick labels of a categorical x axis may hold together (two more each for the space between)
+before they are slanted: about what the axes of a 6.4-inch figure, its legend beside them, hold in a row.
+Nine variants named "MPTCP LIA", "WiFi CUBIC", … would run into each other."""
+
 LOG_SPAN = 100.0
 """Swept values whose largest is at least this many times their smallest (all positive) go on a log x axis:
 file sizes from 10 KB to 10 MB, losses from 0.01 % to 5 %."""
@@ -404,8 +409,10 @@ def plot_sweep(
     else:
         position, x_unit, categories = _x_positions([v for g in groups.values() for v in g], x)
     never_negative = all(v >= 0 for g in groups.values() for vs in g.values() for v in finite_values(vs))
-    # Points of several lines at one category are set apart, so that their bars do not hide each other.
-    dodge = 0.5 / len(groups) if categories is not None and len(groups) > 1 else 0.0
+    # Points of several lines at one category are set apart, so that their bars do not hide each other; where
+    # each category has one line (the variants compared without an axis), every point stays on its tick.
+    shared = categories is not None and any(sum(v in g for g in groups.values()) > 1 for v in categories)
+    dodge = 0.5 / len(groups) if shared else 0.0
     counts: list[int] = []
     all_means: list[float] = []
     no_ci = banded = False
@@ -446,7 +453,11 @@ def plot_sweep(
             label=label,
         )
     if categories is not None:
-        ax.set_xticks(range(len(categories)), [str(c) for c in categories])
+        labels = [str(c) for c in categories]
+        if sum(len(label) + 2 for label in labels) > CATEGORY_LABEL_CHARS:
+            ax.set_xticks(range(len(categories)), labels, rotation=30, ha="right", rotation_mode="anchor")
+        else:
+            ax.set_xticks(range(len(categories)), labels)
         ax.set_xlim(-0.5, len(categories) - 0.5)
     elif not series and _spans_decades(position.values()):
         ax.set_xscale("log")
