@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from validation.linux import compare, rig, sim, trace
+from validation.linux import compare, rig, shares, sim, trace
 from validation.linux.cells import Cell, CellError, bbr_grid, grid, validation_grid, wide_grid
 
 
@@ -337,3 +337,169 @@ def test_trace_names_the_first_bin_where_a_subflow_parts() -> None:
     )
     same = trace.Counts(sent=[[10, 30, 70]], retransmitted=[[0, 0, 3]])
     assert trace.first_difference(same, same, 0.05).startswith("no bin apart")
+
+
+# ------------------------------------------------------------------------- two congestion controls, one bottleneck
+
+
+def test_share_grid_pits_bbr_against_cubic_at_a_quarter_one_and_two_bdps() -> None:
+    grid_ = shares.share_grid()
+    assert len({s.key for s in grid_}) == len(grid_)
+    assert all(s.runs >= 8 and s.seconds == 20 for s in grid_)
+    bbr_cubic = [s for s in grid_ if (s.cc_a, s.cc_b) == ("bbr", "cubic")]
+    at_20_50 = sorted(s.buffer_pkts / _bdp_pkts(s.cell()) for s in bbr_cubic if (s.rate_mbit, s.rtt_ms) == (20, 50))
+    assert at_20_50 == pytest.approx([0.25, 1, 2], abs=0.03)
+    assert len({(s.rate_mbit, s.rtt_ms) for s in bbr_cubic}) >= 2
+    with pytest.raises(CellError, match=r"share\.cc_b: got 'vegas'"):
+        shares.ShareSetting(cc_a="bbr", cc_b="vegas", rate_mbit=20, rtt_ms=50, buffer_pkts=83)  # type: ignore[arg-type]
+    with pytest.raises(CellError, match=r"cell\.buffer_pkts: must be positive"):
+        shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=20, rtt_ms=50, buffer_pkts=0)
+
+
+def test_share_setting_runs_the_script_on_the_rigs_upload_with_the_packet_in_transmission() -> None:
+    s = shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=10, rtt_ms=100, buffer_pkts=83)
+    opts = shares.rig_options(s)
+    assert "--buffer-pkts=84" in opts and "--direction=up" in opts and "--variant=shared" in opts
+    assert "--bulk" in opts and not any(o.startswith("--cc") for o in opts)
+    assert shares.exec_command(s, shares.SCRIPT, "/tmp/x y").endswith("share.sh bbr cubic 20 '/tmp/x y' 8")
+
+
+def test_share_scenario_is_the_cells_network_with_two_uploads_and_windows_from_the_first_data() -> None:
+    s = shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=20, rtt_ms=50, buffer_pkts=21)
+    core = shares.scenario(s).to_core()
+    assert core["links"] == sim.scenario(s.cell()).to_core()["links"]
+    assert [(f["src"], f["dst"], f["cc"]["type"], f.get("size_bytes")) for f in core["tcp_flows"]] == [
+        ("S0.1", "D0", "bbr", None),
+        ("S0.1", "D0", "cubic", None),
+    ]
+    assert [f["start_ns"] for f in core["tcp_flows"]] == [0, 0]
+    # The kernel's second flow starts some milliseconds after the first, or before it.
+    assert [f["start_ns"] for f in shares.scenario(s, 0.03).to_core()["tcp_flows"]] == [0, 30_000_000]
+    assert [f["start_ns"] for f in shares.scenario(s, -0.02).to_core()["tcp_flows"]] == [20_000_000, 0]
+    assert core["tcp_flows"][0]["tcp"] == {
+        "profile": "linux",
+        "mss": 1448,
+        "framing_bytes": 14,
+        "send_buffer_bytes": 8 << 20,
+    }
+    # Bins of 5 s from the first data segment (one RTT after the SYNs) to the end of the whole-run window.
+    assert core["throughput"] == {"interval_ns": 5 * 10**9, "start_ns": 50 * 10**6, "end_ns": 19_550 * 10**6}
+
+
+SAMPLES = """run 1
+0.100 5002 1 0 0
+0.100 5001 1 40 0
+0.200 5001 100 140 0
+0.200 5002 50 130 0
+5.100 5001 3000 5040 4
+5.100 5002 1000 5030 7
+9.600 5001 6000 9540 5
+9.600 5002 5000 9530 9
+drops 12
+run 2
+0.100 5001 1 30 0
+0.100 5002 1 20 0
+9.600 5001 500 9530 0
+9.600 5002 1500 9520 0
+drops 0
+"""
+
+
+def test_the_kernels_samples_give_each_flows_start_and_its_shares_over_the_windows() -> None:
+    runs = shares.parse_samples(SAMPLES)
+    assert [r.drops for r in runs] == [12, 0]
+    a, b = runs[0].flows
+    # The first sample that shows the flow busy: 5001 busy 40 ms at 0.1 s, 5002 (idle at 0.1 s) 130 ms at 0.2 s.
+    assert (a.port, a.data_start_s, b.port, b.data_start_s) == (5001, 0.06, 5002, 0.07)
+    assert (a.retrans_segs, b.retrans_segs) == (5, 9)
+    assert shares.start_offset_s(runs[0]) == pytest.approx(0.01)
+    assert a.bytes_at(0.0) == 0 and a.bytes_at(5.1) == 3000 and a.bytes_at(9.6) == 6000
+    assert a.bytes_at(7.35) == pytest.approx(4500)  # halfway between 5.1 s and 9.6 s
+    with pytest.raises(ValueError, match=r"no sample at 9\.700"):
+        a.bytes_at(9.7)
+    # Windows from the earlier start (0.06 s) to 0.06 + 9.5 s, and from 0.06 + 5 s; nothing acknowledged at 0.06 s.
+    a_end, b_end = 3000 + 3000 * 4.46 / 4.5, 1000 + 4000 * 4.46 / 4.5
+    a_5, b_5 = 100 + 2900 * 4.86 / 4.9, 50 + 950 * 4.86 / 4.9
+    got = shares.kernel_shares(runs[0], window_s=9.5)
+    assert got.whole == pytest.approx(a_end / (a_end + b_end))
+    assert got.late == pytest.approx((a_end - a_5) / (a_end - a_5 + b_end - b_5))
+    assert shares.kernel_shares(runs[1], window_s=9.5).whole == pytest.approx(0.25, abs=0.01)
+    run = shares.KernelRun.from_json(runs[0].to_json())
+    assert run == runs[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0.1 5001 1 0 0\n", "before the first 'run' line"),
+        ("run 1\n0.1 5001 1 10 0\n0.1 5002 1 10 0\n", "no 'drops' line"),
+        ("run 1\n0.1 5001 1 10 0\ndrops 0\n", r"ports \[5001\], expected \[5001, 5002\]"),
+        ("run 1\n0.1 5001 1 10 0\n0.1 5002 1 0 0\ndrops 0\n", "port 5002 never sent data"),
+        ("run 1\n0.1 5001 1 10\n", "expected '<t> <port>"),
+    ],
+)
+def test_incomplete_kernel_samples_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        shares.parse_samples(text)
+
+
+def _kernel_shares(
+    setting: shares.ShareSetting, whole: list[float], second_starts_s: list[float] | None = None
+) -> shares.KernelShares:
+    """Kernel runs whose first flow has the given share over every window: constant rates from 0.1 s to 20 s
+    (the second flow's first data at the given times, by default with the first's, at 0.1 s)."""
+    runs = []
+    for share, second_start in zip(whole, second_starts_s or [0.1] * len(whole), strict=True):
+        a, b = (
+            shares.FlowSeries(port, [0.1, 20.0], [0, round(1e6 * x)], data_start_s=start, retrans_segs=0)
+            for port, x, start in zip(shares.PORTS, (share, 1 - share), (0.1, second_start), strict=True)
+        )
+        runs.append(shares.KernelRun(flows=(a, b), drops=3))
+    return shares.KernelShares(setting, runs, "run.sh", "6.18", "2025-01-01")
+
+
+def test_a_setting_passes_with_mpsims_mean_share_within_a_tenth_of_the_kernels_in_both_windows() -> None:
+    setting = shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=20, rtt_ms=50, buffer_pkts=83, runs=2)
+    kernel = _kernel_shares(setting, [0.8, 0.9])
+    ok = shares.share_row(kernel, [shares.Shares(0.939, 0.94), shares.Shares(0.959, 0.74)])
+    assert ok.kernel_whole.mean == pytest.approx(0.85) and ok.kernel_whole.std == pytest.approx(0.0707, abs=1e-4)
+    assert ok.kernel_late.mean == pytest.approx(0.85)
+    assert ok.whole_diff == pytest.approx(0.099) and ok.late_diff == pytest.approx(-0.01)
+    assert ok.passed
+    high = shares.share_row(kernel, [shares.Shares(0.96, 0.85)])
+    assert high.whole_diff == pytest.approx(0.11) and not high.passed
+    late_low = shares.share_row(kernel, [shares.Shares(0.85, 0.74)])
+    assert late_low.late_diff == pytest.approx(-0.11) and not late_low.passed
+    assert ok.start_offset_ms.mean == 0 and ok.kernel_drops.mean == 3
+    table = shares.table([ok, late_low])
+    assert "| bbr vs cubic 20 Mb/s 50 ms b83 | 0.850 ± 0.071 (2) | 0.949 ± 0.014 | +0.099 |" in table
+    assert "| -0.110 | ✗ |" in table
+    assert shares.section([], (1,)) == ""
+    assert shares.KernelShares.from_json(kernel.to_json()) == kernel
+
+
+def test_mpsims_runs_start_their_flows_as_the_kernels_runs_did_in_turn() -> None:
+    setting = shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=20, rtt_ms=50, buffer_pkts=83, runs=3)
+    kernel = _kernel_shares(setting, [0.8, 0.9, 0.7], second_starts_s=[0.1, 0.13, 0.08])
+    assert shares.sim_offsets_s(kernel, 5) == pytest.approx([0.0, 0.03, -0.02, 0.0, 0.03])
+
+
+def test_committed_share_reference_covers_the_share_grid() -> None:
+    from validation.linux.__main__ import SHARE_REFERENCE
+
+    kernel = {k.setting.key: k for k in shares.read_reference(SHARE_REFERENCE)}
+    assert set(kernel) == {s.key for s in shares.share_grid()}
+    for k in kernel.values():
+        assert k.kernel.startswith("6.18") and len(k.runs) == k.setting.runs
+        assert f"--buffer-pkts={k.setting.buffer_pkts + 1}" in k.command
+        for s in k.shares():
+            assert 0 < s.whole < 1 and 0 < s.late < 1
+
+
+def test_mpsims_shares_come_from_the_windows_bins() -> None:
+    s = shares.ShareSetting(cc_a="cubic", cc_b="cubic", rate_mbit=5, rtt_ms=20, buffer_pkts=8, seconds=6)
+    got = shares.sim_shares(s, seed=1)
+    assert 0.2 < got.whole < 0.8 and 0.05 < got.late < 0.95
+    assert got != shares.sim_shares(
+        shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=5, rtt_ms=20, buffer_pkts=8, seconds=6), seed=1
+    )

@@ -1,20 +1,24 @@
 """``python -m validation.linux``: compare mpsim's ``linux`` profile with the kernel's committed
 results and write the table into docs/validation.md; ``--rerun-rig`` runs the kernel side again
-first (as root, through the Linux rig), replacing its cells in the reference file.
+first (as root, through the Linux rig), replacing its cells in the reference file. The share settings (two
+congestion controls on one bottleneck, :mod:`validation.linux.shares`) have their own reference file and are
+recorded alone with ``--rerun-rig --shares``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from validation import stamp
-from validation.linux import compare, rig, sim
+from validation.linux import compare, rig, shares, sim
 from validation.linux.cells import Cell, grid
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "validation" / "reference" / "linux-6.18.jsonl"
+SHARE_REFERENCE = ROOT / "validation" / "reference" / "linux-6.18-shares.jsonl"
 DOC = ROOT / "docs" / "validation.md"
 DIAGNOSIS = Path(__file__).with_name("diagnosis.md")
 HEADER = Path(__file__).with_name("header.md")
@@ -22,6 +26,10 @@ HEADER = Path(__file__).with_name("header.md")
 
 def _selected(cells: list[Cell], only: list[str]) -> list[Cell]:
     return [c for c in cells if not only or any(s in c.key for s in only)]
+
+
+def _wanted(key: str, only: list[str]) -> bool:
+    return not only or any(s in key for s in only)
 
 
 def compare_all(kernel: list[rig.KernelCell], seeds: tuple[int, ...]) -> list[compare.Row]:
@@ -44,8 +52,14 @@ def by_grid(rows: list[compare.Row]) -> tuple[list[compare.Row], list[compare.Ro
     return [r for r in rows if r.cell.cc != "bbr"], [r for r in rows if r.cell.cc == "bbr"]
 
 
-def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[int, ...]) -> str:
-    """The text between the markers: header (grid, matching, pass rate), table, commands, diagnosis."""
+def block(
+    rows: list[compare.Row],
+    kernel: list[rig.KernelCell],
+    seeds: tuple[int, ...],
+    share_rows: Sequence[shares.ShareRow] = (),
+) -> str:
+    """The text between the markers: header (grid, matching, pass rate), table, the shares' table, commands,
+    diagnosis."""
     rows_all = rows
     rows, bbr = by_grid(rows_all)
     b_passed, b_total = compare.pass_rate(bbr)
@@ -76,20 +90,29 @@ def block(rows: list[compare.Row], kernel: list[rig.KernelCell], seeds: tuple[in
         bbr_fct_passed=compare.pass_rate(bbr, strict=False)[0],
         bbr_mptcp_passed=compare.pass_rate(bbr_mptcp)[0],
         bbr_mptcp_total=len(bbr_mptcp),
+        share_passed=sum(r.passed for r in share_rows),
+        share_total=len(share_rows),
     )
-    calls = "\n".join(f"    {c}" for c in dict.fromkeys(k.command for k in kernel))
+    # (the rig call as shown, its delay line's statistics): the cells' calls without their protocols and sizes,
+    # the shares' without the script they run.
+    recorded = {k.command: (k.command.split(" --proto")[0], k.delay_line) for k in kernel} | {
+        k.command: (k.command.split(" --exec")[0], k.delay_line) for k in (r.kernel for r in share_rows)
+    }
+    calls = "\n".join(f"    {c}" for c in recorded)
     quality = "\n".join(
-        f"| `{k.command.split(' --proto')[0].removeprefix('run.sh ')}` | {100 * rig.late_share(k.delay_line):.2f} % "
-        f"| {k.delay_line.get('late_max_us', float('nan')) / 1e3:.1f} ms |"
-        for k in {k.command: k for k in kernel}.values()
+        f"| `{shown.removeprefix('run.sh ')}` | {100 * rig.late_share(delay_line):.2f} % "
+        f"| {delay_line.get('late_max_us', float('nan')) / 1e3:.1f} ms |"
+        for shown, delay_line in recorded.values()
     )
     diagnosis = DIAGNOSIS.read_text() if DIAGNOSIS.exists() else ""
     return f"""{header}
 {compare.table(rows_all)}
-Commands: `make validate-linux` (the mpsim side against the committed reference
-`validation/reference/linux-6.18.jsonl`, seconds); `make validate-linux LINUX_RERUN=1` (as root: the
-rig again, about an hour and a half for every cell, then the comparison). The rig calls behind the reference (in
-`../shared/tools/linux-rig/`):
+{shares.section(share_rows, seeds)}
+Commands: `make validate-linux` (the mpsim side against the committed references
+`validation/reference/linux-6.18.jsonl` and `linux-6.18-shares.jsonl`, seconds); `make validate-linux
+LINUX_RERUN=1` (as root: the rig again, about an hour and a half for every cell and twenty minutes for the share
+settings, then the comparison; `LINUX_ARGS=--shares` for the share settings alone). The rig calls behind the
+references (in `../shared/tools/linux-rig/`):
 
 {calls}
 
@@ -106,6 +129,7 @@ call perturbed by other load on the machine:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m validation.linux", description=__doc__)
     ap.add_argument("--reference", type=Path, default=REFERENCE)
+    ap.add_argument("--share-reference", type=Path, default=SHARE_REFERENCE)
     ap.add_argument("--doc", type=Path, default=DOC)
     ap.add_argument("--rerun-rig", action="store_true", help="run the kernel side again (root; the Linux rig)")
     ap.add_argument(
@@ -113,25 +137,41 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--record-only", action="store_true", help="with --rerun-rig: record, do not compare")
     ap.add_argument("--only", action="append", default=[], help="cells whose key contains this (repeatable)")
+    ap.add_argument(
+        "--shares",
+        action="store_true",
+        help="with --rerun-rig: only the share settings (two congestion controls on one bottleneck)",
+    )
     ap.add_argument("--no-doc", action="store_true", help="compare and print only; leave docs/validation.md")
     ap.add_argument("--seeds", default=",".join(map(str, sim.DEFAULT_SEEDS)), help="mpsim seeds, comma list")
     args = ap.parse_args(argv)
     seeds = tuple(int(s) for s in args.seeds.split(","))
     if args.rerun_rig:
-        wanted = _selected(grid(), args.only)
+        wanted = [] if args.shares else _selected(grid(), args.only)
+        wanted_shares = [s for s in shares.share_grid() if _wanted(s.key, args.only)]
         if args.missing:
             have = {k.cell.key for k in rig.read_reference(args.reference)} if args.reference.exists() else set()
             wanted = [c for c in wanted if c.key not in have]
+            have_shares = (
+                {k.setting.key for k in shares.read_reference(args.share_reference)}
+                if args.share_reference.exists()
+                else set()
+            )
+            wanted_shares = [s for s in wanted_shares if s.key not in have_shares]
         # Each rig call's cells are written as soon as it ends: an interrupted recording keeps what it did.
-        for fresh in rig.run_groups(wanted):
+        for fresh in rig.run_groups(wanted) if wanted else ():
             old = rig.read_reference(args.reference) if args.reference.exists() else []
             rig.write_reference(args.reference, rig.merge(old, fresh))
+        if wanted_shares:
+            shares.record(args.share_reference, wanted_shares)
         if args.record_only:
             return 0
-    kernel = [k for k in rig.read_reference(args.reference) if not args.only or any(s in k.cell.key for s in args.only)]
+    kernel = [k for k in rig.read_reference(args.reference) if _wanted(k.cell.key, args.only)]
+    kernel_shares = [k for k in shares.read_reference(args.share_reference) if _wanted(k.setting.key, args.only)]
     rows = compare_all(kernel, seeds)
+    share_rows = shares.compare_all(kernel_shares, seeds)
     if not args.no_doc:
-        compare.write_block(args.doc, block(rows, kernel, seeds))
+        compare.write_block(args.doc, block(rows, kernel, seeds, share_rows))
     for r in rows:
         share = f", share {r.sim_share.mean:.2f} vs {r.kernel_share.mean:.2f}" if r.cell.proto == "mptcp" else ""
         print(
@@ -139,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{r.sim_retrans.mean:.0f} vs {r.kernel_retrans.mean:.1f} (± {r.retrans_tolerance:.1f}){share}",
             file=sys.stderr,
         )
+    for sr in share_rows:
+        print(shares.summary_line(sr), file=sys.stderr)
     for label, part in zip(("Reno/CUBIC", "BBR"), by_grid(rows), strict=True):
         if not part:
             continue
@@ -147,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{label}: {passed}/{total} cells pass strictly ({m_passed}/{m_total} MPTCP); "
             f"{compare.pass_rate(part, strict=False)[0]}/{total} on completion time alone",
+            file=sys.stderr,
+        )
+    if share_rows:
+        print(
+            f"Shares: {sum(r.passed for r in share_rows)}/{len(share_rows)} settings within "
+            f"{shares.SHARE_TOLERANCE:g} of the kernel's mean share (whole run and from {shares.LATE_FROM_S:g} s)",
             file=sys.stderr,
         )
     print(f"-> {args.doc}", file=sys.stderr)

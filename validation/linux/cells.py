@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 Variant = Literal["shared", "separate"]
 Proto = Literal["tcp", "mptcp"]
@@ -39,6 +39,19 @@ GRID_CCS: tuple[CcName, ...] = ("reno", "cubic")
 
 class CellError(ValueError):
     """A cell that neither side can run: names the field, the value and what is allowed."""
+
+
+T = TypeVar("T")
+
+
+def from_fields(cls: type[T], d: dict[str, Any], what: str) -> T:
+    """``cls(**d)`` for a dataclass, a field it does not have refused by name (``what``: the record, for the
+    message)."""
+    fields = set(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+    unknown = set(d) - fields
+    if unknown:
+        raise CellError(f"{what}: unknown field(s) {sorted(unknown)} (allowed: {sorted(fields)})")
+    return cls(**d)
 
 
 @dataclass(frozen=True)
@@ -92,11 +105,7 @@ class Cell:
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Cell:
-        fields = set(Cell.__dataclass_fields__)
-        unknown = set(d) - fields
-        if unknown:
-            raise CellError(f"cell: unknown field(s) {sorted(unknown)} (allowed: {sorted(fields)})")
-        return Cell(**d)
+        return from_fields(Cell, d, "cell")
 
 
 def _allowed(field: str, value: object, allowed: Iterable[object]) -> None:

@@ -17,10 +17,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from validation.linux.cells import Cell
 
@@ -235,21 +235,40 @@ def run_cells(cells: Sequence[Cell], rig: Path | None = None) -> list[KernelCell
     return [k for group in run_groups(cells, rig) for k in group]
 
 
-def write_reference(path: Path, cells: Sequence[KernelCell]) -> None:
+R = TypeVar("R")
+
+
+def write_records(path: Path, records: Sequence[dict[str, Any]]) -> None:
+    """A reference file: one JSON object a line, keys sorted."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as f:
-        for k in cells:
-            f.write(json.dumps(k.to_json(), sort_keys=True) + "\n")
+        for r in records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+def read_records(path: Path, missing: str) -> list[dict[str, Any]]:
+    """The objects of a reference file; ``missing`` (with ``{}`` for the path) says how to make one."""
+    if not path.exists():
+        raise FileNotFoundError(missing.format(path))
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def merge_by(old: Sequence[R], new: Sequence[R], key: Callable[[R], str]) -> list[R]:
+    """``old`` with the records of ``new`` replaced (or added) by ``key``, in ``old``'s order then ``new``'s."""
+    fresh = {key(k): k for k in new}
+    out = [fresh.pop(key(k), k) for k in old]
+    return out + list(fresh.values())
+
+
+def write_reference(path: Path, cells: Sequence[KernelCell]) -> None:
+    write_records(path, [k.to_json() for k in cells])
 
 
 def read_reference(path: Path) -> list[KernelCell]:
-    if not path.exists():
-        raise FileNotFoundError(f"no kernel reference at {path}: run with --rerun-rig (as root) to make one")
-    return [KernelCell.from_json(json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+    lines = read_records(path, "no kernel reference at {}: run with --rerun-rig (as root) to make one")
+    return [KernelCell.from_json(d) for d in lines]
 
 
 def merge(old: Sequence[KernelCell], new: Sequence[KernelCell]) -> list[KernelCell]:
     """``old`` with the cells of ``new`` replaced (or added), in ``old``'s order then ``new``'s."""
-    fresh = {k.cell.key: k for k in new}
-    out = [fresh.pop(k.cell.key, k) for k in old]
-    return out + list(fresh.values())
+    return merge_by(old, new, lambda k: k.cell.key)
