@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::net::queue::DropCause;
 use crate::observe;
 use crate::sim::Simulator;
-use crate::throughput::{BinnedBytes, ThroughputRecorder};
+use crate::throughput::{BinnedBytes, Bins, ThroughputRecorder};
+use crate::time::SimTime;
 use crate::transport::connection::Connection;
 use crate::transport::data_level::DataLevel;
 use crate::transport::mptcp::{SubflowAction, SubflowEventOutcome};
@@ -480,20 +481,27 @@ impl Simulator {
             tcp_traces,
             rto_traces,
             segment_traces,
-            throughput: self.throughput(),
+            throughput: self.throughput(now),
         }
     }
 
     /// The windowed-throughput table's series, if the scenario asks for it:
     /// each TCP flow, each MPTCP connection followed by its subflows, each UDP flow.
-    fn throughput(&self) -> Option<ThroughputResult> {
+    /// The bins end where the run ended (`now`: a `stop_when_complete` run
+    /// stops before its duration), the last one cut there.
+    fn throughput(&self, now: SimTime) -> Option<ThroughputResult> {
         let r = observe::find::<ThroughputRecorder>(self.ctx.observer.as_deref()?)?;
+        let bins = Bins {
+            end: r.bins.end.min(now.max(r.bins.start)),
+            ..r.bins
+        };
+        let count = bins.count();
         let series = |flow: &str, kind: &str, subflow: Option<u32>, b: &BinnedBytes| ThroughputSeries {
             flow: flow.to_string(),
             kind: kind.to_string(),
             subflow,
-            bytes_sent: b.sent.clone(),
-            bytes_delivered: b.delivered.clone(),
+            bytes_sent: b.sent[..count].to_vec(),
+            bytes_delivered: b.delivered[..count].to_vec(),
         };
         let mut out = Vec::new();
         for (c, conn) in self.connections.iter().enumerate() {
@@ -507,9 +515,9 @@ impl Simulator {
             out.push(series(&u.name, "udp", None, b));
         }
         Some(ThroughputResult {
-            start_ns: r.bins.start.nanos(),
-            interval_ns: r.bins.interval.nanos(),
-            end_ns: r.bins.end.nanos(),
+            start_ns: bins.start.nanos(),
+            interval_ns: bins.interval.nanos(),
+            end_ns: bins.end.nanos(),
             series: out,
         })
     }

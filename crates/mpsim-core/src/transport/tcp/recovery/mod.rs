@@ -31,6 +31,10 @@ pub struct RecoveryState {
     pub prr_delivered: u64,
     /// RFC 6937 prr_out, bytes.
     pub prr_out: u64,
+    /// Linux's `tp->prr_delivered`: segments delivered in the episode.
+    pub prr_delivered_pkts: u64,
+    /// Linux's `tp->prr_out`: segments sent in the episode.
+    pub prr_out_pkts: u64,
     /// RFC 6937 RecoverFS, bytes.
     pub recover_fs: u64,
     /// RFC 6675 HighRxt: one past the highest sequence number retransmitted
@@ -95,10 +99,15 @@ pub struct RecoveryAck {
     pub newly_acked: u64,
     /// RFC 6937 DeliveredData.
     pub delivered: u64,
+    /// The segments it delivered, a short one as a whole one
+    /// (`tp->delivered`'s step).
+    pub delivered_pkts: u64,
     /// Whether the ACK counts as a duplicate one.
     pub dup: bool,
     /// RFC 6675 pipe after the ACK.
     pub pipe: u64,
+    /// `tcp_packets_in_flight` after the ACK.
+    pub pipe_pkts: u64,
     /// The pipe ns-3's PRR reads (`BytesInFlight`, data octets; without
     /// SACK, before this ACK's own guessed mark).
     pub pipe_ns3: u64,

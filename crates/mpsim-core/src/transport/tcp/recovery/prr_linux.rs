@@ -25,29 +25,32 @@ pub fn on_ack(rec: &mut RecoveryState, sf: &mut SubflowCc, ack: &RecoveryAck, ms
     sf.cwnd = cwnd_after(rec, sf.ssthresh, sf.cwnd, ack, mss);
 }
 
-/// The window after `ack`, from `cwnd` before it, with `ssthresh`.
+/// The window after `ack`, from `cwnd` before it, with `ssthresh`. Every
+/// count is in segments, a short segment as a whole one, as the kernel's
+/// `tcp_skb_pcount` counts them: the segments the ACK delivered and those
+/// in flight after it, and the episode's segments delivered and sent.
 pub fn cwnd_after(rec: &mut RecoveryState, ssthresh: u64, cwnd: u64, ack: &RecoveryAck, mss: u64) -> u64 {
     if ack.delivered == 0 {
         return cwnd;
     }
     rec.prr_delivered += ack.delivered;
-    let packets = |bytes: u64| bytes.div_ceil(mss) as i64;
-    let in_flight = packets(ack.pipe);
+    rec.prr_delivered_pkts += ack.delivered_pkts;
+    let in_flight = ack.pipe_pkts as i64;
     let ssthresh = (ssthresh / mss) as i64;
     let prior_cwnd = (rec.recover_fs / mss).max(1) as i64;
-    let (delivered, out) = (packets(rec.prr_delivered), packets(rec.prr_out));
+    let (delivered, out) = (rec.prr_delivered_pkts as i64, rec.prr_out_pkts as i64);
     let delta = ssthresh - in_flight;
     let mut sndcnt = if delta < 0 {
         (ssthresh * delivered + prior_cwnd - 1) / prior_cwnd - out
     } else {
-        let mut n = (delivered - out).max(packets(ack.delivered));
+        let mut n = (delivered - out).max(ack.delivered_pkts as i64);
         if ack.newly_acked > 0 && !ack.newly_lost {
             n += 1;
         }
         n.min(delta)
     };
     // "Force a fast retransmit upon entering fast recovery."
-    sndcnt = sndcnt.max(if rec.prr_out > 0 { 0 } else { 1 });
+    sndcnt = sndcnt.max(if rec.prr_out_pkts > 0 { 0 } else { 1 });
     (in_flight + sndcnt).max(0) as u64 * mss
 }
 
@@ -62,6 +65,8 @@ mod tests {
             point: 0,
             prr_delivered: 0,
             prr_out: 0,
+            prr_delivered_pkts: 0,
+            prr_out_pkts: 0,
             recover_fs: prior_cwnd_pkts * MSS,
             high_rxt: 0,
             rescue_rxt: None,
@@ -73,8 +78,10 @@ mod tests {
         RecoveryAck {
             newly_acked: if una_advanced { delivered_pkts * MSS } else { 0 },
             delivered: delivered_pkts * MSS,
+            delivered_pkts,
             dup: !una_advanced,
             pipe: pipe_pkts * MSS,
+            pipe_pkts,
             pipe_ns3: 0,
             safe: false,
             newly_lost,
@@ -91,20 +98,20 @@ mod tests {
             cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &ack(1, 9, false, true), MSS),
             10 * MSS
         );
-        rec.prr_out += MSS;
+        rec.prr_out_pkts += 1;
         // Two delivered: ceil(1.4) − 1 = 1.
         assert_eq!(
             cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &ack(1, 9, false, false), MSS),
             10 * MSS
         );
-        rec.prr_out += MSS;
+        rec.prr_out_pkts += 1;
         // Three delivered: ceil(2.1) − 2 = 1; four: ceil(2.8) − 3 = 0, one
         // packet fewer in flight: 0.7 of a packet sent per packet delivered.
         assert_eq!(
             cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &ack(1, 9, false, false), MSS),
             10 * MSS
         );
-        rec.prr_out += MSS;
+        rec.prr_out_pkts += 1;
         assert_eq!(
             cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &ack(1, 9, false, false), MSS),
             9 * MSS
@@ -116,8 +123,8 @@ mod tests {
         // ssthresh 7, 4 in flight, prr_delivered = prr_out so far.
         let run = |una_advanced: bool, newly_lost: bool| {
             let mut rec = episode(10);
-            rec.prr_delivered = 5 * MSS;
-            rec.prr_out = 5 * MSS;
+            rec.prr_delivered_pkts = 5;
+            rec.prr_out_pkts = 5;
             cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &ack(1, 4, una_advanced, newly_lost), MSS) / MSS
         };
         // RFC 6937's bound would send max(1, 1) + 1 = 2 on every ACK; Linux
@@ -128,11 +135,28 @@ mod tests {
         assert_eq!(run(true, false), 4 + 2);
         // Never beyond ssthresh.
         let mut rec = episode(10);
-        rec.prr_out = MSS;
+        rec.prr_out_pkts = 1;
         assert_eq!(
             cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &ack(5, 6, true, false), MSS),
             7 * MSS
         );
+    }
+
+    #[test]
+    fn short_segments_count_as_whole_ones() {
+        // Three 300-byte segments delivered below ssthresh: three sent back
+        // (plus one for SND.UNA's advance), not the one their 900 bytes
+        // would make.
+        let mut rec = episode(10);
+        rec.prr_delivered_pkts = 5;
+        rec.prr_out_pkts = 5;
+        let short = RecoveryAck {
+            delivered: 900,
+            newly_acked: 900,
+            ..ack(3, 4, true, false)
+        };
+        assert_eq!(cwnd_after(&mut rec, 7 * MSS, 10 * MSS, &short, MSS), (4 + 3) * MSS);
+        assert_eq!((rec.prr_delivered_pkts, rec.prr_delivered), (8, 900));
     }
 
     #[test]

@@ -49,6 +49,7 @@ impl TcpSender {
             return;
         }
         self.lost_marks_at_event = self.board.lost_marks;
+        self.delivered_segs_at_event = self.delivered_segs;
         let sacked_before = self.board.sacked_bytes;
         let ca_rtt_samples = ccs[r].ca_rtt_samples;
         self.begin_rate_sample();
@@ -415,8 +416,10 @@ impl TcpSender {
         let info = RecoveryAck {
             newly_acked: a.newly_acked,
             delivered: a.delivered,
+            delivered_pkts: self.delivered_segs - self.delivered_segs_at_event,
             dup: a.is_dupack,
             pipe: self.pipe(),
+            pipe_pkts: self.packets_in_flight() as u64,
             pipe_ns3,
             safe: self.acked_retransmission,
             newly_lost: self.board.lost_marks != self.lost_marks_at_event,
@@ -569,6 +572,7 @@ impl TcpSender {
     /// cumulatively acknowledged (see `TcpParams::sacked_retransmissions_in_pipe`).
     pub(super) fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool, keep_retrans: bool) {
         self.sacked_delivered(i);
+        self.delivered_segs += 1;
         let seg = self.board.mark_sacked(i, keep_retrans);
         if rack {
             self.rack.advance(&seg, now, self.rtt.min_rtt);
@@ -584,6 +588,7 @@ impl TcpSender {
             }
             self.acked_delivered(&s);
             if s.flags & SACKED == 0 {
+                self.delivered_segs += 1;
                 if rack {
                     self.rack.advance(&s, now, self.rtt.min_rtt);
                 }
@@ -725,6 +730,8 @@ impl TcpSender {
             point: self.snd_nxt,
             prr_delivered: 0,
             prr_out: 0,
+            prr_delivered_pkts: 0,
+            prr_out_pkts: 0,
             recover_fs: kind.recover_fs(self.flight_size(), pipe_at_entry, cx.ccs[r].cwnd),
             high_rxt: self.snd_una,
             rescue_rxt: None,
@@ -751,8 +758,10 @@ impl TcpSender {
         let ack = RecoveryAck {
             newly_acked: 0,
             delivered,
+            delivered_pkts: self.delivered_segs - self.delivered_segs_at_event,
             dup: true,
             pipe,
+            pipe_pkts: self.packets_in_flight() as u64,
             pipe_ns3: pipe_at_entry,
             safe,
             newly_lost: self.board.lost_marks != self.lost_marks_at_event,

@@ -78,16 +78,17 @@ impl TcpSender {
     }
 
     fn socket_view(&self, now: SimTime) -> SocketView {
-        let c = self.cong.as_deref();
-        SocketView {
+        view_of(self.cong.as_deref(), self.socket_state(now))
+    }
+
+    /// What BBR reads of the socket outside its own state.
+    fn socket_state(&self, now: SimTime) -> SocketState {
+        SocketState {
             now,
-            delivered: c.map_or(1, |c| c.rate.delivered),
-            delivered_us: c.map_or(0, |c| c.rate.delivered_us),
             lost: self.board.lost_marks as u32,
             in_flight: self.packets_in_flight(),
             ca_state: self.ca_state(),
             srtt_us: self.rtt.srtt.nanos() / 1_000,
-            earliest_departure: c.map_or(SimTime::ZERO, |c| c.pacer.earliest_departure),
         }
     }
 
@@ -133,10 +134,9 @@ impl TcpSender {
 
     /// The start of an ACK's processing (`tcp_ack`): a fresh sample.
     pub(super) fn begin_rate_sample(&mut self) {
-        let in_flight = self.packets_in_flight();
         if let Some(c) = self.cong.as_deref_mut() {
             c.rs = RateSample {
-                prior_in_flight: in_flight,
+                prior_in_flight: self.board.packets_in_flight() as u32,
                 ..RateSample::default()
             };
             c.newly_delivered = 0;
@@ -182,7 +182,8 @@ impl TcpSender {
         maybe_delayed: bool,
     ) {
         let newly_lost = (self.board.lost_marks - self.lost_marks_at_event) as u32;
-        let Some(mut c) = self.cong.take() else { return };
+        let state = self.socket_state(now);
+        let Some(c) = self.cong.as_deref_mut() else { return };
         if let Some(rtt) = ca_rtt {
             c.min_rtt_us = c.min_rtt_us.min(micros_of(rtt));
         }
@@ -190,9 +191,7 @@ impl TcpSender {
         c.rate.generate(&mut c.rs, now, delivered, newly_lost, false, min_rtt);
         c.rs.rtt_us = ca_rtt.map(|d| micros_of(d) as u64);
         c.rs.is_ack_delayed = maybe_delayed;
-        self.cong = Some(c);
-        let view = self.socket_view(now);
-        let c = self.cong.as_deref_mut().expect("just put back");
+        let view = view_of(Some(c), state);
         if c.bbr.on_ack(&view, &c.rs) {
             c.rate.mark_app_limited(view.in_flight);
         }
@@ -258,12 +257,14 @@ impl TcpSender {
     /// [`TcpSender::after_data_sent`].
     pub(super) fn before_data_sent(&mut self, now: SimTime) -> Option<(TxRecord, SimTime)> {
         self.cong.as_ref()?;
-        let view = self.socket_view(now);
+        let in_flight = self.packets_in_flight();
         let packets_out = self.board.segs.len() as u32;
-        let c = self.cong.as_deref_mut()?;
-        if view.in_flight == 0 {
+        if in_flight == 0 {
+            let view = self.socket_view(now);
+            let c = self.cong.as_deref_mut()?;
             c.bbr.on_tx_start(&view, c.rate.app_limited != 0);
         }
+        let c = self.cong.as_deref_mut()?;
         let prior = c.pacer.stamp(now);
         Some((c.rate.on_sent(now, packets_out), prior))
     }
@@ -276,5 +277,31 @@ impl TcpSender {
             let rate = c.bbr.pacing_rate;
             c.pacer.after_send(prior, payload, rate, segs_out);
         }
+    }
+}
+
+/// The socket's side of a [`SocketView`]: what the sender knows outside BBR
+/// and its sampler.
+struct SocketState {
+    now: SimTime,
+    lost: u32,
+    in_flight: u32,
+    ca_state: CaState,
+    srtt_us: u64,
+}
+
+/// BBR's view of the socket: the sampler's delivery counters and the
+/// pacing clock from `c` (their initial values before BBR starts), the rest
+/// from `s`.
+fn view_of(c: Option<&CongControl>, s: SocketState) -> SocketView {
+    SocketView {
+        now: s.now,
+        delivered: c.map_or(1, |c| c.rate.delivered),
+        delivered_us: c.map_or(0, |c| c.rate.delivered_us),
+        lost: s.lost,
+        in_flight: s.in_flight,
+        ca_state: s.ca_state,
+        srtt_us: s.srtt_us,
+        earliest_departure: c.map_or(SimTime::ZERO, |c| c.pacer.earliest_departure),
     }
 }

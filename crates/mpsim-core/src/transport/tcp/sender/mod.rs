@@ -236,6 +236,11 @@ pub struct TcpSender {
     /// The scoreboard's `lost_marks` when the ACK (or timer) being
     /// processed came: a larger count now means it marked new losses.
     lost_marks_at_event: u64,
+    /// Segments delivered (SACKed, or acknowledged without a SACK before),
+    /// a short one as a whole one (`tp->delivered`), and their count when
+    /// this event began.
+    delivered_segs: u64,
+    delivered_segs_at_event: u64,
     /// SYN timeout in force (doubles per SYN retransmission).
     syn_rto: SimDuration,
     /// `TcpParams::rto_restart_on_head_retransmit`.
@@ -310,6 +315,8 @@ impl TcpSender {
             newest_sacked_sent: None,
             newest_acked_sent: None,
             lost_marks_at_event: 0,
+            delivered_segs: 0,
+            delivered_segs_at_event: 0,
             syn_rto: params.syn_rto,
             rto_restart_on_head: params.rto_restart_on_head_retransmit,
             syn_sent_at: SimTime::ZERO,

@@ -42,21 +42,13 @@ impl TcpSender {
     /// The retransmission timer's deadline with the earlier ones that share
     /// it, not the pacing clock's (Linux's `icsk_timeout`).
     pub fn retransmit_deadline(&self) -> SimTime {
-        if self.pace_at == SimTime::NEVER {
-            self.timer.deadline
-        } else {
-            self.aux_timer.map_or(self.rto_at, |(t, _)| t.min(self.rto_at))
-        }
+        self.aux_timer.map_or(self.rto_at, |(t, _)| t.min(self.rto_at))
     }
 
     /// Sets the timer event to the earlier of the RTO, the auxiliary
     /// deadline and the pacing clock's.
     pub(super) fn sync_timer(&mut self, out: &mut impl SenderOutput) {
-        let at = match self.aux_timer {
-            Some((t, _)) => t.min(self.rto_at),
-            None => self.rto_at,
-        }
-        .min(self.pace_at);
+        let at = self.retransmit_deadline().min(self.pace_at);
         if at == SimTime::NEVER {
             self.timer.stop();
         } else if let Some(at) = self.timer.set(at) {
@@ -139,6 +131,7 @@ impl TcpSender {
     pub(super) fn on_reorder_timeout<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>) {
         let (now, params, r) = (cx.now, cx.params, cx.r);
         self.lost_marks_at_event = self.board.lost_marks;
+        self.delivered_segs_at_event = self.delivered_segs;
         let again = self.rack.detect_losses(
             &mut self.board,
             now,

@@ -341,6 +341,7 @@ impl TcpSender {
         }
         if let Some(r) = self.recovery.as_mut() {
             r.prr_out += seg.len as u64;
+            r.prr_out_pkts += 1;
         }
         self.sent_new = true;
         self.partial_ack_send = false;
@@ -388,6 +389,7 @@ impl TcpSender {
         }
         if let Some(r) = self.recovery.as_mut() {
             r.prr_out += seg.len as u64;
+            r.prr_out_pkts += 1;
             r.high_rxt = r.high_rxt.max(seg.end());
         }
         out.send(OutSegment { header, kind });
