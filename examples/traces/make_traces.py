@@ -1,5 +1,6 @@
-"""Writes the two small delivery-opportunity traces of ``examples/wifi_lte_trace.toml`` (Mahimahi's format: one
-time in ms a line, each an opportunity for one 1 504-byte packet; the file repeats after its last time).
+"""Writes the two small delivery-opportunity traces of ``examples/wifi_lte_trace.toml`` and
+``examples/wifi_lte_download.toml`` (Mahimahi's format: one time in ms a line, each an opportunity for one 1 504-byte
+packet; the file repeats after its last time).
 
 Both are synthetic, drawn from a fixed seed, and only shaped like their kind of link; they are not
 measurements:
@@ -11,7 +12,8 @@ measurements:
   of 1-8 ms.
 
 Run ``python examples/traces/make_traces.py`` to write them again (``tests/test_link_trace.py`` checks that this
-gives the committed files byte for byte).
+gives the committed files byte for byte), or ``python examples/traces/make_traces.py DIR`` to write them into DIR
+(docs/tutorial.md, section 5).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def _close(times: list[int]) -> list[int]:
 
 
 def write(directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
     written = []
     for name, times in (("lte.down", lte()), ("wifi.down", wifi())):
         path = directory / name
