@@ -503,3 +503,19 @@ def test_mpsims_shares_come_from_the_windows_bins() -> None:
     assert got != shares.sim_shares(
         shares.ShareSetting(cc_a="bbr", cc_b="cubic", rate_mbit=5, rtt_ms=20, buffer_pkts=8, seconds=6), seed=1
     )
+
+
+def test_a_resend_is_a_segment_that_starts_below_what_its_subflow_had_sent() -> None:
+    a, b = "10.200.1.2:1>10.200.4.2", "10.200.2.2:2>10.200.4.2"
+    sent = [
+        (a, 0, 0),  # the SYN
+        (a, 1, 1000),
+        (a, 1001, 1000),
+        (b, 1, 1000),  # another subflow's sequence space
+        (a, 1, 1000),  # resent at once: tshark calls this "out of order"
+        (a, 2001, 500),
+        (a, 1001, 1000),
+        (b, 1001, 1000),
+        (a, 2501, 0),  # a bare ACK is never a resend
+    ]
+    assert trace.resent_flags(sent) == [False, False, False, False, True, False, True, False, False]

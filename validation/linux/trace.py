@@ -40,7 +40,7 @@ FIELDS = (
     "tcp.srcport",
     "tcp.len",
     "tcp.flags.syn",
-    "tcp.analysis.retransmission",
+    "tcp.seq",
 )
 
 
@@ -65,11 +65,26 @@ def read_segments(pcaps: list[Path]) -> list[Segment]:
             text=True,
             check=True,
         ).stdout
-        for line in out.splitlines():
-            t, src, dst, sport, length, syn, rt = line.split(";")
-            segments.append(Segment(float(t), f"{src}:{sport}>{dst}", int(length or 0), syn == "1", bool(rt)))
+        rows = [line.split(";") for line in out.splitlines()]
+        sent = [(f"{src}:{port}>{dst}", int(seq or 0), int(length or 0)) for _, src, dst, port, length, _, seq in rows]
+        for row, (subflow, _, length), resent in zip(rows, sent, resent_flags(sent), strict=True):
+            segments.append(Segment(float(row[0]), subflow, length, row[5] == "1", resent))
     segments.sort(key=lambda s: s.time_s)
     return segments
+
+
+def resent_flags(sent: list[tuple[str, int, int]]) -> list[bool]:
+    """For each (subflow, sequence number, payload) in the order a capture saw them, whether the segment
+    starts below the highest sequence number its subflow had sent: a retransmission. (tshark's own
+    ``tcp.analysis.retransmission`` calls a resend within its reordering guess "out of order" and leaves it
+    out; a sender's capture sees no reordering.)"""
+    highest: dict[str, int] = {}
+    flags = []
+    for subflow, seq, length in sent:
+        flags.append(length > 0 and seq < highest.get(subflow, 0))
+        if length:
+            highest[subflow] = max(highest.get(subflow, 0), seq + length)
+    return flags
 
 
 @dataclass(frozen=True)
