@@ -43,25 +43,28 @@ def test_bins_beyond_the_run_are_refused_naming_the_field() -> None:
 
 
 def test_the_bins_end_where_a_run_stopped_by_completion_ends() -> None:
-    # A 100 kB transfer beside the constant bit rate; the run stops when it completes, long before 2 s.
-    s = scenario({"interval": "100ms"}).model_copy(update={"stop_when_complete": ["t"]})
-    s = mpsim.Scenario.from_dict(
-        {
-            **s.model_dump(mode="json", exclude_none=True),
-            "flows": [
-                {"type": "udp", "name": "u", "src": "A", "dst": "B", "rate": "1Mbps", "packet_size": "1000B"},
-                {"type": "tcp", "name": "t", "src": "A", "dst": "B", "size": "100kB"},
-            ],
-        }
+    # A 100 kB transfer beside a 1 Mbit/s constant bit rate; the run stops when it completes, long before 2 s.
+    res = mpsim.run(
+        mpsim.Scenario.from_dict(
+            {
+                "duration": "2s",
+                "stop_when_complete": ["t"],
+                "hosts": ["A", "B"],
+                "links": [{"from": "A", "to": "B", "rate": "10Mbps", "delay": "7ms"}],
+                "flows": [
+                    {"type": "udp", "name": "u", "src": "A", "dst": "B", "rate": "1Mbps", "packet_size": "1000B"},
+                    {"type": "tcp", "name": "t", "src": "A", "dst": "B", "size": "100kB"},
+                ],
+                "throughput": {"interval": "100ms"},
+            }
+        )
     )
-    res = mpsim.run(s)
     end_s = res.end_time_s
     assert end_s < 1.0
     rows = [r for r in res.throughput.to_pylist() if r["flow"] == "u"]
     # Every bin up to the run's end and none beyond; the last one is cut there, and its rate is over the part
-    # that was simulated: the constant bit rate's 1 Mbit/s (±1 packet), not a fraction of it.
+    # that was simulated: the constant bit rate's 125 000 B/s (±1 packet), not a fraction of it.
     assert len(rows) == int(end_s / 0.1) + 1
-    assert rows[-1]["end_s"] == pytest.approx(end_s)
     last = rows[-1]
-    span = last["end_s"] - last["start_s"]
-    assert abs(last["bytes_sent"] - 125_000 * span) <= 1000
+    assert last["end_s"] == pytest.approx(end_s)
+    assert abs(last["bytes_sent"] - 125_000 * (last["end_s"] - last["start_s"])) <= 1000

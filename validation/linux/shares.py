@@ -32,6 +32,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import mpsim
 from validation.linux import rig, sim
 from validation.linux.cells import CCS, CcName, Cell, CellError, from_fields
@@ -149,18 +151,9 @@ class FlowSeries:
     def bytes_at(self, t: float) -> float:
         """Bytes acknowledged by time ``t``, linear between samples; 0 before the first sample (the socket had
         none yet). Raises beyond the last sample: the series does not tell."""
-        ts, bs = self.t_s, self.bytes_acked
-        if t > ts[-1]:
-            raise ValueError(f"port {self.port}: no sample at {t:.3f} s (the last is at {ts[-1]:.3f} s)")
-        if t < ts[0]:
-            return 0.0
-        lo, hi = 0, len(ts) - 1
-        while hi - lo > 1:  # the last sample at or before t
-            mid = (lo + hi) // 2
-            lo, hi = (mid, hi) if ts[mid] <= t else (lo, mid)
-        if ts[hi] <= t:
-            return float(bs[hi])
-        return bs[lo] + (bs[hi] - bs[lo]) * (t - ts[lo]) / (ts[hi] - ts[lo])
+        if t > self.t_s[-1]:
+            raise ValueError(f"port {self.port}: no sample at {t:.3f} s (the last is at {self.t_s[-1]:.3f} s)")
+        return float(np.interp(t, self.t_s, self.bytes_acked, left=0.0))
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -388,12 +381,7 @@ def scenario(s: ShareSetting, start_offset_s: float = 0.0) -> mpsim.Scenario:
     started ``start_offset_s`` after the first (before it, when negative), and windowed throughput over the two
     windows (bins of ``LATE_FROM_S`` from the earlier flow's first data, one RTT after its SYN)."""
     net = sim.network(s.cell())
-    tcp = {
-        "profile": "linux",
-        "mss": sim.TCP_MSS_BYTES,
-        "framing_bytes": sim.FRAMING_BYTES,
-        "send_buffer": f"{sim.RIG_SEND_BUFFER_BYTES}B",
-    }
+    tcp = sim.tcp_options(s.cell())
     starts_ms = (max(0.0, -start_offset_s) * 1e3, max(0.0, start_offset_s) * 1e3)
     flows = [
         {"name": name, "type": "tcp", "src": "S0.1", "dst": "D0", "cc": cc, "tcp": tcp, "start": f"{start:.6f}ms"}

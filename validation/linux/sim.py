@@ -131,16 +131,21 @@ def network(cell: Cell) -> Network:
     return net.model_copy(update={"links": links})
 
 
-def scenario(cell: Cell) -> mpsim.Scenario:
-    """The mpsim scenario of a cell."""
-    net = network(cell)
-    tcp = {
+def tcp_options(cell: Cell) -> dict[str, Any]:
+    """A flow's TCP options as the rig's sockets have them: the `linux` profile, the cell's MSS, Ethernet
+    framing and the rig's send buffer."""
+    return {
         "profile": "linux",
         "mss": mss_bytes(cell),
         "framing_bytes": FRAMING_BYTES,
         "send_buffer": f"{RIG_SEND_BUFFER_BYTES}B",
     }
-    flow: dict[str, Any] = {"name": "xfer", "size": f"{cell.size_bytes}B", "cc": cell.cc, "tcp": tcp}
+
+
+def scenario(cell: Cell) -> mpsim.Scenario:
+    """The mpsim scenario of a cell."""
+    net = network(cell)
+    flow: dict[str, Any] = {"name": "xfer", "size": f"{cell.size_bytes}B", "cc": cell.cc, "tcp": tcp_options(cell)}
     client: Any = "S0.1" if cell.proto == "tcp" else ["S0.1", "S0.2"]
     if cell.direction == "up":
         flow |= {"src": client, "dst": "D0"}

@@ -373,7 +373,7 @@ impl TcpSender {
                 self.recovery = Some(rec);
             }
         } else if self.should_enter_recovery(params, a.is_dupack) {
-            self.enter_recovery(cx, a.delivered);
+            self.enter_recovery(cx, a.delivered, self.delivered_this_event());
         }
     }
 
@@ -416,7 +416,7 @@ impl TcpSender {
         let info = RecoveryAck {
             newly_acked: a.newly_acked,
             delivered: a.delivered,
-            delivered_pkts: self.delivered_segs - self.delivered_segs_at_event,
+            delivered_pkts: self.delivered_this_event(),
             dup: a.is_dupack,
             pipe: self.pipe(),
             pipe_pkts: self.packets_in_flight() as u64,
@@ -572,7 +572,6 @@ impl TcpSender {
     /// cumulatively acknowledged (see `TcpParams::sacked_retransmissions_in_pipe`).
     pub(super) fn mark_sacked(&mut self, i: usize, now: SimTime, rack: bool, keep_retrans: bool) {
         self.sacked_delivered(i);
-        self.delivered_segs += 1;
         let seg = self.board.mark_sacked(i, keep_retrans);
         if rack {
             self.rack.advance(&seg, now, self.rtt.min_rtt);
@@ -588,7 +587,6 @@ impl TcpSender {
             }
             self.acked_delivered(&s);
             if s.flags & SACKED == 0 {
-                self.delivered_segs += 1;
                 if rack {
                     self.rack.advance(&s, now, self.rtt.min_rtt);
                 }
@@ -698,15 +696,21 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         let (now, params) = (cx.now, cx.params);
-        self.enter_recovery(cx, delivered);
+        self.enter_recovery(cx, delivered, self.delivered_this_event());
         if RecoveryKind::of(params).resends_head_on_entry() {
             self.retransmit_head(now, out);
         }
     }
 
     /// Enters fast recovery: the head deemed lost, the congestion
-    /// avoidance's new ssthresh, and the recovery's window on entry.
-    pub(super) fn enter_recovery<C: CongestionAvoidance>(&mut self, cx: &mut Step<'_, C>, delivered: u64) {
+    /// avoidance's new ssthresh, and the recovery's window on entry, for an
+    /// event that delivered `delivered` bytes in `delivered_pkts` segments.
+    pub(super) fn enter_recovery<C: CongestionAvoidance>(
+        &mut self,
+        cx: &mut Step<'_, C>,
+        delivered: u64,
+        delivered_pkts: u64,
+    ) {
         let (params, r) = (cx.params, cx.r);
         if SackFeed::of(params) == SackFeed::DupAckMarks {
             // ns-3 `EnterRecovery` without SACK: `MarkHeadAsLost`.
@@ -758,7 +762,7 @@ impl TcpSender {
         let ack = RecoveryAck {
             newly_acked: 0,
             delivered,
-            delivered_pkts: self.delivered_segs - self.delivered_segs_at_event,
+            delivered_pkts,
             dup: true,
             pipe,
             pipe_pkts: self.packets_in_flight() as u64,

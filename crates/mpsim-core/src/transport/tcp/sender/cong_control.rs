@@ -23,8 +23,6 @@ pub(super) struct CongControl {
     pub pacer: Pacer,
     /// The sample of the ACK being processed.
     pub rs: RateSample,
-    /// Packets the ACK being processed delivered (`tcp_newly_delivered`).
-    pub newly_delivered: u32,
     /// `tcp_min_rtt`, µs: the least congestion-control RTT sample
     /// (`tcp_update_rtt_min`; its 300 s window outlasts any run here).
     pub min_rtt_us: u32,
@@ -56,6 +54,13 @@ impl TcpSender {
     /// BBR's mode, once it runs (for tests and traces).
     pub fn bbr(&self) -> Option<&Bbr> {
         self.cong.as_ref().map(|c| &c.bbr)
+    }
+
+    /// Segments the ACK or timer being processed delivered
+    /// (`tcp_newly_delivered`).
+    #[inline]
+    pub(super) fn delivered_this_event(&self) -> u64 {
+        self.delivered_segs - self.delivered_segs_at_event
     }
 
     /// `tcp_packets_in_flight` ([`Scoreboard::packets_in_flight`]).
@@ -114,7 +119,6 @@ impl TcpSender {
             bbr,
             pacer: Pacer::default(),
             rs: RateSample::default(),
-            newly_delivered: 0,
             min_rtt_us,
         }));
         self.publish_window(sf);
@@ -139,22 +143,25 @@ impl TcpSender {
                 prior_in_flight: self.board.packets_in_flight() as u32,
                 ..RateSample::default()
             };
-            c.newly_delivered = 0;
         }
     }
 
-    /// `tcp_rate_skb_delivered` and `tcp_count_delivered` for segment `i`,
+    /// `tcp_count_delivered` and `tcp_rate_skb_delivered` for segment `i`,
     /// newly SACKed.
     pub(super) fn sacked_delivered(&mut self, i: usize) {
+        self.delivered_segs += 1;
         let Some(c) = self.cong.as_deref_mut() else { return };
         let s = &mut self.board.segs[i];
         let (sent_at, end, retrans) = (s.sent_at, s.end(), s.flags & EVER_RETRANS != 0);
         c.rate.on_delivered(&mut c.rs, &mut s.tx, sent_at, end, retrans, true);
-        c.newly_delivered += 1;
     }
 
-    /// The same for a segment cumulatively acknowledged, `seg` as it was.
+    /// The same for a segment cumulatively acknowledged, `seg` as it was:
+    /// counted delivered unless it was SACKed before.
     pub(super) fn acked_delivered(&mut self, seg: &Seg) {
+        if seg.flags & SACKED == 0 {
+            self.delivered_segs += 1;
+        }
         let Some(c) = self.cong.as_deref_mut() else { return };
         let mut tx = seg.tx;
         c.rate.on_delivered(
@@ -165,9 +172,6 @@ impl TcpSender {
             seg.flags & EVER_RETRANS != 0,
             false,
         );
-        if seg.flags & SACKED == 0 {
-            c.newly_delivered += 1;
-        }
     }
 
     /// `tcp_rate_gen` then `bbr_main` (`tcp_cong_control`), after the
@@ -182,12 +186,13 @@ impl TcpSender {
         maybe_delayed: bool,
     ) {
         let newly_lost = (self.board.lost_marks - self.lost_marks_at_event) as u32;
+        let delivered = self.delivered_this_event() as u32;
         let state = self.socket_state(now);
         let Some(c) = self.cong.as_deref_mut() else { return };
         if let Some(rtt) = ca_rtt {
             c.min_rtt_us = c.min_rtt_us.min(micros_of(rtt));
         }
-        let (delivered, min_rtt) = (c.newly_delivered, c.min_rtt_us);
+        let min_rtt = c.min_rtt_us;
         c.rate.generate(&mut c.rs, now, delivered, newly_lost, false, min_rtt);
         c.rs.rtt_us = ca_rtt.map(|d| micros_of(d) as u64);
         c.rs.is_ack_delayed = maybe_delayed;

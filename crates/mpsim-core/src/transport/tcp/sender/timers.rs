@@ -140,7 +140,9 @@ impl TcpSender {
             params.dupack_threshold,
         );
         if self.recovery.is_none() && !self.in_rto_recovery && self.board.lost_bytes > 0 {
-            self.enter_recovery(cx, 0);
+            // Linux runs `tcp_cwnd_reduction(sk, 1, 0, 0)` here: one segment
+            // counted delivered, so its PRR lets the first retransmission go.
+            self.enter_recovery(cx, 0, 1);
         }
         self.aux_timer = again.map(|t| (t, AuxTimer::Reorder));
         cx.ccs[r].bytes_in_flight = self.pipe();
