@@ -79,6 +79,7 @@ fn new_subflow(
         stale_count: 0,
         stale_acked_at: SimTime::ZERO,
         avg_pacing_rate: 0,
+        held_ofo: Vec::new(),
         opening: None,
         join_pending: false,
         coding: None,

@@ -141,6 +141,10 @@ struct SubflowInfo {
     mss: u16,
     /// The receiver opened the subflow (`initiator = "receiver"`).
     receiver_opened: bool,
+    /// The stack models PSH (`push_flag`): the capture shows it where it
+    /// was set; else every data segment carries it, as a stack that sets it
+    /// on the last segment of each write would mostly show.
+    push_modelled: bool,
 }
 
 /// Who a packet is addressed to, as the headers need it.
@@ -235,6 +239,7 @@ impl PcapRecorder {
                         timestamps: conn.params.timestamps,
                         mss: conn.params.mss.min(u16::MAX as u32) as u16,
                         receiver_opened: conn.initiator == Initiator::Receiver,
+                        push_modelled: conn.params.push_flag,
                     };
                     let to_sender = side == Side::Sender;
                     Receiver::Tcp { info, to_sender }
@@ -327,6 +332,7 @@ fn datagram(buf: &mut Vec<u8>, packet: &Packet, receiver: Option<Receiver>, ip_i
                 timestamps: false,
                 mss: 0,
                 receiver_opened: false,
+                push_modelled: false,
             };
             tcp_header(buf, h, &info, false);
             (IPPROTO_TCP, h.payload_bytes as usize)
@@ -390,8 +396,13 @@ fn tcp_header(buf: &mut Vec<u8>, h: &TcpHeader, sf: &SubflowInfo, to_sender: boo
     if has_ack {
         flags |= 0x10;
     }
-    if h.payload_bytes > 0 {
-        flags |= 0x08; // PSH, as stacks set it on the last segment of a write
+    let psh = if sf.push_modelled {
+        h.flags.has(TcpFlags::PSH)
+    } else {
+        h.payload_bytes > 0
+    };
+    if psh {
+        flags |= 0x08;
     }
     buf.push(flags);
     // The data sender's own receive window is never the limit; the
@@ -579,6 +590,7 @@ mod tests {
             timestamps: true,
             mss: 1400,
             receiver_opened: false,
+            push_modelled: false,
         }
     }
 

@@ -730,6 +730,9 @@ impl Connection {
         let ack_now = self.data.on_data(now, hdr, sf);
         let fin = hdr.flags.has(TcpFlags::FIN);
         sf.receiver.observe_echo(now, hdr.ts_ecr);
+        if hdr.flags.has(TcpFlags::PSH) {
+            sf.receiver.note_push();
+        }
         let mut decision = sf.receiver.on_segment(now, hdr.seq, hdr.payload_bytes, fin);
         if ack_now {
             decision = RxDecision::AckNow;

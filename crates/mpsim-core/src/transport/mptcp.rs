@@ -231,10 +231,11 @@ impl DataReceiver {
             self.duplicate_bytes += len as u64;
             return;
         }
+        // Payload bytes already delivered or held count as duplicates; the
+        // DATA_FIN's sequence number is not a byte.
+        self.duplicate_bytes += self.rcv_nxt.saturating_sub(dsn).min(len as u64);
         let mut s = dsn.max(self.rcv_nxt);
         let mut e = end;
-        // Payload bytes already held count as duplicates; the DATA_FIN's
-        // sequence number is not a byte.
         let payload_end = dsn + len as u64;
         // Merge into the out-of-order store.
         let i = self.ooo.partition_point(|&(_, be)| be < s);
@@ -333,6 +334,12 @@ mod tests {
         assert_eq!(d.held_bytes, 0);
         d.on_data(1, 1400, false);
         assert_eq!(d.duplicate_bytes, 1400);
+        // Data resegmented across the DATA_ACK: its first 400 bytes are
+        // duplicates, the rest new.
+        let mut d = DataReceiver::new(10_000);
+        d.on_data(1, 1400, false);
+        d.on_data(1001, 1000, false);
+        assert_eq!((d.rcv_nxt, d.duplicate_bytes), (2001, 400));
     }
 
     #[test]

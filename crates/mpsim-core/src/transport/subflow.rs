@@ -120,6 +120,24 @@ pub struct Subflow {
     /// it, weighted by the burst against what the subflow already holds.
     /// 0 before the first look.
     pub(crate) avg_pacing_rate: u64,
+    /// Data segments that arrived out of order on this subflow, held at
+    /// the subflow until its own sequence space fills up to them (Linux
+    /// keeps them in the subflow's out-of-order queue, charged to the
+    /// subflow, and passes them to the connection in order:
+    /// `tcp_data_queue_ofo`, then `mptcp_data_ready`); used with
+    /// `tcp.mptcp_rcv_window = "linux"`. Sorted by subflow sequence number.
+    pub(crate) held_ofo: Vec<HeldSegment>,
+}
+
+/// A data segment held out of order at its subflow ([`Subflow::held_ofo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HeldSegment {
+    /// Subflow sequence number.
+    pub seq: u64,
+    /// Data sequence number.
+    pub dsn: u64,
+    pub len: u32,
+    pub data_fin: bool,
 }
 
 /// The data sequence numbers the last skb of a subflow's write queue maps,

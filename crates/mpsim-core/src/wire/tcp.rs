@@ -24,6 +24,11 @@ impl TcpFlags {
     /// MPTCP DSS DATA_FIN (RFC 8684 §3.3.3): the connection's data ends
     /// with this segment's payload.
     pub const DATA_FIN: u8 = 8;
+    /// PSH (RFC 9293): set by Linux on the last segment of every send of
+    /// more than one segment (`__tcp_transmit_skb`, "to expedite GRO flush
+    /// at receiver"); with `tcp.mptcp_rcv_window = "linux"` it marks the
+    /// last segment a subflow sends from its queue at once.
+    pub const PSH: u8 = 16;
 
     #[inline]
     pub fn has(self, f: u8) -> bool {

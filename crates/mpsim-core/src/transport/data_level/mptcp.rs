@@ -14,7 +14,7 @@ use crate::event::Event;
 use crate::time::{SimDuration, SimTime};
 use crate::transport::mptcp::{DataReceiver, MptcpRcvWindow, Scheduler};
 use crate::transport::scheduler::{self, Schedule, Scheduling};
-use crate::transport::subflow::{OptionBytes, Subflow, TailSkb, Wire};
+use crate::transport::subflow::{HeldSegment, OptionBytes, Subflow, TailSkb, Wire};
 use crate::transport::tcp::config::TcpParams;
 use crate::transport::tcp::sender::{Chunk, SenderState};
 use crate::transport::tcp::timer::LazyTimer;
@@ -258,6 +258,7 @@ impl DataLevel for MptcpLevel {
         if let Some(w) = self.linux_window.as_mut() {
             if w.read_pending(now) {
                 sf.receiver.set_window_clamp(w.rcv_ssthresh_cap(sf.sport));
+                sf.receiver.set_rcv_ssthresh_cap(w.rcv_ssthresh_cap(sf.sport));
             }
         }
     }
@@ -274,6 +275,7 @@ impl DataLevel for MptcpLevel {
             let (first, step) = w.first_rcv_ssthresh(opened);
             sf.receiver.start_window_ssthresh(first, step);
             sf.receiver.set_window_clamp(w.rcv_ssthresh_cap(sf.sport));
+            sf.receiver.bound_rcv_ssthresh(first, w.rcv_ssthresh_cap(sf.sport));
         }
     }
 
@@ -421,6 +423,15 @@ impl DataLevel for MptcpLevel {
                 // with Linux's window, a short segment last in the queue waits
                 // while one sent earlier is unacknowledged (`tcp_write_xmit`
                 // applies `tcp_nagle_test` only to the write queue's tail).
+                // Linux sends what the windows let go at once as one skb of
+                // several segments, PSH on its last (`tcp_write_xmit`,
+                // `__tcp_transmit_skb`).
+                let batch = if set.params.push_flag {
+                    (sf.sender.send_quota_segments(set.params, &set.ccs[r]) as usize).min(sf.queued.len())
+                } else {
+                    0
+                };
+                let mut sent = 0;
                 while let Some(&chunk) = sf.queued.front() {
                     if !sf.sender.room_for(now, set.params, &set.ccs[r], chunk.len) {
                         break;
@@ -429,6 +440,8 @@ impl DataLevel for MptcpLevel {
                     if short && sf.queued.len() == 1 && sf.short_unacked() {
                         break;
                     }
+                    sent += 1;
+                    sf.sender.push_next = batch >= 2 && sent == batch;
                     sf.queued.pop_front();
                     sf.queued_bytes -= chunk.len as u64;
                     sf.sender.send_chunk(chunk, now, &mut wire);
@@ -587,18 +600,29 @@ impl DataLevel for MptcpLevel {
         if hdr.payload_bytes == 0 {
             return false;
         }
-        sf.bytes_received += hdr.payload_bytes as u64;
         let before = self.rx.rcv_nxt;
         let was_complete = self.rx.is_complete();
-        self.rx
-            .on_data(hdr.dsn, hdr.payload_bytes, hdr.flags.has(TcpFlags::DATA_FIN));
+        let data_fin = hdr.flags.has(TcpFlags::DATA_FIN);
         let Some(w) = self.linux_window.as_mut() else {
+            sf.bytes_received += hdr.payload_bytes as u64;
+            self.rx.on_data(hdr.dsn, hdr.payload_bytes, data_fin);
             return false;
         };
+        // Linux: a segment out of order on its subflow waits in the
+        // subflow's out-of-order queue; the connection sees it (and its
+        // window counts it) once the subflow's own hole is filled.
+        let seg = HeldSegment {
+            seq: hdr.seq,
+            dsn: hdr.dsn,
+            len: hdr.payload_bytes,
+            data_fin,
+        };
+        sf.bytes_received += pass_in_subflow_order(&mut self.rx, &mut sf.held_ofo, sf.receiver.rcv_nxt, seg);
         // A subflow whose handshake's last ACK was lost is established at the
         // receiver by its first data: it answered the SYN.
         let (first, step) = w.first_rcv_ssthresh(false);
         sf.receiver.start_window_ssthresh(first, step);
+        sf.receiver.bound_rcv_ssthresh(first, w.rcv_ssthresh_cap(sf.sport));
         // What arrived in order waits for the application, which reads it
         // once the segment is answered (`after_receive`).
         let cap = w.on_data(now, sf.sport, hdr.ts_ecr, hdr.payload_bytes, self.rx.rcv_nxt - before);
@@ -607,6 +631,7 @@ impl DataLevel for MptcpLevel {
         // subflow's buffer with the connection's ("make subflows follow
         // along", `mptcp_rcv_space_adjust` → `tcp_rcvbuf_grow`).
         sf.receiver.set_window_clamp(cap);
+        sf.receiver.set_rcv_ssthresh_cap(cap);
         // `mptcp_check_data_fin`: the DATA_ACK reaching the DATA_FIN is
         // acknowledged at once (`mptcp_send_ack`).
         !was_complete && self.rx.is_complete()
@@ -638,6 +663,39 @@ impl DataLevel for MptcpLevel {
     }
 }
 
+/// Hands a data segment that arrived on a subflow to the data level in the
+/// subflow's order, as Linux's subflow passes data to the connection
+/// (`tcp_data_queue` → `mptcp_data_ready`, `__mptcp_move_skbs_from_subflow`):
+/// `rcv_nxt` is the subflow's next expected sequence number before `seg`;
+/// a segment beyond it is held (`held`, sorted by subflow sequence number),
+/// and one at or below it goes on with every held segment it makes
+/// contiguous. Held data is the subflow's, charged to the subflow's buffer:
+/// the connection's window does not count it (`__mptcp_space`) and its
+/// DATA_ACK does not pass it; a second copy of a held segment is dropped
+/// there, and what a removed subflow held never reaches the connection.
+/// Returns the payload bytes handed to the data level.
+fn pass_in_subflow_order(rx: &mut DataReceiver, held: &mut Vec<HeldSegment>, rcv_nxt: u64, seg: HeldSegment) -> u64 {
+    if seg.seq > rcv_nxt {
+        let at = held.partition_point(|h| h.seq < seg.seq);
+        if held.get(at).is_none_or(|h| h.seq != seg.seq) {
+            held.insert(at, seg);
+        }
+        return 0;
+    }
+    rx.on_data(seg.dsn, seg.len, seg.data_fin);
+    let mut passed = seg.len as u64;
+    let mut end = rcv_nxt.max(seg.seq + seg.len as u64);
+    let mut released = 0;
+    while let Some(h) = held.get(released).filter(|h| h.seq <= end) {
+        rx.on_data(h.dsn, h.len, h.data_fin);
+        passed += h.len as u64;
+        end = end.max(h.seq + h.len as u64);
+        released += 1;
+    }
+    held.drain(..released);
+    passed
+}
+
 /// The most data the `linger` scheduler gives one subflow in a push with
 /// Linux's window (`MPTCP_SEND_BURST_SIZE`).
 const SEND_BURST_BYTES: u64 = 65_428;
@@ -645,7 +703,8 @@ const SEND_BURST_BYTES: u64 = 65_428;
 /// Whether subflow `r` may take more data from `linger`: established, usable,
 /// and holding less than its send buffer (Linux `sk_stream_memory_free`).
 fn linger_may_take(set: &SubflowSet<'_>, r: usize) -> bool {
-    linger_active(set, r) && wmem_queued(&set.subflows[r]) < send_buffer(set.params, &set.ccs[r])
+    let sf = &set.subflows[r];
+    linger_active(set, r) && wmem_queued(sf) < send_buffer(set.params, &set.ccs[r], sndbuf_expand(sf))
 }
 
 /// Whether subflow `r` can send at all (Linux `mptcp_subflow_active`).
@@ -671,11 +730,22 @@ const TRUESIZE: u64 = 2_336;
 /// sets one (as `tcp_wmem` or `SO_SNDBUF` do), else what Linux's
 /// `tcp_sndbuf_expand` gives it, 2·max(cwnd, 10) segments of `per_mss`
 /// bytes, counted against segments of `TRUESIZE` bytes: about 3.7 windows.
-fn send_buffer(params: &TcpParams, c: &SubflowCc) -> u64 {
+fn send_buffer(params: &TcpParams, c: &SubflowCc, expand: u64) -> u64 {
     params.send_buffer_bytes.unwrap_or_else(|| {
         let segments = (c.cwnd / c.mss as u64).max(10);
-        2 * segments * SNDBUF_PER_MSS * c.mss as u64 / TRUESIZE
+        expand * segments * SNDBUF_PER_MSS * c.mss as u64 / TRUESIZE
     })
+}
+
+/// The windows of `per_mss` bytes Linux's `tcp_sndbuf_expand` provisions:
+/// the congestion control's `sndbuf_expand`, 3 for BBR
+/// (`bbr_sndbuf_expand`: it "may slow-start even during recovery"), else 2.
+fn sndbuf_expand(sf: &Subflow) -> u64 {
+    if sf.sender.bbr().is_some() {
+        3
+    } else {
+        2
+    }
 }
 
 /// Linux's stale loss count (`net.mptcp.stale_loss_cnt`, default 4).
@@ -972,5 +1042,74 @@ mod tests {
             [chunk(1, 224, false), chunk(5000, 1424, false), chunk(6424, 1424, false)]
         );
         assert_eq!(bytes, 224 + 2 * 1424);
+    }
+
+    /// A segment of 1 000 bytes: subflow sequence number `seq`, data
+    /// sequence number `dsn`.
+    fn seg(seq: u64, dsn: u64) -> HeldSegment {
+        HeldSegment {
+            seq,
+            dsn,
+            len: 1000,
+            data_fin: false,
+        }
+    }
+
+    /// Linux's subflow keeps what arrives out of its own order (here its
+    /// second segment is lost): the connection neither holds it (its window
+    /// counts nothing) nor acknowledges past the hole; the retransmission
+    /// hands everything up to the next hole over at once.
+    #[test]
+    fn data_out_of_order_on_its_subflow_stays_at_the_subflow() {
+        let mut rx = DataReceiver::new(1 << 20);
+        let mut held = vec![];
+        // Segments 0, 2, 3 and 5 arrive (the subflow's next expected byte is
+        // 1 001 after the first); 1 and 4 were lost.
+        pass_in_subflow_order(&mut rx, &mut held, 1, seg(1, 1));
+        for k in [2, 3, 5] {
+            assert_eq!(
+                pass_in_subflow_order(&mut rx, &mut held, 1001, seg(1 + 1000 * k, 1 + 1000 * k)),
+                0
+            );
+        }
+        // A second copy of a held segment stays one.
+        pass_in_subflow_order(&mut rx, &mut held, 1001, seg(2001, 2001));
+        assert_eq!((rx.rcv_nxt, rx.held_bytes, held.len()), (1001, 0, 3));
+        // The retransmission of segment 1 releases it and the two after it;
+        // segment 5 waits behind 4.
+        assert_eq!(pass_in_subflow_order(&mut rx, &mut held, 1001, seg(1001, 1001)), 3000);
+        assert_eq!((rx.rcv_nxt, rx.held_bytes, held.len()), (4001, 0, 1));
+        pass_in_subflow_order(&mut rx, &mut held, 4001, seg(4001, 4001));
+        assert_eq!((rx.rcv_nxt, rx.held_bytes, held.len()), (6001, 0, 0));
+    }
+
+    /// Data in order on its subflow but out of order at the data level
+    /// (another subflow's data is missing) is the connection's to hold.
+    #[test]
+    fn data_in_order_on_its_subflow_but_not_at_the_data_level_is_held_by_the_connection() {
+        let mut rx = DataReceiver::new(1 << 20);
+        let mut held = vec![];
+        // This subflow carries data sequence numbers 2 001 on; 1–2 000 went
+        // on another subflow and have not arrived.
+        pass_in_subflow_order(&mut rx, &mut held, 1, seg(1, 2001));
+        assert_eq!((rx.rcv_nxt, rx.held_bytes), (1, 1000));
+        // A duplicate of held data changes nothing.
+        pass_in_subflow_order(&mut rx, &mut held, 1001, seg(1, 2001));
+        assert_eq!((rx.rcv_nxt, rx.held_bytes, held.len()), (1, 1000, 0));
+    }
+
+    /// Linux provisions a subflow's send buffer for `sndbuf_expand` windows
+    /// of `per_mss` bytes: two for most congestion controls, three for BBR
+    /// (`bbr_sndbuf_expand`). 20 segments of 1 424 bytes: 2·20·4 352 bytes
+    /// of memory, 2 336 a segment.
+    #[test]
+    fn bbr_provisions_a_send_buffer_of_three_windows() {
+        let params = crate::transport::tcp::Profile::Linux.params();
+        let c = SubflowCc::new(1424, 20 * 1424, u64::MAX);
+        assert_eq!(send_buffer(&params, &c, 2), 2 * 20 * 4352 * 1424 / 2336);
+        assert_eq!(send_buffer(&params, &c, 3), 3 * 20 * 4352 * 1424 / 2336);
+        // Below ten segments the window counts as ten (`TCP_INIT_CWND`).
+        let small = SubflowCc::new(1424, 4 * 1424, u64::MAX);
+        assert_eq!(send_buffer(&params, &small, 3), 3 * 10 * 4352 * 1424 / 2336);
     }
 }

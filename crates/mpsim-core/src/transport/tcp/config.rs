@@ -312,6 +312,13 @@ pub struct TcpParams {
     /// application- or window-limited sender that used half its cwnd still
     /// doubles it). Takes precedence over `cwnd_limited_at_send`.
     pub cwnd_limited_linux: bool,
+    /// Linux ≥ 4.12 (`__tcp_transmit_skb`: "to expedite GRO flush at
+    /// receiver"): a send of more than one segment at once carries PSH on
+    /// its last segment, and the receiver acknowledges a full segment with
+    /// PSH once its application has read it (`tcp_measure_rcv_mss` sets
+    /// `ICSK_ACK_PUSHED`, `tcp_cleanup_rbuf` sends the pending ACK), when
+    /// its quick ACKs follow Linux's count.
+    pub push_flag: bool,
     /// MPTCP: when the subflows beyond the first join and when a joined
     /// subflow may send (`established`: the RFC's minimum; `linux`: Linux
     /// 6.x's full establishment and fourth ACK).

@@ -23,7 +23,8 @@ pub struct ReceiverConfig {
     /// (`rcv_ssthresh`) is below its bound, each data segment raises it by
     /// two segments and is acknowledged at once (`icsk_ack.quick |= 1`).
     /// With a bound from the socket's autotuned buffer
-    /// ([`TcpReceiver::bound_rcv_ssthresh`], plain TCP) Linux's quick-ACK
+    /// ([`TcpReceiver::bound_rcv_ssthresh`]: plain TCP, and an MPTCP
+    /// subflow under Linux's connection-level window) Linux's quick-ACK
     /// count decides: 16 more after the growth stops; else the bound is
     /// 3 MiB and the quick ACKs end with the growth.
     pub quickack_window_growth: bool,
@@ -132,6 +133,8 @@ pub struct TcpReceiver {
     /// Bumped by every ACK sent; a timer armed in an older generation is stale.
     generation: u64,
     timer_armed: bool,
+    /// The segment being taken carries PSH ([`Self::note_push`]).
+    pushed: bool,
     /// The block holding the most recently received out-of-order segment.
     last_block_start: Option<u64>,
     /// Bytes received more than once.
@@ -171,8 +174,9 @@ const COMP_SACK_DELAY: SimDuration = SimDuration::from_millis(1);
 const RCV_SSTHRESH_INITIAL_BYTES: u64 = 65_535;
 /// Where Linux's `rcv_ssthresh` stops growing: the window of the largest
 /// autotuned receive buffer, half of `tcp_rmem[2]` (6 MiB), for a receiver
-/// whose growth its own buffer does not bound (an MPTCP subflow's quick
-/// ACKs; plain TCP has [`TcpReceiver::bound_rcv_ssthresh`]).
+/// whose growth its own buffer does not bound (one without
+/// [`TcpReceiver::bound_rcv_ssthresh`]: an MPTCP subflow under a fixed
+/// connection-level window).
 const RCV_SSTHRESH_CLAMP_BYTES: u64 = 3 << 20;
 
 /// Blocks ns-3's `TcpRxBuffer::UpdateSackList` remembers.
@@ -196,6 +200,7 @@ impl TcpReceiver {
             window_started: false,
             generation: 0,
             timer_armed: false,
+            pushed: false,
             last_block_start: None,
             duplicate_bytes: 0,
             right_edge: 0,
@@ -380,8 +385,13 @@ impl TcpReceiver {
         }
         // RFC 5681 §4.2: immediate ACK for out-of-order data, for data that
         // fills a hole, and for duplicates; RFC 9293: for the FIN.
+        // Linux `tcp_measure_rcv_mss` marks a full segment with PSH
+        // (`ICSK_ACK_PUSHED`), and the read that empties the subflow's queue
+        // sends the pending ACK (`tcp_cleanup_rbuf`).
+        let pushed = std::mem::take(&mut self.pushed) && counted && payload >= self.config.mss && self.ooo.is_empty();
         let immediate = !self.config.delayed_ack
             || quick_mode
+            || pushed
             || out_of_order
             || old
             || had_hole
@@ -572,6 +582,11 @@ impl TcpReceiver {
         self.compressed = 0;
     }
 
+    /// The next segment [`Self::on_segment`] takes carries PSH.
+    pub fn note_push(&mut self) {
+        self.pushed = true;
+    }
+
     /// An ACK is about to acknowledge the data received since the last one
     /// (`tcp_event_ack_sent` → `tcp_dec_quickack_mode`): one quick ACK used.
     fn use_quick_ack(&mut self) {
@@ -696,8 +711,11 @@ mod tests {
     /// bit over the 16 the first segment gave; so 6 + 16 = 22 segments are
     /// acknowledged one by one (the rig's captures), then every second one,
     /// until a grown buffer raises the bound and the threshold grows again.
-    #[test]
-    fn the_quick_acks_end_16_segments_after_the_buffers_bound() {
+    /// A receiver of 1 448-byte segments whose quick ACKs follow Linux's
+    /// count, its `rcv_ssthresh` from 64 240 bytes up to `cap`; and its next
+    /// full segment, one a millisecond, with PSH if `push`: whether it was
+    /// acknowledged at once.
+    fn counted_receiver(cap: u64) -> (TcpReceiver, impl FnMut(&mut TcpReceiver, bool) -> bool) {
         let mut r = TcpReceiver::new(ReceiverConfig {
             quickack_window_growth: true,
             quickack_segments: 16,
@@ -705,9 +723,12 @@ mod tests {
             ..ReceiverConfig::default()
         });
         r.on_syn();
-        r.bound_rcv_ssthresh(64_240, 80_480);
+        r.bound_rcv_ssthresh(64_240, cap);
         let mut k = 0u64;
-        let mut next = |r: &mut TcpReceiver| {
+        let next = move |r: &mut TcpReceiver, push: bool| {
+            if push {
+                r.note_push();
+            }
             let d = r.on_segment(SimTime(k * 1_000_000), 1 + k * 1448, 1448, false);
             k += 1;
             if d == RxDecision::AckNow {
@@ -715,6 +736,13 @@ mod tests {
             }
             d == RxDecision::AckNow
         };
+        (r, next)
+    }
+
+    #[test]
+    fn the_quick_acks_end_16_segments_after_the_buffers_bound() {
+        let (mut r, mut segment) = counted_receiver(80_480);
+        let mut next = |r: &mut TcpReceiver| segment(r, false);
         let first: Vec<bool> = (0..40).map(|_| next(&mut r)).collect();
         assert!(first[..22].iter().all(|&now| now));
         // Segments 23, 25, … wait for the next; 24, 26, … are answered with it.
@@ -734,6 +762,31 @@ mod tests {
         let after: Vec<bool> = (0..17).map(|_| next(&mut r)).collect();
         assert!(after[..15].iter().all(|&now| now));
         assert!(!after[15]);
+    }
+
+    /// Linux `tcp_measure_rcv_mss` and `tcp_cleanup_rbuf`: once the quick
+    /// ACKs are spent, a full segment with PSH is acknowledged when the
+    /// application has read it, at once here, where one without waits for
+    /// the next.
+    #[test]
+    fn a_full_segment_with_psh_is_acknowledged_once_read() {
+        let (mut r, mut next) = counted_receiver(64_240);
+        // The 16 quick ACKs of the first data, then every second segment.
+        assert!((0..16).all(|_| next(&mut r, false)));
+        assert_eq!([next(&mut r, false), next(&mut r, false)], [false, true]);
+        assert_eq!(
+            [next(&mut r, true), next(&mut r, false), next(&mut r, true)],
+            [true, false, true]
+        );
+        // Without the count's rule (no bound on `rcv_ssthresh`) PSH changes nothing.
+        let mut plain = TcpReceiver::new(ReceiverConfig {
+            quickack_segments: 0,
+            mss: 1448,
+            ..ReceiverConfig::default()
+        });
+        plain.on_syn();
+        plain.note_push();
+        assert_ne!(plain.on_segment(SimTime::ZERO, 1, 1448, false), RxDecision::AckNow);
     }
 
     /// RFC 9293 §3.8.6, Linux `tcp_select_window`: data held out of order

@@ -219,6 +219,8 @@ pub struct TcpSender {
     partial_ack_send: bool,
     /// New data left since the last [`TcpSender::after_push`].
     sent_new: bool,
+    /// The next segment [`TcpSender::send_chunk`] sends carries PSH.
+    pub(crate) push_next: bool,
     /// F-RTO under way after the latest timeout; `None` when off or over.
     frto: Option<Frto>,
     rto_undo: RtoUndo,
@@ -308,6 +310,7 @@ impl TcpSender {
             probe_pending: false,
             partial_ack_send: false,
             sent_new: false,
+            push_next: false,
             frto: None,
             rto_undo: RtoUndo::default(),
             orig_delivered: false,

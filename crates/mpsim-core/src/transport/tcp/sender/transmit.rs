@@ -34,11 +34,21 @@ impl TcpSender {
         out: &mut impl SenderOutput,
     ) {
         if self.send_retransmissions(now, params, cc, out) {
+            // Linux sends what the windows let go at once as one skb, PSH on
+            // its last segment (`tcp_write_xmit`, `__tcp_transmit_skb`).
+            let batch = if params.push_flag {
+                self.send_quota_segments(params, cc)
+            } else {
+                0
+            };
+            let mut sent = 0;
             while let Some(chunk) = supply.peek(self.mss) {
                 if !self.room_for(now, params, cc, chunk.len) {
                     break;
                 }
                 let chunk = supply.take(self.mss).expect("peeked");
+                sent += 1;
+                self.push_next = batch >= 2 && sent == batch;
                 self.send_chunk(chunk, now, out);
             }
         }
@@ -288,6 +298,19 @@ impl TcpSender {
         self.pacing_allows(now)
     }
 
+    /// Whole segments Linux's `tcp_write_xmit` would send now as one skb:
+    /// the congestion window's quota ([`Self::send_budget`]) within the
+    /// peer's window (`tcp_cwnd_test`, `tcp_snd_wnd_test`).
+    pub fn send_quota_segments(&self, params: &TcpParams, cc: &SubflowCc) -> u64 {
+        let mss = self.mss as u64;
+        let cwnd = self.send_budget(params, cc) / mss;
+        if self.ignore_peer_rwnd {
+            return cwnd;
+        }
+        let edge = self.snd_una.saturating_add(self.peer_rwnd);
+        cwnd.min(edge.saturating_sub(self.snd_nxt) / mss)
+    }
+
     /// Bytes the congestion window (and PRR) allows to send now. Counted
     /// in segments (`cwnd_in_segments`, with SACK), the flight is Linux's
     /// `tcp_packets_in_flight` against the window's whole segments
@@ -329,7 +352,10 @@ impl TcpSender {
             flags: 0,
             tx: paced.map(|p| p.0).unwrap_or_default(),
         };
-        let header = self.data_header(&seg, now);
+        let mut header = self.data_header(&seg, now);
+        if std::mem::take(&mut self.push_next) {
+            header.flags.0 |= TcpFlags::PSH;
+        }
         self.board.push(seg, self.snd_nxt);
         self.snd_nxt = seg.end();
         if chunk.fin {

@@ -74,6 +74,9 @@ pub fn params() -> TcpParams {
         mptcp_pm_delay: SimDuration(220_000),
         // `tcp_cwnd_validate` and `tcp_is_cwnd_limited` (Linux ≥ 3.16).
         cwnd_limited_linux: true,
+        // `__tcp_transmit_skb`'s PSH on multi-segment sends and the
+        // receiver's pushed ACK (`tcp_measure_rcv_mss`, `tcp_cleanup_rbuf`).
+        push_flag: true,
         ..rfc
     }
 }

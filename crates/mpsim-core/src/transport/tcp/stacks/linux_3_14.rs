@@ -32,6 +32,8 @@ pub fn params() -> TcpParams {
         // 3.14's `tcp_is_cwnd_limited` judged the flight at each ACK (the
         // measurement over a window came with 3.16).
         cwnd_limited_linux: false,
+        // The PSH forced on multi-segment sends came with Linux 4.12.
+        push_flag: false,
         // 3.14's `tcp_cwnd_reduction` adds the slow-start bound's segment on
         // every ACK, as RFC 6937 does.
         prr_variant: PrrVariant::Rfc6937,

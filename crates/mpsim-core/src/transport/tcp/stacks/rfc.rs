@@ -74,6 +74,7 @@ pub fn params() -> TcpParams {
         cwnd_validation: true,
         cwnd_limited_at_send: false,
         cwnd_limited_linux: false,
+        push_flag: false,
         // RFC 8684 §3.2: a join needs the keys of the MP_CAPABLE handshake.
         mptcp_join: crate::transport::mptcp::MptcpJoin::Established,
         mptcp_rcv_window: crate::transport::mptcp::MptcpRcvWindow::Fixed,

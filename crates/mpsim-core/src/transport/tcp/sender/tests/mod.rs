@@ -331,6 +331,48 @@ fn the_send_buffer_bounds_the_data_outstanding() {
     assert_eq!(s.ack(200, 1, &[]), "N3");
 }
 
+/// Linux's `__tcp_transmit_skb` (with `push_flag`): what the windows let go
+/// at once leaves as one skb, PSH on its last segment; a send of one segment
+/// carries none, and without `push_flag` no segment does.
+#[test]
+fn a_send_of_several_segments_carries_psh_on_its_last() {
+    let pushed = |s: &mut Script, ack: Option<(u64, u64)>| -> Vec<(u64, bool)> {
+        let mut out = Out::default();
+        if let Some((t, next)) = ack {
+            let hdr = TcpHeader {
+                flags: TcpFlags(TcpFlags::ACK),
+                ack: seq(next),
+                rwnd: 1 << 30,
+                ..TcpHeader::default()
+            };
+            s.s.on_ack(
+                &hdr,
+                SimTime(t * MS),
+                &s.p,
+                &mut s.ccs,
+                0,
+                &mut s.cc,
+                &mut s.ss,
+                &mut out,
+            );
+        }
+        let now = SimTime(ack.map_or(100, |a| a.0) * MS);
+        s.s.transmit(now, &s.p, &mut s.ccs[0], &mut s.stream, &mut out);
+        out.sent
+            .iter()
+            .map(|o| ((o.header.seq - 1) / MSS, o.header.flags.has(TcpFlags::PSH)))
+            .collect()
+    };
+    let mut s = Script::new(Recovery::Sack, 3, 20, |p| p.push_flag = true);
+    assert_eq!(pushed(&mut s, None), [(0, false), (1, false), (2, true)]);
+    // Slow start: the ACK of one segment lets two go.
+    assert_eq!(pushed(&mut s, Some((200, 1))), [(3, false), (4, true)]);
+    let mut one = Script::new(Recovery::Sack, 1, 20, |p| p.push_flag = true);
+    assert_eq!(pushed(&mut one, None), [(0, false)]);
+    let mut off = Script::new(Recovery::Sack, 3, 20, |_| {});
+    assert_eq!(pushed(&mut off, None), [(0, false), (1, false), (2, false)]);
+}
+
 /// A constant advertised window (the legacy ns-3 MPTCP model's 16-bit
 /// window per subflow) bounds the data outstanding whatever cwnd: 3 500
 /// bytes hold three segments of 1 000, and each ACK of one lets one more go.
