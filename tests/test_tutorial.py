@@ -519,7 +519,7 @@ def wifi_lte_claims(directory: Path) -> list[str]:
         (a, b)
         for i, a in enumerate(MPTCP_VARIANTS)
         for b in MPTCP_VARIANTS[i + 1 :]
-        if abs(intervals[a][0] - intervals[b][0]) > intervals[a][1] + intervals[b][1]
+        if not overlap(intervals[a], intervals[b])
     ]
     assert apart == [("MPTCP CUBIC", "MPTCP BBR")], apart
     stds = [mean[v]["fct_s_std"] for v in MPTCP_VARIANTS]
