@@ -32,6 +32,9 @@ class BenchReport:
     ns_per_event: float
     bottleneck_packets_per_s: float
     peak_memory_mib: float
+    event_queue_mean: float
+    """The events pending when one was taken, averaged over the run's events (the core's
+    ``event_queue_mean``)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,6 +123,7 @@ def _run_report(
         ns_per_event=run_s * 1e9 / res.events_processed if res.events_processed else float("nan"),
         bottleneck_packets_per_s=packets / run_s if run_s > 0 else float("inf"),
         peak_memory_mib=_peak_memory_mib(),
+        event_queue_mean=float(res.raw.get("event_queue_mean", float("nan"))),
         extra=extra or {},
     )
 
@@ -226,6 +230,7 @@ def _sweep_report(name: str, wall_s: float, extra: dict[str, Any], simulated_s: 
         ns_per_event=float("nan"),
         bottleneck_packets_per_s=0.0,
         peak_memory_mib=_peak_memory_mib(),
+        event_queue_mean=float("nan"),
         extra=extra,
     )
 

@@ -18,9 +18,17 @@ use mpsim_core::transport::tcp::sender::{OutSegment, SenderOutput, Stream, TcpSe
 use mpsim_core::transport::tcp::Profile;
 use mpsim_core::wire::tcp::{TcpFlags, TcpHeader};
 
+/// Queue sizes of the hold-model benchmarks: the mean number of events the
+/// benchmark scenarios' queues hold (docs/performance.md, "The event
+/// queue"), from 16 to the large fat-tree's.
+const HOLD_SIZES: [usize; 7] = [16, 64, 300, 500, 1_100, 5_000, 21_000];
+
 fn event_queue(c: &mut Criterion) {
-    // A queue holding 10 000 pending events; each iteration pops the
-    // earliest and schedules a new one a random time later (hold model).
+    // The hold model: a queue holding `n` pending events; each iteration
+    // pops the earliest and schedules a new one a random time (up to 1 ms)
+    // later. Beside mpsim's queue, the bare floor at the same size: a
+    // binary heap of (time, sequence) keys with a 16-byte payload, which is
+    // what a queue ordered by time and insertion needs at the least.
     let mut g = c.benchmark_group("event_queue");
     g.throughput(Throughput::Elements(1));
     g.bench_function("pop_and_schedule_10k_pending", |b| {
@@ -34,6 +42,35 @@ fn event_queue(c: &mut Criterion) {
             q.schedule(SimTime(t.nanos() + rng.below(1_000_000)), black_box(e));
         });
     });
+    for n in HOLD_SIZES {
+        g.bench_function(format!("hold_{n}"), |b| {
+            let mut rng = RngStream::derive(1, StreamDomain::Workload, n as u64);
+            let mut q = EventQueue::default();
+            for i in 0..n as u32 {
+                q.schedule(SimTime(rng.below(1_000_000)), Event::UdpSource(i));
+            }
+            b.iter(|| {
+                let (t, e) = q.pop().unwrap();
+                q.schedule(SimTime(t.nanos() + rng.below(1_000_000)), black_box(e));
+            });
+        });
+        g.bench_function(format!("bare_binary_heap_hold_{n}"), |b| {
+            use std::cmp::Reverse;
+            use std::collections::BinaryHeap;
+            let mut rng = RngStream::derive(1, StreamDomain::Workload, n as u64);
+            let mut heap = BinaryHeap::with_capacity(n + 1);
+            let mut seq = 0u64;
+            for i in 0..n as u32 {
+                heap.push(Reverse((rng.below(1_000_000), seq, [u64::from(i), 0u64])));
+                seq += 1;
+            }
+            b.iter(|| {
+                let Reverse((t, _, e)) = heap.pop().unwrap();
+                heap.push(Reverse((t + rng.below(1_000_000), seq, black_box(e))));
+                seq += 1;
+            });
+        });
+    }
     g.finish();
 }
 

@@ -60,8 +60,10 @@ fn main() {
         );
     }
     println!(
-        "build {built:.3} s, run {ran:.3} s ({cpu:.3} s CPU), {events} events, {:.1} ns/event of CPU, peak {:.0} MiB",
+        "build {built:.3} s, run {ran:.3} s ({cpu:.3} s CPU), {events} events, {:.1} ns/event of CPU, \
+         event queue {:.1} events on average, peak {:.0} MiB",
         cpu * 1e9 / events.max(1) as f64,
+        sim.ctx.events.mean_len(),
         peak_mib().unwrap_or(f64::NAN)
     );
 }

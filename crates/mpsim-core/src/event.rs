@@ -26,8 +26,9 @@ pub enum Event {
     TcpRto(u32, u16),
     /// The SYN timeout of a subflow its receiver opened (`initiator = "receiver"`).
     TcpOpenTimer(u32, u16),
-    /// A subflow's receiver delayed-ACK timer, with the generation it was armed in.
-    TcpDelAck(u32, u16, u64),
+    /// A subflow's receiver delayed-ACK timer (a lazy timer: the receiver
+    /// tells whether it expired).
+    TcpDelAck(u32, u16),
     /// An MPTCP connection's subflow event (connection, index into its events).
     SubflowEvent(u32, u16),
     /// An MPTCP connection's data-level retransmission timer (Linux
@@ -124,6 +125,10 @@ pub struct EventQueue {
     /// The earliest time held, in nanoseconds; `u64::MAX` when empty.
     min: u64,
     len: usize,
+    /// The queue's length summed over every pop, before the pop: with
+    /// `pops`, its mean size as the events found it.
+    len_at_pops: u64,
+    pops: u64,
     /// Reused by the re-filing slow path.
     scratch: Vec<Slot>,
 }
@@ -138,6 +143,8 @@ impl Default for EventQueue {
             base: 0,
             min: u64::MAX,
             len: 0,
+            len_at_pops: 0,
+            pops: 0,
             scratch: Vec::new(),
         }
     }
@@ -201,6 +208,8 @@ impl EventQueue {
         }
         let slot = self.now[self.now_head];
         self.now_head += 1;
+        self.len_at_pops += self.len as u64;
+        self.pops += 1;
         self.len -= 1;
         if self.now_head == self.now.len() {
             self.now.clear();
@@ -261,6 +270,25 @@ impl EventQueue {
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Every event held, with its time, in no particular order (for tests
+    /// and diagnostics).
+    pub fn iter(&self) -> impl Iterator<Item = (SimTime, &Event)> {
+        self.now[self.now_head..]
+            .iter()
+            .chain(self.buckets.iter().flat_map(|b| b.slots.iter()))
+            .map(|s| (SimTime(s.time), &s.event))
+    }
+
+    /// The mean number of events held when one was popped (the event itself
+    /// included), over every pop so far; 0 before the first.
+    pub fn mean_len(&self) -> f64 {
+        if self.pops == 0 {
+            0.0
+        } else {
+            self.len_at_pops as f64 / self.pops as f64
+        }
     }
 
     pub fn is_empty(&self) -> bool {

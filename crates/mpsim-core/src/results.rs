@@ -229,6 +229,11 @@ pub struct RunResults {
     /// Simulated time at which the run ended.
     pub end_time_ns: u64,
     pub events_processed: u64,
+    /// The event queue's mean size: the events pending when one was taken,
+    /// averaged over the events (a measure of the engine's work, not of the
+    /// network; absent from results stored before it was kept).
+    #[serde(default)]
+    pub event_queue_mean: f64,
     pub dropped_no_route_pkts: u64,
     pub links: Vec<LinkResult>,
     pub udp_flows: Vec<UdpFlowResult>,
@@ -472,6 +477,7 @@ impl Simulator {
             seed: self.seed,
             end_time_ns: now.nanos(),
             events_processed: self.events_processed,
+            event_queue_mean: self.ctx.events.mean_len(),
             dropped_no_route_pkts: net.dropped_no_route,
             links,
             udp_flows,

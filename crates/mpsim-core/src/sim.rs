@@ -279,13 +279,9 @@ impl Simulator {
             Event::TcpOpenTimer(c, r) => {
                 self.connections[c as usize].on_timer(io!(), TransportTimer::Opening { subflow: r as usize })
             }
-            Event::TcpDelAck(c, r, generation) => self.connections[c as usize].on_timer(
-                io!(),
-                TransportTimer::DelayedAck {
-                    subflow: r as usize,
-                    generation,
-                },
-            ),
+            Event::TcpDelAck(c, r) => {
+                self.connections[c as usize].on_timer(io!(), TransportTimer::DelayedAck { subflow: r as usize })
+            }
             Event::SubflowEvent(c, k) => {
                 self.connections[c as usize].on_timer(io!(), TransportTimer::SubflowEvent { event: k as usize })
             }

@@ -43,6 +43,7 @@ def register(app: typer.Typer) -> None:
             ("run wall s", f"{report.run_wall_s:.3f}"),
             ("events / wall s", f"{report.events_per_s:,.0f}"),
             ("ns per event", f"{report.ns_per_event:.1f}"),
+            ("events pending (mean)", f"{report.event_queue_mean:,.1f}"),
             ("bottleneck packets / wall s", f"{report.bottleneck_packets_per_s:,.0f}"),
             ("peak memory MiB", f"{report.peak_memory_mib:.1f}"),
         ]

@@ -747,10 +747,8 @@ impl Connection {
         }
         match decision {
             RxDecision::AckNow => self.send_ack(io, r),
-            RxDecision::ArmDelayedAck { at, generation } => {
-                io.ctx
-                    .events
-                    .schedule(at, Event::TcpDelAck(self.index, r as u16, generation));
+            RxDecision::ArmDelayedAck { at } => {
+                io.ctx.events.schedule(at, Event::TcpDelAck(self.index, r as u16));
             }
             RxDecision::Nothing => {}
         }
@@ -875,11 +873,15 @@ impl Connection {
     }
 
     /// Subflow `r`'s delayed-ACK timer fired.
-    pub fn on_delack_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize, generation: u64) {
+    pub fn on_delack_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, r: usize) {
         if self.subflows[r].removed_at.is_some() {
             return;
         }
-        if self.subflows[r].receiver.on_delack_timer(generation) {
+        let (expired, again) = self.subflows[r].receiver.on_delack_timer(io.ctx.now);
+        if let Some(at) = again {
+            io.ctx.events.schedule(at, Event::TcpDelAck(self.index, r as u16));
+        }
+        if expired {
             self.send_ack(io, r);
         }
     }
@@ -940,7 +942,7 @@ impl Transport for Connection {
     fn on_timer<N: Forward>(&mut self, io: &mut Io<'_, N>, timer: TransportTimer) {
         match timer {
             TransportTimer::Retransmission { subflow } => self.on_sender_timer(io, subflow),
-            TransportTimer::DelayedAck { subflow, generation } => self.on_delack_timer(io, subflow, generation),
+            TransportTimer::DelayedAck { subflow } => self.on_delack_timer(io, subflow),
             TransportTimer::SubflowEvent { event } => self.on_subflow_event(io, event),
             TransportTimer::Opening { subflow } => self.on_opening_timer(io, subflow),
             TransportTimer::DataRetransmission => self.on_data_timer(io),

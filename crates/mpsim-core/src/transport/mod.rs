@@ -37,9 +37,9 @@ pub enum Side {
 pub enum TransportTimer {
     /// Subflow `subflow`'s retransmission (or loss-probe) timer.
     Retransmission { subflow: usize },
-    /// Subflow `subflow`'s delayed-ACK timer, armed as generation `generation`
-    /// (a later arming cancels the earlier ones).
-    DelayedAck { subflow: usize, generation: u64 },
+    /// An event of subflow `subflow`'s delayed-ACK timer (which may have
+    /// been stopped or moved later since it was scheduled).
+    DelayedAck { subflow: usize },
     /// The SYN timeout of subflow `subflow`, opened by its receiver.
     Opening { subflow: usize },
     /// Scheduled subflow event `event` (a subflow added or removed).

@@ -16,7 +16,7 @@ use crate::transport::mptcp::{DataReceiver, MptcpRcvWindow, Scheduler};
 use crate::transport::scheduler::{self, Schedule, Scheduling};
 use crate::transport::subflow::{HeldSegment, OptionBytes, Subflow, TailSkb, Wire};
 use crate::transport::tcp::config::TcpParams;
-use crate::transport::tcp::sender::{Chunk, SenderState};
+use crate::transport::tcp::sender::{Chunk, SenderState, TcpSender};
 use crate::transport::tcp::timer::LazyTimer;
 use crate::transport::Io;
 use crate::wire::tcp::{TcpFlags, TcpHeader};
@@ -704,7 +704,7 @@ const SEND_BURST_BYTES: u64 = 65_428;
 /// and holding less than its send buffer (Linux `sk_stream_memory_free`).
 fn linger_may_take(set: &SubflowSet<'_>, r: usize) -> bool {
     let sf = &set.subflows[r];
-    linger_active(set, r) && wmem_queued(sf) < send_buffer(set.params, &set.ccs[r], sndbuf_expand(sf))
+    linger_active(set, r) && wmem_queued(sf) < send_buffer(set.params, &set.ccs[r], sndbuf_expand(&sf.sender))
 }
 
 /// Whether subflow `r` can send at all (Linux `mptcp_subflow_active`).
@@ -740,8 +740,8 @@ fn send_buffer(params: &TcpParams, c: &SubflowCc, expand: u64) -> u64 {
 /// The windows of `per_mss` bytes Linux's `tcp_sndbuf_expand` provisions:
 /// the congestion control's `sndbuf_expand`, 3 for BBR
 /// (`bbr_sndbuf_expand`: it "may slow-start even during recovery"), else 2.
-fn sndbuf_expand(sf: &Subflow) -> u64 {
-    if sf.sender.bbr().is_some() {
+fn sndbuf_expand(sender: &TcpSender) -> u64 {
+    if sender.chose_bbr() {
         3
     } else {
         2
@@ -1100,16 +1100,27 @@ mod tests {
 
     /// Linux provisions a subflow's send buffer for `sndbuf_expand` windows
     /// of `per_mss` bytes: two for most congestion controls, three for BBR
-    /// (`bbr_sndbuf_expand`). 20 segments of 1 424 bytes: 2·20·4 352 bytes
-    /// of memory, 2 336 a segment.
+    /// (`bbr_sndbuf_expand`), from the socket's creation on. 20 segments of
+    /// 1 424 bytes: 2·20·4 352 bytes of memory, 2 336 a segment.
     #[test]
     fn bbr_provisions_a_send_buffer_of_three_windows() {
         let params = crate::transport::tcp::Profile::Linux.params();
+        let mut sender = TcpSender::new(&params);
+        assert_eq!(sndbuf_expand(&sender), 2);
+        sender.use_bbr(crate::rng::RngStream::derive(
+            1,
+            crate::rng::StreamDomain::CongestionControl,
+            0,
+        ));
+        // Before the handshake ends, as after.
+        assert_eq!(sndbuf_expand(&sender), 3);
         let c = SubflowCc::new(1424, 20 * 1424, u64::MAX);
-        assert_eq!(send_buffer(&params, &c, 2), 2 * 20 * 4352 * 1424 / 2336);
-        assert_eq!(send_buffer(&params, &c, 3), 3 * 20 * 4352 * 1424 / 2336);
+        assert_eq!(
+            send_buffer(&params, &c, sndbuf_expand(&sender)),
+            3 * 20 * 4352 * 1424 / 2336
+        );
         // Below ten segments the window counts as ten (`TCP_INIT_CWND`).
         let small = SubflowCc::new(1424, 4 * 1424, u64::MAX);
-        assert_eq!(send_buffer(&params, &small, 3), 3 * 10 * 4352 * 1424 / 2336);
+        assert_eq!(send_buffer(&params, &small, 2), 2 * 10 * 4352 * 1424 / 2336);
     }
 }

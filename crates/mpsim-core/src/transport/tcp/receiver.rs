@@ -3,9 +3,12 @@
 //! A pure state machine: the caller owns timers and packets. After each
 //! segment it follows the returned [`RxDecision`]; whenever it sends an ACK
 //! it first takes the fields from [`TcpReceiver::fill_ack`], then calls
-//! [`TcpReceiver::on_ack_sent`], which also invalidates any armed
-//! delayed-ACK timer (lazy cancellation by generation).
+//! [`TcpReceiver::on_ack_sent`], which also stops the delayed-ACK timer.
+//! The timer is a [`LazyTimer`]: stopping it or moving its deadline later
+//! schedules nothing, so the event queue holds at most one entry for it
+//! while it is armed, not one per arming.
 
+use super::timer::LazyTimer;
 use crate::time::{SimDuration, SimTime};
 use crate::wire::tcp::{SackBlock, TcpHeader, MAX_SACK_BLOCKS};
 
@@ -87,9 +90,9 @@ pub enum SackBlocks {
 pub enum RxDecision {
     /// Send an ACK now.
     AckNow,
-    /// Schedule the delayed-ACK timer at `at`; when it fires, call
-    /// [`TcpReceiver::on_delack_timer`] with `generation`.
-    ArmDelayedAck { at: SimTime, generation: u64 },
+    /// Schedule an event for the delayed-ACK timer at `at`; when it fires,
+    /// call [`TcpReceiver::on_delack_timer`].
+    ArmDelayedAck { at: SimTime },
     /// An ACK is already pending with its timer armed.
     Nothing,
 }
@@ -130,9 +133,9 @@ pub struct TcpReceiver {
     window_step: u64,
     /// The data level has started `window_ssthresh`.
     window_started: bool,
-    /// Bumped by every ACK sent; a timer armed in an older generation is stale.
-    generation: u64,
-    timer_armed: bool,
+    /// The delayed-ACK timer (also the compressed-SACK one): its deadline
+    /// and the event pending for it.
+    timer: LazyTimer,
     /// The segment being taken carries PSH ([`Self::note_push`]).
     pushed: bool,
     /// The block holding the most recently received out-of-order segment.
@@ -146,8 +149,6 @@ pub struct TcpReceiver {
     /// (the fifth slot is room for one insertion before the oldest goes).
     recent: [SackBlock; RECENT_CAPACITY + 1],
     recent_len: usize,
-    /// When the armed timer fires.
-    timer_at: SimTime,
     /// RCV.NXT when the last ACK was sent (Linux `rcv_wup`).
     rcv_nxt_acked: u64,
     /// SACK compression: the cumulative ACK the duplicate-ACK count is for
@@ -198,15 +199,13 @@ impl TcpReceiver {
             window_clamp: None,
             window_step: 2 * config.mss as u64,
             window_started: false,
-            generation: 0,
-            timer_armed: false,
+            timer: LazyTimer::default(),
             pushed: false,
             last_block_start: None,
             duplicate_bytes: 0,
             right_edge: 0,
             recent: [SackBlock::default(); RECENT_CAPACITY + 1],
             recent_len: 0,
-            timer_at: SimTime::ZERO,
             rcv_nxt_acked: 0,
             comp_rcv_nxt: 0,
             dup_acks_sent: 0,
@@ -388,7 +387,7 @@ impl TcpReceiver {
         // Linux `tcp_measure_rcv_mss` marks a full segment with PSH
         // (`ICSK_ACK_PUSHED`), and the read that empties the subflow's queue
         // sends the pending ACK (`tcp_cleanup_rbuf`).
-        let pushed = std::mem::take(&mut self.pushed) && counted && payload >= self.config.mss && self.ooo.is_empty();
+        let pushed = std::mem::take(&mut self.pushed) && counted && payload >= self.config.mss;
         let immediate = !self.config.delayed_ack
             || quick_mode
             || pushed
@@ -430,14 +429,13 @@ impl TcpReceiver {
 
     /// Arms the ACK timer at `at`, unless it is armed for no later.
     fn arm(&mut self, at: SimTime) -> RxDecision {
-        if self.timer_armed && self.timer_at <= at {
+        if self.timer.deadline <= at {
             return RxDecision::Nothing;
         }
-        self.timer_armed = true;
-        self.timer_at = at;
-        RxDecision::ArmDelayedAck {
-            at,
-            generation: self.generation,
+        match self.timer.set(at) {
+            Some(at) => RxDecision::ArmDelayedAck { at },
+            // An event already pending no later serves the new deadline.
+            None => RxDecision::Nothing,
         }
     }
 
@@ -576,8 +574,7 @@ impl TcpReceiver {
         self.use_quick_ack();
         self.right_edge = self.right_edge.max(self.rcv_nxt.saturating_add(self.window()));
         self.unacked_segments = 0;
-        self.generation += 1;
-        self.timer_armed = false;
+        self.timer.stop();
         self.rcv_nxt_acked = self.rcv_nxt;
         self.compressed = 0;
     }
@@ -595,9 +592,11 @@ impl TcpReceiver {
         }
     }
 
-    /// The delayed-ACK timer armed in `generation` fired: whether to ACK now.
-    pub fn on_delack_timer(&mut self, generation: u64) -> bool {
-        generation == self.generation && self.timer_armed
+    /// An event of the delayed-ACK timer fired at `now`: whether to ACK
+    /// now, and a time to schedule the timer's next event at (when the
+    /// deadline moved later than the event that fired).
+    pub fn on_delack_timer(&mut self, now: SimTime) -> (bool, Option<SimTime>) {
+        self.timer.on_event(now)
     }
 }
 
@@ -866,10 +865,6 @@ mod tests {
             out
         };
         let now = |i: u64| SimTime(600_000 * i);
-        let g = |d: &RxDecision| match d {
-            RxDecision::ArmDelayedAck { generation, .. } => *generation,
-            _ => 0,
-        };
         let on = run(true, None);
         // Segment 0 waits for the delayed ACK (40 ms); 2, 3 and 4 are the three
         // duplicate ACKs; 5 holds its SACK back for 1 ms, and 6 and 7 join it.
@@ -878,8 +873,7 @@ mod tests {
         assert_eq!(
             on[4],
             RxDecision::ArmDelayedAck {
-                at: now(4) + COMP_SACK_DELAY,
-                generation: g(&on[4])
+                at: now(4) + COMP_SACK_DELAY
             }
         );
         assert_eq!(&on[5..], &[RxDecision::Nothing; 2]);
@@ -888,8 +882,7 @@ mod tests {
         assert_eq!(
             short[4],
             RxDecision::ArmDelayedAck {
-                at: now(4) + SimDuration::from_micros(500),
-                generation: g(&short[4])
+                at: now(4) + SimDuration::from_micros(500)
             }
         );
         // Without compression every out-of-order segment is acknowledged at once.

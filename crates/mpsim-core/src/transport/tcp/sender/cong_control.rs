@@ -46,6 +46,11 @@ impl TcpSender {
         self.bbr_rng = Some(rng);
     }
 
+    /// The subflow runs BBR, or will once its handshake ends.
+    pub fn chose_bbr(&self) -> bool {
+        self.bbr_rng.is_some() || self.cong.is_some()
+    }
+
     /// BBR's pacing rate, bytes/s, once it runs.
     pub fn bbr_pacing_rate(&self) -> Option<u64> {
         self.cong.as_ref().map(|c| c.bbr.pacing_rate)
