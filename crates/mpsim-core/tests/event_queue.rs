@@ -112,3 +112,26 @@ fn a_linux_timer_holds_at_most_two_entries() {
     // deadline earlier than the pending entry adds one.
     run_and_check(Profile::Linux, 3, 2);
 }
+
+/// The queue's mean size (`event_queue_mean` in the results) is the number
+/// of events each pop found, the popped one included, averaged over pops.
+#[test]
+fn the_mean_size_is_what_each_pop_found() {
+    use mpsim_core::event::EventQueue;
+    let mut q = EventQueue::default();
+    assert_eq!(q.mean_len(), 0.0);
+    for i in 0..10u32 {
+        q.schedule(SimTime(u64::from(i)), Event::UdpSource(i));
+    }
+    while q.pop().is_some() {}
+    assert_eq!(q.mean_len(), 5.5);
+    // Two pending, one popped (2), one more scheduled, two popped (2, 1):
+    // with the ten before, (55 + 5) / 13.
+    q.schedule(SimTime(20), Event::TraceSample);
+    q.schedule(SimTime(21), Event::TraceSample);
+    q.pop();
+    q.schedule(SimTime(22), Event::TraceSample);
+    q.pop();
+    q.pop();
+    assert_eq!(q.mean_len(), 60.0 / 13.0);
+}
