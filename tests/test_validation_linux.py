@@ -519,3 +519,11 @@ def test_a_resend_is_a_segment_that_starts_below_what_its_subflow_had_sent() -> 
         (a, 2501, 0),  # a bare ACK is never a resend
     ]
     assert trace.resent_flags(sent) == [False, False, False, False, True, False, True, False, False]
+
+
+def test_a_capture_refuses_to_start_without_the_rigs_tools(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    # Without ethtool the rig leaves segmentation offload on and records another transfer than the reference's.
+    monkeypatch.setattr(trace.shutil, "which", lambda tool: None if tool in ("ethtool", "tcpdump") else "/bin/" + tool)
+    cell = next(c for c in bbr_grid() if c.proto == "tcp")
+    with pytest.raises(FileNotFoundError, match="ethtool, tcpdump"):
+        trace.capture(cell, tmp_path)

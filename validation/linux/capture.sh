@@ -8,7 +8,8 @@
 # a download. Writes OUTDIR/{c1,c2,sb}.pcap, the transfer's JSON lines, and the nstat deltas of
 # the sender's namespace. With SS_POLL=1 in the environment it also records the receiver's socket
 # memory and windows (`ss -tmMi`: each subflow's and the MPTCP socket's rb, rcv_space, rcv_ssthresh,
-# rcv_rtt) about every 10 ms, each sample after a "T <epoch seconds>" line, in OUTDIR/ss.txt. With
+# rcv_rtt) about every 10 ms, each sample after a "T <epoch seconds>" line, in OUTDIR/ss.txt (SS_SIDE=sender polls
+# the sender's sockets instead: cwnd, pacing rate, and BBR's `bbr:(bw, mrtt, pacing_gain, cwnd_gain)`). With
 # TCP_PROBE=1 it records the kernel's tcp:tcp_probe tracepoint (every segment an established TCP socket or
 # MPTCP subflow receives: its cwnd, ssthresh, srtt, snd_una, snd_nxt before the segment is processed) in
 # OUTDIR/tcp_probe.txt. With MPTCP_TRACE=1 it records the MPTCP scheduler's tracepoints in
@@ -39,8 +40,10 @@ for spec in "$NS_CLI c1" "$NS_CLI c2" "$NS_SRV sb"; do
 done
 RECEIVER_NS=$NS_SRV
 [ "$DIR" = down ] && RECEIVER_NS=$NS_CLI
+SS_NS=$RECEIVER_NS
+[ "${SS_SIDE:-receiver}" = sender ] && SS_NS=$SENDER_NS
 if [ "${SS_POLL:-0}" = 1 ]; then
-    ( while true; do echo "T $(date +%s.%N)"; ip netns exec "$RECEIVER_NS" ss -tmMiHn state established; \
+    ( while true; do echo "T $(date +%s.%N)"; ip netns exec "$SS_NS" ss -tmMiHn state established; \
         sleep 0.003; done > "$OUT/ss.txt" 2>/dev/null ) &
     PIDS+=($!)
 fi
