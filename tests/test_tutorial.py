@@ -510,7 +510,7 @@ def wifi_lte_claims(directory: Path) -> list[str]:
         + "); only uncoupled CUBIC was sooner in every seed."
     )
 
-    # Which MPTCP variant is soonest and which last; of their 95 % intervals only those two do not overlap.
+    # Which MPTCP variant is soonest and which last; with five seeds every pair of 95 % intervals overlaps.
     retransmissions = {v: mean[v]["retransmissions_mean"] for v in MPTCP_VARIANTS}
     assert min(means, key=means.__getitem__) == min(retransmissions, key=retransmissions.__getitem__) == "MPTCP CUBIC"
     assert max(means, key=means.__getitem__) == max(retransmissions, key=retransmissions.__getitem__) == "MPTCP BBR"
@@ -521,12 +521,12 @@ def wifi_lte_claims(directory: Path) -> list[str]:
         for b in MPTCP_VARIANTS[i + 1 :]
         if not overlap(intervals[a], intervals[b])
     ]
-    assert apart == [("MPTCP CUBIC", "MPTCP BBR")], apart
+    assert apart == [], apart
     stds = [mean[v]["fct_s_std"] for v in MPTCP_VARIANTS]
     cubic, bbr = intervals["MPTCP CUBIC"], intervals["MPTCP BBR"]
     claims.append(
-        f"their 95 % confidence intervals do not overlap ({cubic[0]:.2f} ± {cubic[1]:.2f} s against {bbr[0]:.2f} ± "
-        f"{bbr[1]:.2f} s); LIA, OLIA and BALIA lie between and overlap both, each variant's completion time varying by "
+        f"but even their 95 % confidence intervals overlap ({cubic[0]:.2f} ± {cubic[1]:.2f} s against {bbr[0]:.2f} ± "
+        f"{bbr[1]:.2f} s); LIA, OLIA and BALIA lie between, each variant's completion time varying by "
         f"{min(stds):.2f}–{max(stds):.2f} s (standard deviation) from seed to seed"
     )
 

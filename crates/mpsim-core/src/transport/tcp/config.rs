@@ -212,6 +212,12 @@ pub struct TcpParams {
     /// retransmission of the highest unSACKed segment per episode, when
     /// rules 1–3 have nothing to send.
     pub sack_rescue: bool,
+    /// Walk an ACK's SACK blocks in sequence order, as Linux's
+    /// `tcp_sacktag_write_queue` sorts them before it walks the queue; off,
+    /// in the order the ACK lists them (ns-3's `TcpTxBuffer::Update`). The
+    /// order decides which newly SACKed segment RACK takes its RTT from
+    /// (`tcp_rack_advance`: the last one).
+    pub sack_blocks_in_order: bool,
     /// RFC 8985 §6 RACK with SACK (Linux's only SACK loss detection since
     /// 4.18): losses detected by time instead of by duplicate ACKs and IsLost.
     pub rack: bool,

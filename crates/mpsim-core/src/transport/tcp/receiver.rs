@@ -5,8 +5,9 @@
 //! it first takes the fields from [`TcpReceiver::fill_ack`], then calls
 //! [`TcpReceiver::on_ack_sent`], which also stops the delayed-ACK timer.
 //! The timer is a [`LazyTimer`]: stopping it or moving its deadline later
-//! schedules nothing, so the event queue holds at most one entry for it
-//! while it is armed, not one per arming.
+//! schedules nothing, so the event queue holds one entry for it while it is
+//! armed (two while a deadline moved earlier than the pending one, as the
+//! compressed-SACK timer's can), not one per arming.
 
 use super::timer::LazyTimer;
 use crate::time::{SimDuration, SimTime};
@@ -78,10 +79,14 @@ pub enum SackBlocks {
     /// The block holding the segment that triggered the ACK, then the
     /// highest blocks of everything held out of order.
     Highest,
-    /// ns-3's `TcpRxBuffer` list: each newly stored range goes first, merged
-    /// with the blocks it touches; the list remembers four blocks, and a
-    /// block pushed off it is never reported again (a later range next to
-    /// it is reported without it), until the cumulative ACK passes it.
+    /// ns-3's `TcpRxBuffer` list and Linux's (`tcp_sack_new_ofo_skb`,
+    /// `tcp_sack_maybe_coalesce`): each newly stored range goes first,
+    /// merged with the blocks it touches; the list remembers four blocks,
+    /// and a block pushed off it is never reported again (a later range
+    /// next to it is reported without it), until the cumulative ACK passes
+    /// it. Linux also sends a held compressed ACK early when the block a
+    /// segment changes lies beyond the second place
+    /// (`tcp_sack_compress_send_ack`); mpsim does not.
     Recent,
 }
 

@@ -9,7 +9,7 @@ use crate::transport::tcp::config::{DupAckRule, LossFlight, PartialAckRto, Recov
 use crate::transport::tcp::loss::{dupack_marks, is_lost, LossDetection};
 use crate::transport::tcp::recovery::{self, RecoveryAck, RecoveryKind};
 use crate::transport::tcp::scoreboard::{SackFeed, EVER_RETRANS, LOST, RETRANS};
-use crate::wire::tcp::SackBlock;
+use crate::wire::tcp::{SackBlock, MAX_SACK_BLOCKS};
 
 /// What one ACK said, as the later stages of its processing read it.
 struct AckFacts {
@@ -198,7 +198,7 @@ impl TcpSender {
         self.newest_sacked_sent = None;
         self.newest_acked_sent = None;
         if feed == SackFeed::Blocks {
-            self.apply_sacks(hdr.sacks(), ack, now, rack, keep_retrans);
+            self.apply_sacks(hdr.sacks(), params.sack_blocks_in_order, ack, now, rack, keep_retrans);
         }
         // Bytes this ACK's SACK blocks newly cover (ns-3's `bytesSacked`),
         // counted before SND.UNA moves over SACKed data.
@@ -536,9 +536,31 @@ impl TcpSender {
         ss.on_subflow_start(ccs, r, now);
     }
 
-    /// Marks segments covered by SACK blocks (RFC 6675 §4 Update()).
-    pub(super) fn apply_sacks(&mut self, blocks: &[SackBlock], ack: u64, now: SimTime, rack: bool, keep_retrans: bool) {
-        for b in blocks {
+    /// Marks segments covered by SACK blocks (RFC 6675 §4 Update()), the
+    /// blocks in sequence order when `in_order` (Linux's
+    /// `tcp_sacktag_write_queue`, a stable sort by start), else as listed.
+    pub(super) fn apply_sacks(
+        &mut self,
+        blocks: &[SackBlock],
+        in_order: bool,
+        ack: u64,
+        now: SimTime,
+        rack: bool,
+        keep_retrans: bool,
+    ) {
+        let mut walk = [SackBlock::default(); MAX_SACK_BLOCKS];
+        let walk = &mut walk[..blocks.len()];
+        walk.copy_from_slice(blocks);
+        if in_order {
+            for i in 1..walk.len() {
+                let mut j = i;
+                while j > 0 && walk[j - 1].start > walk[j].start {
+                    walk.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        for b in walk.iter() {
             let start = b.start.max(ack).max(self.snd_una);
             let end = b.end.min(self.snd_nxt);
             if start >= end {

@@ -8,7 +8,7 @@ use crate::slowstart::StandardConfig;
 use crate::time::SimDuration;
 use crate::transport::mptcp::{MptcpJoin, MptcpRcvWindow};
 use crate::transport::tcp::config::{LossFlight, PrrVariant, Recovery, TcpParams};
-use crate::transport::tcp::receiver::ReceiverConfig;
+use crate::transport::tcp::receiver::{ReceiverConfig, SackBlocks};
 use crate::transport::tcp::rtt::RttConfig;
 
 pub fn params() -> TcpParams {
@@ -30,6 +30,8 @@ pub fn params() -> TcpParams {
         cwnd_in_segments: true,
         sack_rule3: false,
         sack_rescue: false,
+        // `tcp_sacktag_write_queue` sorts the blocks by their start.
+        sack_blocks_in_order: true,
         rtt: RttConfig {
             initial_rto: SimDuration::from_secs(1),
             min_rto: SimDuration::from_millis(200),
@@ -48,6 +50,9 @@ pub fn params() -> TcpParams {
             // throughout a 700 kB transfer).
             quickack_window_growth: true,
             sack_compression: true,
+            // `tcp_sack_new_ofo_skb`: the block a segment starts or extends
+            // goes first, merged with those it touches; four remembered.
+            sack_blocks: SackBlocks::Recent,
             ..ReceiverConfig::default()
         },
         slow_start: StandardConfig {

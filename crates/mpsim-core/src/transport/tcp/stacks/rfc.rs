@@ -36,6 +36,7 @@ pub fn params() -> TcpParams {
         sack_rule3: true,
         sack_rule3_ns3: false,
         sack_rescue: true,
+        sack_blocks_in_order: false,
         rack: false,
         tlp: false,
         tlp_pto: TlpPto::Linux6,

@@ -124,6 +124,35 @@ fn rack_sees_reordering_only_below_what_earlier_acks_delivered() {
     assert!(s.s.rack.reordering_seen);
 }
 
+#[test]
+fn linux_takes_racks_rtt_from_the_highest_block_not_the_first_listed() {
+    // Segments 0–3 leave at 100 ms; the ACK of 0 at 201 ms grows cwnd to 5
+    // and sends 4 and 5 then. At 210 ms one ACK newly SACKs 5 (sent at 201)
+    // and 2–3 (sent at 100), the most recent block first (RFC 2018). Three
+    // segments SACKed and no reordering: reo_wnd = 0 (RFC 8985 §6.2 step 4).
+    // RACK.rtt is the last segment's the walk delivers (`tcp_rack_advance`).
+    // Linux sorts the blocks by start (`tcp_sacktag_write_queue`), so the
+    // walk ends on 5: RACK.rtt = 9 ms, and 4, sent with 5, is past
+    // 201 + 9 = 210 ms: lost at once, with 1.
+    fn hole_after(in_order: bool) -> Script {
+        let mut s = rack_with(4, 20, |p| p.sack_blocks_in_order = in_order);
+        assert_eq!(s.send(100), "N0 N1 N2 N3");
+        assert_eq!(s.ack(201, 1, &[]), "N4 N5");
+        s.ack(210, 1, &[(5, 6), (2, 4)]);
+        s
+    }
+    let linux = hole_after(true);
+    assert_eq!(linux.s.rack.rtt, SimDuration::from_millis(9));
+    assert_eq!(linux.s.board.lost_marks, 2);
+    assert_eq!(linux.aux_deadline(), None);
+    // Walked as listed, the walk ends on 3: RACK.rtt = 110 ms puts 4's
+    // deadline at 201 + 110 = 311 ms, and only 1 is lost now.
+    let listed = hole_after(false);
+    assert_eq!(listed.s.rack.rtt, SimDuration::from_millis(110));
+    assert_eq!(listed.s.board.lost_marks, 1);
+    assert_eq!(listed.aux_deadline(), Some((311.0, AuxTimer::Reorder)));
+}
+
 /// A window of ten of twenty segments, with F-RTO (RFC 5682) on; no ACK
 /// comes for a second, and the timeout resends segment 0 with cwnd 1 and
 /// ssthresh FlightSize/2 = 5.
