@@ -523,7 +523,11 @@ def test_a_resend_is_a_segment_that_starts_below_what_its_subflow_had_sent() -> 
 
 def test_a_capture_refuses_to_start_without_the_rigs_tools(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     # Without ethtool the rig leaves segmentation offload on and records another transfer than the reference's.
-    monkeypatch.setattr(trace.shutil, "which", lambda tool: None if tool in ("ethtool", "tcpdump") else "/bin/" + tool)
+    monkeypatch.setattr(rig.shutil, "which", lambda tool: None if tool in ("ethtool", "tcpdump") else "/bin/" + tool)
     cell = next(c for c in bbr_grid() if c.proto == "tcp")
-    with pytest.raises(FileNotFoundError, match="ethtool, tcpdump"):
+    with pytest.raises(FileNotFoundError, match=r"needs ethtool, tcpdump on the PATH \(apt: ethtool tcpdump\)"):
         trace.capture(cell, tmp_path)
+    # The rig's own calls check the same tools, and name each tool's package.
+    monkeypatch.setattr(rig.shutil, "which", lambda tool: None if tool in ("ping", "tc", "ip") else "/bin/" + tool)
+    with pytest.raises(FileNotFoundError, match=r"needs ping, ip, tc on the PATH \(apt: iputils-ping iproute2\)"):
+        rig.require_tools()

@@ -54,7 +54,25 @@ RUN_DETAILS = ("subflows", "mptcp_snd_counters", "mptcp_rcv_counters", "mptcp_su
 
 
 REQUIRED_TOOLS = ("ethtool", "ping", "ip", "tc")
+TOOL_PACKAGES = {"ping": "iputils-ping", "ip": "iproute2", "tc": "iproute2"}
+"""The Debian package of each tool whose package has another name."""
 """What the rig runs: without ethtool its offloads stay on, without ping it has no base RTT."""
+
+
+def require_tools(extra: tuple[str, ...] = ()) -> None:
+    """Raises :class:`FileNotFoundError` naming the rig's tools (``REQUIRED_TOOLS``, then ``extra``) missing
+    from the PATH. The rig turns segmentation offloads off with ethtool and does not stop when ethtool is
+    missing: TCP then hands 2-segment GSO packets to an upload's bottleneck, whose pfifo counts each as one
+    packet (twice the buffer in segments). Measured: shared TCP CUBIC 700 kB upload, 74 retransmissions without
+    ethtool, 105 with; the separate 2 MB BBR upload at 10 Mbit/s, 20/40 ms, 47.5 ± 11.6 without, 67.4 ± 6.1
+    with (the reference's 68.9 ± 3.8)."""
+    missing = [tool for tool in (*REQUIRED_TOOLS, *extra) if shutil.which(tool) is None]
+    if missing:
+        packages = " ".join(dict.fromkeys(TOOL_PACKAGES.get(t, t) for t in missing))
+        raise FileNotFoundError(
+            f"the Linux rig needs {', '.join(missing)} on the PATH (apt: {packages}); "
+            "`make validate-linux LINUX_RERUN=1` installs ethtool and ping"
+        )
 
 
 def rig_dir() -> Path:
@@ -206,15 +224,7 @@ def run_groups(cells: Sequence[Cell], rig: Path | None = None) -> Iterator[list[
     script = rig / "run.sh"
     if not script.exists():
         raise FileNotFoundError(f"the Linux rig is not at {rig} (set MPSIM_LINUX_RIG)")
-    # The rig turns segmentation offloads off with ethtool and does not stop when ethtool is missing: TCP then
-    # hands 2-segment GSO packets to an upload's bottleneck, whose pfifo counts each as one packet (twice the
-    # buffer in segments). Measured: shared TCP CUBIC 700 kB upload, 74 retransmissions without ethtool, 105 with.
-    missing = [tool for tool in REQUIRED_TOOLS if shutil.which(tool) is None]
-    if missing:
-        raise FileNotFoundError(
-            f"the Linux rig needs {', '.join(missing)} on the PATH (apt: ethtool iputils-ping); "
-            "`make validate-linux LINUX_RERUN=1` installs them"
-        )
+    require_tools()
     calls = commands(cells)
     for i, (args, members) in enumerate(calls, 1):
         with tempfile.TemporaryDirectory() as tmp:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -319,9 +318,7 @@ def run_settings(settings: Sequence[ShareSetting], rig_path: Path | None = None)
     script = where / "run.sh"
     if not script.exists():
         raise FileNotFoundError(f"the Linux rig is not at {where} (set MPSIM_LINUX_RIG)")
-    missing = [tool for tool in rig.REQUIRED_TOOLS if shutil.which(tool) is None]
-    if missing:
-        raise FileNotFoundError(f"the Linux rig needs {', '.join(missing)} on the PATH (apt: ethtool iputils-ping)")
+    rig.require_tools()
     for i, s in enumerate(settings, 1):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "samples.txt"

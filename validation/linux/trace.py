@@ -158,12 +158,10 @@ def first_difference(kernel: Counts, ours: Counts, bin_s: float) -> str:
 
 
 def capture(cell: Cell, out: Path) -> None:
-    """One kernel transfer of the cell into ``out`` (as root, through the rig). The rig's tools come
-    first: without ethtool it leaves segmentation offload on (:func:`validation.linux.rig.run_groups`),
-    and the capture would record another transfer than the reference's."""
-    missing = [tool for tool in (*rig.REQUIRED_TOOLS, "tcpdump") if shutil.which(tool) is None]
-    if missing:
-        raise FileNotFoundError(f"a capture needs {', '.join(missing)} on the PATH (apt: ethtool iputils-ping tcpdump)")
+    """One kernel transfer of the cell into ``out`` (as root, through the rig). The rig's tools and
+    tcpdump come first (:func:`validation.linux.rig.require_tools`): without ethtool the capture would
+    record another transfer than the reference's."""
+    rig.require_tools(extra=("tcpdump",))
     options = [o for o in rig.cell_options(cell) if not o.startswith(("--runs", "--cc"))]
     command = f"bash {CAPTURE} {cell.proto} {cell.size_bytes} {cell.cc} {out} {cell.direction}"
     subprocess.run(
