@@ -47,11 +47,11 @@ def refusal(data: dict[str, Any]) -> str:
 
 
 def test_udp_source_estimate_is_its_packets_on_every_link_of_its_route() -> None:
-    # 1 Mbit/s of 1000-byte packets for 2 s: 250 packets, each waking its source once and costing two
-    # events on each of the 3 links of its route: 250 * (1 + 3 * 2) = 1750 events.
+    # 1 Mbit/s of 1000-byte packets for 2 s: 250 packets, each waking its source once and costing one
+    # event (its arrival) on each of the 3 drop-tail links of its route: 250 * (1 + 3) = 1000 events.
     scenario = mpsim.Scenario.from_dict(dumbbell(flows=[udp(rate="1Mbps", packet_size="1000B")]))
     events, rows = estimate_config(scenario.to_core())
-    assert events == pytest.approx(1750)
+    assert events == pytest.approx(1000)
     assert rows == 0
 
 
@@ -79,8 +79,8 @@ def test_the_estimate_bounds_the_benchmark_runs_within_a_factor_of_two() -> None
                 topology={"preset": "dumbbell", "pairs": 1, "access": "40Gbps", "bottleneck": "40Gbps"},
                 flows=[udp(rate="40Gbps", packet_size="1B")],
             ),
-            # 5 * 10^9 packets/s for 13 s, one wake-up each and 2 events on each of 3 links.
-            "the run is estimated at 4.550e11 events (3.900e11 on links, 6.500e10 at sources and timers",
+            # 5 * 10^9 packets/s for 13 s, one wake-up each and an arrival on each of 3 drop-tail links.
+            "the run is estimated at 2.600e11 events (1.950e11 on links, 6.500e10 at sources and timers",
         ),
         (
             dumbbell(duration="8s", flows=[tcp()], trace={"queues": ["R1-R2"], "queue_interval": "1ns"}),

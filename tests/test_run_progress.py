@@ -18,20 +18,22 @@ from mpsim.commands.run import RunProgress
 
 ROOT = Path(__file__).resolve().parents[1]
 CSS = ROOT / "examples" / "css_shared_bottleneck.toml"
+# A run of more than one pause of the loop to its stop time: 10 s of MPTCP over two paths.
+LONG = ROOT / "examples" / "wifi_lte.toml"
 CHECK_EVERY_EVENTS = 1 << 16
 
 
 def test_the_callback_sees_non_decreasing_simulated_times_ending_at_the_stop_time() -> None:
     calls: list[tuple[int, int]] = []
-    res = mpsim.run(CSS, progress=lambda now, stop: calls.append((now, stop)))
-    stop = mpsim.load(CSS).to_core()["stop_time_ns"]
-    assert stop == 20 * 10**9
+    res = mpsim.run(LONG, progress=lambda now, stop: calls.append((now, stop)))
+    stop = mpsim.load(LONG).to_core()["stop_time_ns"]
+    assert stop == 10 * 10**9
     # One call per pause of the loop, one at the end.
     assert len(calls) == res.events_processed // CHECK_EVERY_EVENTS + 1 >= 2
     assert all(a[0] <= b[0] for a, b in itertools.pairwise(calls))
     assert all(s == stop for _, s in calls) and calls[-1] == (stop, stop) and calls[0][0] < stop
     # Watching changes nothing of the run.
-    assert res.flows.equals(mpsim.run(CSS).flows)
+    assert res.flows.equals(mpsim.run(LONG).flows)
 
 
 def test_an_exception_in_the_callback_stops_the_run_and_is_raised() -> None:

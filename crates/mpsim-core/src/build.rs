@@ -397,6 +397,9 @@ fn network(cfg: &ScenarioConfig) -> Network {
             queue_rng: RngStream::derive(seed, StreamDomain::QueueDisc, i as u64),
             in_service: None,
             service_started: SimTime::ZERO,
+            busy_until: SimTime::ZERO,
+            tx_memo: Link::NO_TX_MEMO,
+            lazy: false,
             in_flight: 0,
             counters: LinkCounters::default(),
             traced_on_change: false,
@@ -434,6 +437,18 @@ fn network(cfg: &ScenarioConfig) -> Network {
     for r in &cfg.routes {
         let via: Vec<LinkId> = r.via.iter().map(|name| link(name)).collect();
         net.routes.set(node(&r.node), addr(&r.dst), &via);
+    }
+    // Links whose transmissions need no events of their own (`Link::lazy`):
+    // drop-tail, of a fixed rate (no shaper, trace or hold) and never changed.
+    for (i, l) in cfg.links.iter().enumerate() {
+        let changed = cfg.link_changes.iter().any(|c| c.link == l.name);
+        let link = &mut net.links[i];
+        link.lazy = !changed
+            && link.up
+            && link.bucket.is_none()
+            && link.trace.is_none()
+            && link.txtime.is_none()
+            && matches!(link.queue, Queue::DropTail(_));
     }
     // Sampled queues are traced by their own events instead (`construct`).
     if cfg.trace.queue_sample_interval_ns.is_none() {

@@ -48,6 +48,15 @@ impl SimContext {
         }
     }
 
+    /// [`SimContext::observe_packet`] of an event at `at`, no later than now
+    /// (a lazy link's departures, accounted when the link is next touched).
+    #[inline]
+    pub fn observe_packet_at(&mut self, at: SimTime, link: LinkId, pkt: PacketId, event: PacketEvent) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.on_packet(at, link, self.packets.get(pkt), event);
+        }
+    }
+
     /// Tells the observer, if any, of a transport event.
     #[inline]
     pub fn observe_transport(&mut self, subflow: SubflowRef, event: TransportEvent) {

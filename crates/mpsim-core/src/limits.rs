@@ -33,8 +33,10 @@ pub use crate::stop::{
 /// Wire bytes a TCP segment carries beyond its payload (IPv4 20, TCP 20,
 /// timestamps 12, rounded up for MPTCP's options), for the estimate only.
 const TCP_OVERHEAD_BYTES: f64 = 60.0;
-/// Events per packet crossing one link: the end of its transmission and its
-/// arrival at the far end.
+/// Events per packet crossing one link: its arrival at the far end, and on a
+/// link that is not lazy ([`crate::net::Link::lazy`]) the end of its
+/// transmission.
+const EVENTS_PER_LAZY_LINK_PACKET: f64 = 1.0;
 const EVENTS_PER_LINK_PACKET: f64 = 2.0;
 /// Timer events per TCP data segment (retransmission and delayed-ACK timers,
 /// cancelled lazily, so each re-arm may still pop once).
@@ -60,7 +62,7 @@ const ROUNDS_TO_ZERO_NS: f64 = 0.5;
 /// What a run is expected to cost, from its configuration alone.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CostEstimate {
-    /// Events carrying packets over links (two per packet per link).
+    /// Events carrying packets over links (one or two per packet per link).
     pub link_events: f64,
     /// Source wake-ups and TCP timers.
     pub source_events: f64,
@@ -163,7 +165,7 @@ fn bottleneck_bps(net: &Network, path: &[(LinkId, f64)]) -> f64 {
 /// the slowest link of its route, for at most its size. Each link grants
 /// the offers crossing it in proportion to its capacity over the run; a
 /// flow then gets its offer times the smallest grant along its route, and its
-/// packets cost two events on every link of the route (TCP: one ACK per
+/// packets cost one or two events on every link of the route (TCP: one ACK per
 /// segment on the reverse route, and timers). Queue sampling costs one event
 /// per interval. Trace rows are one per sample per traced queue, two per
 /// packet through a queue traced at every change, one per ACK of a
@@ -308,7 +310,17 @@ pub fn estimate(cfg: &ScenarioConfig, net: &Network) -> CostEstimate {
             est.source_events += pkts + s.extra_wakes;
         }
     }
-    est.link_events = carried.iter().map(|pkts| pkts * EVENTS_PER_LINK_PACKET).sum();
+    est.link_events = carried
+        .iter()
+        .zip(&net.links)
+        .map(|(pkts, link)| {
+            pkts * if link.lazy {
+                EVENTS_PER_LAZY_LINK_PACKET
+            } else {
+                EVENTS_PER_LINK_PACKET
+            }
+        })
+        .sum();
 
     // Queues sampled at an interval (none when no queue is traced).
     let sampled = &cfg.trace.queue_links;

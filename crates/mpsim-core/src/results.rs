@@ -292,7 +292,7 @@ impl Simulator {
                     dropped_link_down_pkts: c.dropped_pkts[DropCause::LinkDown as usize],
                     dropped_bytes: c.dropped_bytes.iter().sum(),
                     queued_pkts_at_end: l.queue.len_pkts() as u64,
-                    in_transit_pkts_at_end: l.in_service.is_some() as u64 + l.in_flight as u64,
+                    in_transit_pkts_at_end: l.in_service.is_some() as u64 + l.propagating_pkts() as u64,
                     max_queue_pkts: c.max_queue_pkts,
                     max_queue_bytes: c.max_queue_bytes,
                     mean_queue_pkts: l.mean_queue_pkts(now),

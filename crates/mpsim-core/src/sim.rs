@@ -195,6 +195,7 @@ impl Simulator {
             if t > until {
                 self.ctx.now = until;
                 self.stopped_by_limit = until == self.stop_time;
+                self.net.settle_all(&mut self.ctx, true);
                 return false;
             }
             let (time, event) = self.ctx.events.pop().expect("peeked");
@@ -209,9 +210,11 @@ impl Simulator {
             self.events_processed += 1;
             self.dispatch(event);
             if self.events_processed >= self.ctx.pause_at_event || self.abort.is_raised() {
+                self.net.settle_all(&mut self.ctx, false);
                 return !self.completed() || self.abort.is_raised();
             }
         }
+        self.net.settle_all(&mut self.ctx, true);
         false
     }
 
@@ -385,6 +388,7 @@ impl Simulator {
         let Some(s) = self.sampled.as_mut() else { return };
         let now = self.ctx.now;
         for (l, trace) in s.traces.iter_mut() {
+            self.net.settle_link(&mut self.ctx, *l);
             let q = &self.net.links[l.idx()].queue;
             trace.record(now, q.len_pkts(), q.len_bytes());
         }

@@ -1,8 +1,11 @@
-//! What the event queue holds: one entry per packet on a transmitter or
-//! propagating and, for each timer, one entry however often it is re-armed,
-//! moved later or stopped (timers are lazy: a later deadline waits for the
-//! entry already pending). A delayed-ACK timer that an ACK made moot used to
-//! stay queued until its deadline, one entry per ACK sent.
+//! What the event queue holds: one entry per packet admitted to a link and
+//! not yet arrived at its far end (on a drop-tail link of fixed rate, a
+//! packet's arrival is scheduled as it is admitted, and its transmission has
+//! no event of its own; on any other link, one entry per busy transmitter and
+//! one per packet propagating) and, for each timer, one entry however often
+//! it is re-armed, moved later or stopped (timers are lazy: a later deadline
+//! waits for the entry already pending). A delayed-ACK timer that an ACK made
+//! moot used to stay queued until its deadline, one entry per ACK sent.
 
 mod common;
 
@@ -47,10 +50,18 @@ fn check_entries(sim: &Simulator) -> HashMap<(&'static str, u32, u16), usize> {
             other => panic!("no {other:?} expected in a transfer under way"),
         }
     }
-    // Every busy transmitter has its end, every packet on the wire its arrival.
-    let busy = sim.net.links.iter().filter(|l| l.in_service.is_some()).count();
-    let propagating: u32 = sim.net.links.iter().map(|l| l.in_flight).sum();
-    assert_eq!((tx_done, arrivals), (busy, propagating as usize));
+    // The host pair's links are drop-tail links of fixed rate: no
+    // transmission has an event, and every packet admitted, waiting, on the
+    // transmitter or propagating, has its arrival.
+    assert!(sim.net.links.iter().all(|l| l.lazy));
+    let on_the_way: u32 = sim.net.links.iter().map(|l| l.in_flight).sum();
+    let waiting: u32 = sim.net.links.iter().map(|l| l.queue.len_pkts()).sum();
+    let sending = sim.net.links.iter().filter(|l| l.in_service.is_some()).count() as u32;
+    assert!(
+        waiting + sending <= on_the_way,
+        "{waiting} waiting, {sending} sending, {on_the_way} on the way"
+    );
+    assert_eq!((tx_done, arrivals), (0, on_the_way as usize));
     timers
 }
 

@@ -23,16 +23,34 @@ fn cbr_run(max_events: Option<u64>) -> ScenarioConfig {
 }
 
 #[test]
-fn a_cbr_flow_is_estimated_at_one_wake_up_and_two_link_events_per_packet() {
+fn a_cbr_flow_is_estimated_at_one_wake_up_and_one_link_event_per_packet() {
     let cfg = cbr_run(None);
     let sim = build(&cfg).unwrap();
     let est = estimate(&cfg, &sim.net);
     assert_eq!(est.source_events, 1250.0);
-    assert_eq!(est.link_events, 2.0 * 1250.0);
+    assert_eq!(est.link_events, 1250.0);
     assert_eq!(est.trace_rows, 0.0);
     let res = mpsim_core::run(&cfg).unwrap();
-    // The estimate is what happens here: wake-up, end of transmission and
-    // arrival per packet (the source's last wake-up finds the stop time).
+    // The estimate is what happens here: wake-up and arrival per packet (the
+    // source's last wake-up finds the stop time).
+    assert!(res.events_processed as f64 <= est.events() + 1.0);
+    assert!(res.events_processed >= 2 * 1250);
+}
+
+#[test]
+fn a_link_that_is_not_lazy_costs_two_events_a_packet() {
+    // CoDel decides at dequeue: its transmissions end by events of their own.
+    let mut cfg = cbr_run(None);
+    cfg.links[0].queue = QueueConfig::Codel {
+        target_ns: 5_000_000,
+        interval_ns: 100_000_000,
+        limit_pkts: 100,
+    };
+    let sim = build(&cfg).unwrap();
+    assert!(!sim.net.links[0].lazy);
+    let est = estimate(&cfg, &sim.net);
+    assert_eq!(est.link_events, 2.0 * 1250.0);
+    let res = mpsim_core::run(&cfg).unwrap();
     assert!(res.events_processed as f64 <= est.events() + 1.0);
     assert!(res.events_processed >= 3 * 1250);
 }
@@ -45,7 +63,7 @@ fn a_link_carries_no_more_than_its_capacity_in_the_estimate() {
     let sim = build(&cfg).unwrap();
     let est = estimate(&cfg, &sim.net);
     assert_eq!(est.source_events, 12_500.0);
-    assert_eq!(est.link_events, 2.0 * 12_500.0);
+    assert_eq!(est.link_events, 12_500.0);
 }
 
 #[test]
@@ -54,7 +72,7 @@ fn a_run_estimated_above_its_limit_is_refused_naming_the_limit() {
     assert_eq!(e[0].path, "limits.max_events");
     assert!(
         e[0].message
-            .starts_with("the run is estimated at 3750 events (2500 on links, 1250 at sources"),
+            .starts_with("the run is estimated at 2500 events (1250 on links, 1250 at sources"),
         "{}",
         e[0].message
     );
@@ -199,9 +217,9 @@ impl mpsim_core::limits::Interrupt for ProgressLog {
 
 #[test]
 fn progress_is_reported_at_every_pause_and_at_the_end_in_simulated_time() {
-    // 10 Mbit/s of 100-byte packets for 10 s: 125 000 packets, three events each.
+    // 10 Mbit/s of 50-byte packets for 10 s: 250 000 packets, two events each.
     let mut cfg = one_link(10_000_000, 1_000_000, droptail(100));
-    cfg.udp_flows.push(cbr("u", "A", "B", 10_000_000, 100, 0, None));
+    cfg.udp_flows.push(cbr("u", "A", "B", 10_000_000, 50, 0, None));
     let mut sim = build(&cfg).unwrap();
     let mut log = ProgressLog(Vec::new());
     assert_eq!(sim.run_bounded(&mut log), Ok(()));

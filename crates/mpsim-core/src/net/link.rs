@@ -43,16 +43,30 @@ pub struct Link {
     pub in_service: Option<QueuedPacket>,
     /// When the packet on the transmitter started.
     pub service_started: SimTime,
+    /// On a link that needs no transmission events ([`Link::lazy`]): when
+    /// the last packet admitted leaves the transmitter.
+    pub busy_until: SimTime,
+    /// The transmission time of the last size asked of [`Link::tx_time`]
+    /// (a link carries mostly packets of one or two sizes).
+    pub(crate) tx_memo: (u32, SimDuration),
     /// Transmission rate in bit/s.
     pub rate_bps: u64,
     /// One-way propagation delay.
     pub delay: SimDuration,
-    /// Packets transmitted and still propagating.
+    /// Packets transmitted and still propagating; on a lazy link
+    /// ([`Link::lazy`]), packets admitted, not lost, and not yet arrived
+    /// (see [`Link::propagating_pkts`]).
     pub in_flight: u32,
     pub up: bool,
     /// Whether the scenario traces this link's queue at every change (the
     /// trace itself is kept by [`crate::trace::TraceRecorder`]).
     pub traced_on_change: bool,
+    /// A first-in-first-out link of fixed rate that never changes: each
+    /// packet's departure is known when it is admitted, so its arrival at
+    /// the far end is scheduled then and its transmission has no event of
+    /// its own; the queue, the transmitter and the counters are brought up
+    /// to date (`Network::settle`) whenever the link is next touched.
+    pub lazy: bool,
     pub loss: LossModel,
     /// Draws of the loss model.
     pub loss_rng: RngStream,
@@ -347,6 +361,18 @@ impl TokenBucket {
 }
 
 impl Link {
+    /// [`Link::tx_memo`] before any size was asked.
+    pub(crate) const NO_TX_MEMO: (u32, SimDuration) = (u32::MAX, SimDuration(0));
+
+    /// The time a packet of `size` bytes takes on the transmitter.
+    #[inline]
+    pub(crate) fn tx_time(&mut self, size: u32) -> SimDuration {
+        if self.tx_memo.0 != size {
+            self.tx_memo = (size, serialization_time(size, self.rate_bps));
+        }
+        self.tx_memo.1
+    }
+
     /// Accounts a change of queue length that happened at `now`: the time
     /// integral and the maxima.
     #[inline]
@@ -367,7 +393,18 @@ impl Link {
 
     /// Packets the link holds now: waiting, on the transmitter, propagating.
     pub fn held_pkts(&self) -> u64 {
-        self.queue.len_pkts() as u64 + self.in_service.is_some() as u64 + self.in_flight as u64
+        self.queue.len_pkts() as u64 + self.in_service.is_some() as u64 + self.propagating_pkts() as u64
+    }
+
+    /// Packets transmitted and still propagating (on a lazy link, brought
+    /// up to date: `Network::settle`).
+    pub fn propagating_pkts(&self) -> u32 {
+        if !self.lazy {
+            return self.in_flight;
+        }
+        let not_lost = |p: &&QueuedPacket| p.delivery_hint != QueuedPacket::LOST;
+        let waiting = self.queue.packets().filter(not_lost).count() + self.in_service.iter().filter(not_lost).count();
+        self.in_flight - waiting as u32
     }
 
     /// Time-average of the number of packets waiting, over [0, now].

@@ -22,7 +22,7 @@ use crate::event::Event;
 use crate::ids::{AddrId, EndpointId, LinkId, NodeId, PacketId};
 use crate::observe::{DropReason, PacketEvent};
 use crate::rng::mix64;
-use crate::time::serialization_time;
+use crate::time::{serialization_time, SimTime};
 use crate::wire::InTransit;
 use routing::IdMap;
 
@@ -358,6 +358,10 @@ impl Network {
 
     /// Offers a packet to a link's queue and starts the transmitter if idle.
     fn link_enqueue(&mut self, ctx: &mut SimContext, l: LinkId, t: InTransit) {
+        if self.links[l.idx()].lazy {
+            self.lazy_enqueue(ctx, l, t);
+            return;
+        }
         let now = ctx.now;
         let (pkt, size) = (t.id, t.size_bytes);
         let link = &mut self.links[l.idx()];
@@ -412,6 +416,119 @@ impl Network {
                 }
             }
             Err((p, why)) => Self::drop_at(ctx, link, l, p.id, p.size_bytes, why),
+        }
+    }
+
+    /// [`Network::link_enqueue`] on a lazy link ([`Link::lazy`]): after the
+    /// departures up to now, the drop-tail queue's admission test; an
+    /// admitted packet's departure follows from the last one's, its loss
+    /// is drawn now (the link's draws stay in order of departure), and its
+    /// arrival at the far end is scheduled now.
+    fn lazy_enqueue(&mut self, ctx: &mut SimContext, l: LinkId, t: InTransit) {
+        let now = ctx.now;
+        self.settle(ctx, l, now);
+        let (pkt, size) = (t.id, t.size_bytes);
+        let link = &mut self.links[l.idx()];
+        link.counters.arrived_pkts += 1;
+        link.counters.arrived_bytes += size as u64;
+        let mut qp = QueuedPacket {
+            id: pkt,
+            size_bytes: size,
+            step: t.step,
+            delivery_hint: QueuedPacket::NO_HINT,
+        };
+        // Settled, an idle transmitter has an empty queue behind it.
+        let idle = link.in_service.is_none();
+        if let Some(Err((p, why))) = link.queue.admits_straight_through(qp) {
+            Self::drop_at(ctx, link, l, p.id, p.size_bytes, why);
+            return;
+        }
+        link.counters.enqueued_pkts += 1;
+        link.counters.enqueued_bytes += size as u64;
+        ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
+        let start = if idle { now } else { link.busy_until };
+        let done = start + link.tx_time(size);
+        link.busy_until = done;
+        if link.loss.lose(&mut link.loss_rng) {
+            qp.delivery_hint = QueuedPacket::LOST;
+        } else {
+            link.in_flight += 1;
+            let mut at = done + link.delay;
+            if let Some(j) = link.jitter.as_mut() {
+                at = j.arrival(at);
+            }
+            ctx.events.schedule(at, Event::LinkArrival(t));
+        }
+        if idle {
+            ctx.observe_packet(l, pkt, PacketEvent::Dequeue);
+            link.in_service = Some(qp);
+            link.service_started = now;
+        } else {
+            let before = link.queue.len_pkts();
+            let queued = link.queue.enqueue(qp, now, &mut link.queue_rng);
+            debug_assert!(queued.is_ok(), "admitted above");
+            Self::queue_changed(ctx, link, l, before);
+        }
+    }
+
+    /// Brings lazy link `l` up to the instant `before`: every packet whose
+    /// transmission ended before it leaves the transmitter, lost or
+    /// propagating, and the next starts, each at its own time. A departure at
+    /// the very instant of an admission comes after it (the admission
+    /// settles up to its own instant): the order in which a link's events fell
+    /// when each transmission ended by an event of its own, scheduled as the
+    /// transmission started, after the arrival it meets had been.
+    #[inline]
+    fn settle(&mut self, ctx: &mut SimContext, l: LinkId, before: SimTime) {
+        let link = &mut self.links[l.idx()];
+        while let Some(p) = link.in_service {
+            let tx = link.tx_time(p.size_bytes);
+            let done = link.service_started + tx;
+            if done >= before {
+                return;
+            }
+            link.counters.busy_ns += tx.nanos();
+            if p.delivery_hint == QueuedPacket::LOST {
+                let why = link.loss.drop_reason();
+                link.count_drop(why.into(), p.size_bytes);
+                ctx.observe_packet_at(done, l, p.id, PacketEvent::Drop(why));
+                ctx.packets.free(p.id);
+            }
+            let before_pkts = link.queue.len_pkts();
+            link.in_service = link.queue.dequeue(done, &mut self.drop_scratch);
+            if let Some(next) = link.in_service {
+                link.service_started = done;
+                link.queue_changed(done, before_pkts);
+                if let Some(o) = ctx.observer.as_deref_mut() {
+                    o.on_queue_length(done, l, link.queue.len_pkts(), link.queue.len_bytes());
+                }
+                ctx.observe_packet_at(done, l, next.id, PacketEvent::Dequeue);
+            }
+        }
+    }
+
+    /// Brings link `l`, if lazy, up to now, leaving departures at this
+    /// instant for the admissions that may still come at it (before a trace
+    /// reads its queue).
+    pub fn settle_link(&mut self, ctx: &mut SimContext, l: LinkId) {
+        if self.links[l.idx()].lazy {
+            self.settle(ctx, l, ctx.now);
+        }
+    }
+
+    /// Brings every lazy link up to now, before the results read them; with
+    /// `through_now`, the departures at this instant too (no event is left
+    /// at it).
+    pub fn settle_all(&mut self, ctx: &mut SimContext, through_now: bool) {
+        let before = if through_now {
+            ctx.now + crate::time::SimDuration(1)
+        } else {
+            ctx.now
+        };
+        for i in 0..self.links.len() {
+            if self.links[i].lazy {
+                self.settle(ctx, LinkId(i as u32), before);
+            }
         }
     }
 
@@ -530,6 +647,11 @@ impl Network {
     #[inline]
     pub fn on_link_arrival(&mut self, ctx: &mut SimContext, t: InTransit) -> Option<(EndpointId, PacketId)> {
         let l = self.paths.link_at(t.step);
+        if ctx.observer.is_some() && self.links[l.idx()].lazy {
+            // The observer hears of the packet leaving the transmitter
+            // before it hears of it anywhere else.
+            self.settle(ctx, l, ctx.now);
+        }
         let link = &mut self.links[l.idx()];
         link.in_flight -= 1;
         link.counters.delivered_pkts += 1;

@@ -72,6 +72,9 @@ pub struct QueuedPacket {
 impl QueuedPacket {
     /// [`QueuedPacket::delivery_hint`] when there is no hint.
     pub const NO_HINT: u32 = u32::MAX;
+    /// [`QueuedPacket::delivery_hint`] of a packet that a lazy link's loss
+    /// model has lost (drawn at admission, dropped when it leaves).
+    pub const LOST: u32 = u32::MAX - 1;
 }
 
 /// FIFO storage with packet and byte counts.
@@ -374,6 +377,11 @@ impl Queue {
     #[inline]
     pub fn len_bytes(&self) -> u64 {
         self.fifo().len_bytes()
+    }
+
+    /// The waiting packets, first out first.
+    pub fn packets(&self) -> impl Iterator<Item = &QueuedPacket> {
+        self.fifo().items.iter()
     }
 
     fn fifo(&self) -> &Fifo {
