@@ -20,8 +20,8 @@ use mpsim_core::wire::tcp::{TcpFlags, TcpHeader};
 
 /// Queue sizes of the hold-model benchmarks: the mean number of events the
 /// benchmark scenarios' queues hold (docs/performance.md, "The event
-/// queue"), from 16 to the large fat-tree's.
-const HOLD_SIZES: [usize; 7] = [16, 64, 300, 500, 1_100, 5_000, 21_000];
+/// queue" and "One event per link hop"), from 16 to the large fat-tree's.
+const HOLD_SIZES: [usize; 9] = [16, 64, 300, 500, 1_100, 1_500, 5_000, 21_000, 100_000];
 
 fn event_queue(c: &mut Criterion) {
     // The hold model: a queue holding `n` pending events; each iteration
