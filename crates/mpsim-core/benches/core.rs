@@ -75,8 +75,9 @@ fn event_queue(c: &mut Criterion) {
 }
 
 fn link_hop(c: &mut Criterion) {
-    // 10 000 packets of a CBR source through one link: three events each
-    // (source, end of transmission, arrival) and a queue operation.
+    // 10 000 packets of a CBR source through one drop-tail link: two events
+    // each (source, arrival; the link is lazy, its transmissions have no
+    // event of their own) and a queue operation.
     let cfg: ScenarioConfig = serde_json::from_value(serde_json::json!({
         "seed": 1,
         "stop_time_ns": 1_000_000_000u64,
