@@ -94,7 +94,8 @@ impl Default for Bucket {
 /// buckets (they agree with the new base on bit `b` and above); the higher
 /// buckets stay valid because the new base agrees with the old one above bit
 /// `b`. So a pop costs one pass over one bucket and no comparisons between
-/// events, and an event moves at most once per bit of its time.
+/// events, and an event moves at most once per bit of its time. When that
+/// bucket holds a single event (most pops), the pop takes it without the walk.
 ///
 /// Ties are served in insertion order without keeping or comparing
 /// sequence numbers. The events at any one time are all in one list (the
@@ -203,23 +204,51 @@ impl EventQueue {
         if self.len == 0 {
             return None;
         }
-        if self.now_head == self.now.len() {
-            self.advance();
-        }
-        let slot = self.now[self.now_head];
-        self.now_head += 1;
         self.len_at_pops += self.len as u64;
         self.pops += 1;
         self.len -= 1;
         if self.now_head == self.now.len() {
+            if let Some(slot) = self.take_single() {
+                return Some((SimTime(slot.time), slot.event));
+            }
+            self.advance();
+        }
+        let slot = self.now[self.now_head];
+        self.now_head += 1;
+        if self.now_head == self.now.len() {
             self.now.clear();
             self.now_head = 0;
-            self.min = match self.occupied {
-                0 => u64::MAX,
-                o => self.buckets[o.trailing_zeros() as usize].min,
-            };
+            self.min = self.lowest_min();
         }
         Some((SimTime(slot.time), slot.event))
+    }
+
+    /// The earliest time in the buckets: the lowest non-empty one's.
+    #[inline]
+    fn lowest_min(&self) -> u64 {
+        match self.occupied {
+            0 => u64::MAX,
+            o => self.buckets[o.trailing_zeros() as usize].min,
+        }
+    }
+
+    /// With `now` empty and events left, when the lowest bucket holds a
+    /// single event (most pops: that bucket holds the events nearest in
+    /// time): takes it out, making its time the base, without walking the
+    /// bucket down through `now`.
+    #[inline]
+    fn take_single(&mut self) -> Option<Slot> {
+        let b = self.occupied.trailing_zeros() as usize;
+        let from = &mut self.buckets[b];
+        if from.slots.len() != 1 {
+            return None;
+        }
+        let slot = from.slots.pop()?;
+        from.min = u64::MAX;
+        self.occupied &= !(1 << b);
+        self.base = slot.time;
+        self.min = self.lowest_min();
+        Some(slot)
     }
 
     /// With `now` empty and events left: makes the earliest time the base

@@ -338,22 +338,47 @@ impl Network {
         ctx.packets.free(pkt);
     }
 
-    /// Drops a packet at link `l`: counts it, tells the observer, frees it.
+    /// Drops a packet at link `l` at instant `at` (now, or a lazy link's
+    /// departure being settled): counts it, tells the observer, frees it.
     #[inline]
-    fn drop_at(ctx: &mut SimContext, link: &mut Link, l: LinkId, pkt: PacketId, size_bytes: u32, why: DropReason) {
-        link.count_drop(why.into(), size_bytes);
-        ctx.observe_packet(l, pkt, PacketEvent::Drop(why));
+    fn drop_at(
+        ctx: &mut SimContext,
+        at: SimTime,
+        link: &mut Link,
+        l: LinkId,
+        pkt: PacketId,
+        size: u32,
+        why: DropReason,
+    ) {
+        link.count_drop(why.into(), size);
+        ctx.observe_packet_at(at, l, pkt, PacketEvent::Drop(why));
         ctx.packets.free(pkt);
     }
 
-    /// Accounts a change of link `l`'s queue length (`before` is the length
-    /// last accounted for) and tells the observer.
+    /// Accounts a change of link `l`'s queue length at instant `at` (now,
+    /// or a lazy link's departure being settled; `before` is the length last
+    /// accounted for) and tells the observer.
     #[inline]
-    fn queue_changed(ctx: &mut SimContext, link: &mut Link, l: LinkId, before: u32) {
-        link.queue_changed(ctx.now, before);
+    fn queue_changed(ctx: &mut SimContext, at: SimTime, link: &mut Link, l: LinkId, before: u32) {
+        link.queue_changed(at, before);
         if let Some(o) = ctx.observer.as_deref_mut() {
-            o.on_queue_length(ctx.now, l, link.queue.len_pkts(), link.queue.len_bytes());
+            o.on_queue_length(at, l, link.queue.len_pkts(), link.queue.len_bytes());
         }
+    }
+
+    /// Counts a packet offered to a link.
+    #[inline]
+    fn count_arrival(link: &mut Link, size: u32) {
+        link.counters.arrived_pkts += 1;
+        link.counters.arrived_bytes += size as u64;
+    }
+
+    /// Counts a packet that link `l`'s queue admitted, and tells the observer.
+    #[inline]
+    fn count_admitted(ctx: &mut SimContext, link: &mut Link, l: LinkId, pkt: PacketId, size: u32) {
+        link.counters.enqueued_pkts += 1;
+        link.counters.enqueued_bytes += size as u64;
+        ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
     }
 
     /// Offers a packet to a link's queue and starts the transmitter if idle.
@@ -365,10 +390,9 @@ impl Network {
         let now = ctx.now;
         let (pkt, size) = (t.id, t.size_bytes);
         let link = &mut self.links[l.idx()];
-        link.counters.arrived_pkts += 1;
-        link.counters.arrived_bytes += size as u64;
+        Self::count_arrival(link, size);
         if !link.up {
-            Self::drop_at(ctx, link, l, pkt, size, DropReason::LinkDown);
+            Self::drop_at(ctx, now, link, l, pkt, size, DropReason::LinkDown);
             return;
         }
         let before = link.queue.len_pkts();
@@ -402,9 +426,7 @@ impl Network {
         };
         match admitted {
             Ok(()) => {
-                link.counters.enqueued_pkts += 1;
-                link.counters.enqueued_bytes += size as u64;
-                ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
+                Self::count_admitted(ctx, link, l, pkt, size);
                 if straight.is_some() {
                     Self::transmit(ctx, link, l, qp);
                 } else if link.in_service.is_none() {
@@ -412,10 +434,10 @@ impl Network {
                     // never visibly changes.
                     self.start_tx(ctx, l, before);
                 } else {
-                    Self::queue_changed(ctx, link, l, before);
+                    Self::queue_changed(ctx, now, link, l, before);
                 }
             }
-            Err((p, why)) => Self::drop_at(ctx, link, l, p.id, p.size_bytes, why),
+            Err((p, why)) => Self::drop_at(ctx, now, link, l, p.id, p.size_bytes, why),
         }
     }
 
@@ -429,8 +451,7 @@ impl Network {
         self.settle(ctx, l, now);
         let (pkt, size) = (t.id, t.size_bytes);
         let link = &mut self.links[l.idx()];
-        link.counters.arrived_pkts += 1;
-        link.counters.arrived_bytes += size as u64;
+        Self::count_arrival(link, size);
         let mut qp = QueuedPacket {
             id: pkt,
             size_bytes: size,
@@ -440,12 +461,10 @@ impl Network {
         // Settled, an idle transmitter has an empty queue behind it.
         let idle = link.in_service.is_none();
         if let Some(Err((p, why))) = link.queue.admits_straight_through(qp) {
-            Self::drop_at(ctx, link, l, p.id, p.size_bytes, why);
+            Self::drop_at(ctx, now, link, l, p.id, p.size_bytes, why);
             return;
         }
-        link.counters.enqueued_pkts += 1;
-        link.counters.enqueued_bytes += size as u64;
-        ctx.observe_packet(l, pkt, PacketEvent::Enqueue);
+        Self::count_admitted(ctx, link, l, pkt, size);
         let start = if idle { now } else { link.busy_until };
         let done = start + link.tx_time(size);
         link.busy_until = done;
@@ -465,19 +484,17 @@ impl Network {
             link.service_started = now;
         } else {
             let before = link.queue.len_pkts();
-            let queued = link.queue.enqueue(qp, now, &mut link.queue_rng);
-            debug_assert!(queued.is_ok(), "admitted above");
-            Self::queue_changed(ctx, link, l, before);
+            link.queue.push_admitted(qp);
+            Self::queue_changed(ctx, now, link, l, before);
         }
     }
 
     /// Brings lazy link `l` up to the instant `before`: every packet whose
     /// transmission ended before it leaves the transmitter, lost or
-    /// propagating, and the next starts, each at its own time. A departure at
-    /// the very instant of an admission comes after it (the admission
-    /// settles up to its own instant): the order in which a link's events fell
-    /// when each transmission ended by an event of its own, scheduled as the
-    /// transmission started, after the arrival it meets had been.
+    /// propagating, and the next starts, each at its own time. A departure
+    /// at the very instant of an admission comes after it, since the
+    /// admission settles up to its own instant (docs/algorithms.md, "Events
+    /// at the same instant").
     #[inline]
     fn settle(&mut self, ctx: &mut SimContext, l: LinkId, before: SimTime) {
         let link = &mut self.links[l.idx()];
@@ -490,18 +507,13 @@ impl Network {
             link.counters.busy_ns += tx.nanos();
             if p.delivery_hint == QueuedPacket::LOST {
                 let why = link.loss.drop_reason();
-                link.count_drop(why.into(), p.size_bytes);
-                ctx.observe_packet_at(done, l, p.id, PacketEvent::Drop(why));
-                ctx.packets.free(p.id);
+                Self::drop_at(ctx, done, link, l, p.id, p.size_bytes, why);
             }
             let before_pkts = link.queue.len_pkts();
             link.in_service = link.queue.dequeue(done, &mut self.drop_scratch);
             if let Some(next) = link.in_service {
                 link.service_started = done;
-                link.queue_changed(done, before_pkts);
-                if let Some(o) = ctx.observer.as_deref_mut() {
-                    o.on_queue_length(done, l, link.queue.len_pkts(), link.queue.len_bytes());
-                }
+                Self::queue_changed(ctx, done, link, l, before_pkts);
                 ctx.observe_packet_at(done, l, next.id, PacketEvent::Dequeue);
             }
         }
@@ -540,10 +552,10 @@ impl Network {
         debug_assert!(link.in_service.is_none());
         let next = link.queue.dequeue(now, &mut self.drop_scratch);
         for d in self.drop_scratch.drain(..) {
-            Self::drop_at(ctx, link, l, d.id, d.size_bytes, DropReason::Codel);
+            Self::drop_at(ctx, now, link, l, d.id, d.size_bytes, DropReason::Codel);
         }
         if link.queue.len_pkts() != before {
-            Self::queue_changed(ctx, link, l, before);
+            Self::queue_changed(ctx, now, link, l, before);
         }
         if let Some(p) = next {
             Self::transmit(ctx, link, l, p);
@@ -605,10 +617,10 @@ impl Network {
             }
         };
         if !link.up {
-            Self::drop_at(ctx, link, l, p.id, p.size_bytes, DropReason::LinkDown);
+            Self::drop_at(ctx, now, link, l, p.id, p.size_bytes, DropReason::LinkDown);
         } else if link.loss.lose(&mut link.loss_rng) {
             let why = link.loss.drop_reason();
-            Self::drop_at(ctx, link, l, p.id, p.size_bytes, why);
+            Self::drop_at(ctx, now, link, l, p.id, p.size_bytes, why);
         } else {
             link.in_flight += 1;
             let mut at = sent + link.delay;
@@ -706,13 +718,14 @@ impl Network {
         }
         link.up = up;
         if !up {
+            let now = ctx.now;
             let before = link.queue.len_pkts();
             link.queue.drain(&mut self.drop_scratch);
             for d in self.drop_scratch.drain(..) {
-                Self::drop_at(ctx, link, l, d.id, d.size_bytes, DropReason::LinkDown);
+                Self::drop_at(ctx, now, link, l, d.id, d.size_bytes, DropReason::LinkDown);
             }
             if before > 0 {
-                Self::queue_changed(ctx, link, l, before);
+                Self::queue_changed(ctx, now, link, l, before);
             }
         }
     }

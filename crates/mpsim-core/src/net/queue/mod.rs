@@ -348,6 +348,14 @@ impl Queue {
         }
     }
 
+    /// Queues `p`, which [`Queue::admits_straight_through`] has just
+    /// admitted (a drop-tail queue; the others are never asked).
+    #[inline]
+    pub fn push_admitted(&mut self, p: QueuedPacket) {
+        debug_assert!(matches!(self.admits_straight_through(p), Some(Ok(()))));
+        self.fifo_mut().push(p);
+    }
+
     /// Starts loading the entry of the next packet out (see
     /// [`crate::cache`]): it is read when the transmission under way ends,
     /// long after it was queued.
